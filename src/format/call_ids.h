@@ -1,0 +1,30 @@
+/* call_ids.h: stable numeric ids and names of intercepted MPI calls, shared by the runtime and
+ * the tools. Derived from the one table, src/runtime/mpi_calls.def; needs no <mpi.h>. */
+#ifndef MPIRR_CALL_IDS_H
+#define MPIRR_CALL_IDS_H
+
+enum mpirr_call_id {
+    MPIRR_CALL_NONE = 0,
+#define MPIRR_CALL(id, ret, name, cat, how, params, args) MPIRR_ID_##name = id,
+#include "mpi_calls.def"
+#undef MPIRR_CALL
+    MPIRR_CALL_ID_LIMIT = 256 /* ids are stored as one varint; keep them below this */
+};
+
+enum mpirr_call_category {
+    MPIRR_CAT_INIT, MPIRR_CAT_SEND, MPIRR_CAT_RECV, MPIRR_CAT_PROBE, MPIRR_CAT_COMPLETE,
+    MPIRR_CAT_COLL, MPIRR_CAT_ICOLL, MPIRR_CAT_COMM, MPIRR_CAT_GROUP, MPIRR_CAT_TYPE,
+    MPIRR_CAT_TIME, MPIRR_CAT_OTHER, MPIRR_CAT_COUNT
+};
+
+/* "MPI_Recv", or NULL for an id not in the table. */
+const char *mpirr_call_name(unsigned id);
+/* Category of a call id; MPIRR_CAT_OTHER for unknown ids. */
+enum mpirr_call_category mpirr_call_category(unsigned id);
+/* "send", "recv", ...: lower-case category names for reports. */
+const char *mpirr_category_name(enum mpirr_call_category cat);
+/* Number of rows in the table, and the i-th id (for tools that list coverage). */
+unsigned mpirr_call_count(void);
+unsigned mpirr_call_id_at(unsigned i);
+
+#endif

@@ -1,0 +1,36 @@
+/* log_layout.h: byte layout of the rank log file header, frame headers and the tail file,
+ * private to the writer and the reader (docs/format.md is the public description). */
+#ifndef MPIRR_LOG_LAYOUT_H
+#define MPIRR_LOG_LAYOUT_H
+
+#include <stdint.h>
+
+#include "rank_log.h"
+
+#define LOG_MAGIC "MPIRRLG1"
+#define TAIL_MAGIC "MPIRRTL1"
+#define FRAME_MAGIC 0x4d52464du /* "MFRM" little-endian */
+
+enum {
+    FILE_HEADER_BYTES = 768,
+    FH_VERSION = 8, FH_FLAGS = 12, FH_RANK = 16, FH_NRANKS = 20, FH_PID = 24,
+    FH_FINGERPRINT = 32, FH_START = 40, FH_EXE = 48, FH_HOST = 560, FH_MPI = 624,
+    FH_CHECK = 760, /* FNV-1a 64 of bytes [0, FH_CHECK) */
+
+    FRAME_HEADER_BYTES = 40,
+    FR_MAGIC = 0, FR_ZLEN = 4, FR_RAWLEN = 8, FR_NREC = 12, FR_BASE_WRITTEN = 16,
+    FR_BASE_WTIME = 24, FR_CHECK = 32, /* FNV-1a 64 of bytes [0, FR_CHECK) */
+
+    TAIL_HEADER_BYTES = 4096,
+    TL_VERSION = 8, TL_FRAMES = 12, TL_USED = 16, TL_NREC = 20, TL_ENDING = 24, TL_DETAIL = 28,
+    TL_BASE_WRITTEN = 32, TL_BASE_WTIME = 40, TL_CAPACITY = 48,
+
+    MAX_FRAME_RAW = 64 << 20, /* readers refuse larger frames as corrupt */
+};
+
+void mpirr_header_encode(uint8_t out[FILE_HEADER_BYTES], const mpirr_log_header *h);
+/* 0 ok, -1 bad (msg set). */
+int mpirr_header_decode(const uint8_t in[FILE_HEADER_BYTES], mpirr_log_header *h,
+                        const char **msg);
+
+#endif

@@ -1,0 +1,170 @@
+/* manifest.c: the recording's manifest, a text file of "key value" lines; values are escaped
+ * (\\, \n, \t) so any command-line argument round-trips. Unknown keys are ignored, so later
+ * versions can add fields. */
+#include "manifest.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mpirr_manifest_init(mpirr_manifest *m)
+{
+    memset(m, 0, sizeof *m);
+    m->version = MPIRR_MANIFEST_VERSION;
+    m->nranks = -1;
+    m->exit_status = -1;
+}
+
+void mpirr_manifest_free(mpirr_manifest *m)
+{
+    for (int i = 0; i < m->argc; i++) free(m->argv[i]);
+    free(m->argv);
+    m->argv = NULL;
+    m->argc = 0;
+}
+
+static void put_escaped(FILE *f, const char *key, const char *v)
+{
+    fprintf(f, "%s ", key);
+    for (; *v; v++) {
+        if (*v == '\\') fputs("\\\\", f);
+        else if (*v == '\n') fputs("\\n", f);
+        else if (*v == '\t') fputs("\\t", f);
+        else fputc(*v, f);
+    }
+    fputc('\n', f);
+}
+
+static void unescape(char *s)
+{
+    char *d = s;
+    for (; *s; s++) {
+        if (*s == '\\' && s[1]) {
+            s++;
+            *d++ = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s;
+        } else {
+            *d++ = *s;
+        }
+    }
+    *d = 0;
+}
+
+int mpirr_manifest_write(const char *dir, const mpirr_manifest *m, char *err, size_t errlen)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/manifest", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "mpirr-manifest %d\n", MPIRR_MANIFEST_VERSION);
+    put_escaped(f, "mode", m->mode);
+    put_escaped(f, "mpi", m->mpi);
+    fprintf(f, "wtime %d\n", m->wtime);
+    put_escaped(f, "cwd", m->cwd);
+    fprintf(f, "created %" PRId64 "\n", m->created);
+    fprintf(f, "argc %d\n", m->argc);
+    for (int i = 0; i < m->argc; i++) put_escaped(f, "arg", m->argv[i]);
+    if (m->nranks >= 0) fprintf(f, "ranks %d\n", m->nranks);
+    if (m->exe[0]) put_escaped(f, "exe", m->exe);
+    if (m->fingerprint) fprintf(f, "fingerprint %016" PRIx64 "\n", m->fingerprint);
+    if (m->exit_status >= 0) fprintf(f, "exit-status %d\n", m->exit_status);
+    int bad = ferror(f);
+    if (fclose(f) || bad || rename(tmp, path)) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int fail(char *err, size_t errlen, const char *path, int line, const char *what)
+{
+    snprintf(err, errlen, "%s:%d: %s", path, line, what);
+    return -1;
+}
+
+int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t errlen)
+{
+    char path[4200], line[8192];
+    snprintf(path, sizeof path, "%s/manifest", dir);
+    mpirr_manifest_init(m);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s (not an mpirr recording?)", path, strerror(errno));
+        return -1;
+    }
+    int n = 0, args = 0, rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        n++;
+        size_t len = strlen(line);
+        if (len && line[len - 1] == '\n') line[--len] = 0;
+        char *val = strchr(line, ' ');
+        if (!val) {
+            rc = fail(err, errlen, path, n, "malformed line (expected 'key value')");
+            break;
+        }
+        *val++ = 0;
+        unescape(val);
+        if (n == 1) {
+            if (strcmp(line, "mpirr-manifest")) {
+                rc = fail(err, errlen, path, n, "not an mpirr manifest");
+                break;
+            }
+            m->version = atoi(val);
+            if (m->version != MPIRR_MANIFEST_VERSION) {
+                rc = fail(err, errlen, path, n, "unsupported manifest version");
+                break;
+            }
+        } else if (!strcmp(line, "mode")) {
+            snprintf(m->mode, sizeof m->mode, "%s", val);
+        } else if (!strcmp(line, "mpi")) {
+            snprintf(m->mpi, sizeof m->mpi, "%s", val);
+        } else if (!strcmp(line, "wtime")) {
+            m->wtime = atoi(val);
+        } else if (!strcmp(line, "cwd")) {
+            snprintf(m->cwd, sizeof m->cwd, "%s", val);
+        } else if (!strcmp(line, "created")) {
+            m->created = strtoll(val, NULL, 10);
+        } else if (!strcmp(line, "argc")) {
+            int argc = atoi(val);
+            if (argc <= 0 || argc > 100000 || m->argv) {
+                rc = fail(err, errlen, path, n, "bad argc");
+                break;
+            }
+            m->argv = calloc((size_t)argc + 1, sizeof *m->argv);
+            if (!m->argv) {
+                rc = fail(err, errlen, path, n, "out of memory");
+                break;
+            }
+            m->argc = argc;
+        } else if (!strcmp(line, "arg")) {
+            if (args >= m->argc) {
+                rc = fail(err, errlen, path, n, "more 'arg' lines than argc");
+                break;
+            }
+            m->argv[args++] = strdup(val);
+        } else if (!strcmp(line, "ranks")) {
+            m->nranks = atoi(val);
+        } else if (!strcmp(line, "exe")) {
+            snprintf(m->exe, sizeof m->exe, "%s", val);
+        } else if (!strcmp(line, "fingerprint")) {
+            m->fingerprint = strtoull(val, NULL, 16);
+        } else if (!strcmp(line, "exit-status")) {
+            m->exit_status = atoi(val);
+        }
+    }
+    fclose(f);
+    if (!rc && n == 0) rc = fail(err, errlen, path, 1, "empty manifest");
+    if (!rc && args != m->argc) rc = fail(err, errlen, path, n, "fewer 'arg' lines than argc");
+    if (!rc && (!m->mode[0] || !m->mpi[0])) rc = fail(err, errlen, path, n, "missing mode or mpi");
+    if (rc) {
+        /* argc counts allocated slots; free what was filled. */
+        m->argc = args;
+        mpirr_manifest_free(m);
+    }
+    return rc;
+}

@@ -1,0 +1,34 @@
+/* manifest.h: the small text file "manifest" at the top of a recording directory. Written by
+ * `mpirr record` before launch and completed after the run; see docs/format.md. */
+#ifndef MPIRR_MANIFEST_H
+#define MPIRR_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MPIRR_MANIFEST_VERSION 1
+
+typedef struct mpirr_manifest {
+    int version;
+    char mode[32];        /* "sources" */
+    char mpi[32];         /* "openmpi" or "mpich" */
+    int wtime;            /* MPI_Wtime values recorded */
+    char cwd[4096];
+    int argc;
+    char **argv;          /* the recorded command line, heap-owned */
+    int64_t created;      /* seconds since the epoch */
+    /* filled in after the run (absent while the run is going on, or if mpirr was killed) */
+    int nranks;           /* -1 unknown */
+    char exe[4096];       /* application executable, "" unknown */
+    uint64_t fingerprint; /* fingerprint.h of exe, 0 unknown */
+    int exit_status;      /* launcher's exit status, -1 unknown */
+} mpirr_manifest;
+
+void mpirr_manifest_init(mpirr_manifest *m);
+/* Writes <dir>/manifest atomically (temp file + rename). 0 ok, -1 error with message. */
+int mpirr_manifest_write(const char *dir, const mpirr_manifest *m, char *err, size_t errlen);
+/* 0 ok; -1 with a one-line message naming the file and what is wrong. */
+int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t errlen);
+void mpirr_manifest_free(mpirr_manifest *m);
+
+#endif

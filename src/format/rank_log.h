@@ -1,0 +1,79 @@
+/* rank_log.h: the per-rank recording file (rank-NNNNN.log + rank-NNNNN.tail), writer and reader.
+ *
+ * The writer stages encoded records in a small file mapped into memory (the tail), so every
+ * record survives the process dying at any instant (even SIGKILL: the pages belong to the page
+ * cache, not the process). When the tail fills, its records are compressed with zstd into one
+ * frame appended to the .log file. Memory is bounded by the tail size. See docs/format.md. */
+#ifndef MPIRR_RANK_LOG_H
+#define MPIRR_RANK_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record.h"
+
+#define MPIRR_LOG_VERSION 1
+#define MPIRR_LOG_FLAG_WTIME 1u /* MPI_Wtime values were recorded */
+
+typedef struct mpirr_log_header {
+    uint32_t version;
+    uint32_t flags;            /* MPIRR_LOG_FLAG_* */
+    int32_t rank, nranks;
+    int32_t pid;
+    uint64_t exe_fingerprint;  /* fingerprint.h */
+    uint64_t start_time_ns;    /* CLOCK_REALTIME at MPI_Init */
+    char exe_path[512];
+    char host[64];
+    char mpi_library[128];     /* first line of MPI_Get_library_version */
+} mpirr_log_header;
+
+/* How a recording ended; kept in the tail so that it survives a crash. */
+enum mpirr_log_ending {
+    MPIRR_END_CUT = 0,       /* no ending was written: killed (SIGKILL), or still running */
+    MPIRR_END_FINALIZED = 1, /* MPI_Finalize */
+    MPIRR_END_SIGNAL = 2,    /* fatal signal, detail = signal number */
+    MPIRR_END_ABORT = 3,     /* MPI_Abort, detail = error code */
+    MPIRR_END_EXIT = 4,      /* exit() without MPI_Finalize, detail = exit status */
+};
+const char *mpirr_log_ending_name(int ending);
+
+/* File names inside a recording directory; buf receives "<dir>/rank-00003.log". */
+void mpirr_log_path(char *buf, size_t n, const char *dir, int rank, const char *suffix);
+
+/* ---- writer (not thread-safe: the runtime serialises calls) ---- */
+typedef struct mpirr_log_writer mpirr_log_writer;
+
+/* Creates <dir>/rank-NNNNN.log and .tail. stage_bytes bounds the staged (uncompressed) data
+ * per frame; 0 picks the default (64 KiB). NULL on error, message in err. */
+mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header *h,
+                                        size_t stage_bytes, char *err, size_t errlen);
+/* 0 on success, -1 on I/O error (message via mpirr_log_writer_error). */
+int mpirr_log_append(mpirr_log_writer *w, const mpirr_record *r);
+/* Compresses the staged records into a frame. */
+int mpirr_log_flush(mpirr_log_writer *w);
+/* Async-signal-safe: notes how the run is ending (stored in the mapped tail). */
+void mpirr_log_set_ending(mpirr_log_writer *w, int ending, int detail);
+/* Flushes, writes the ending, releases everything. w is freed even on error. */
+int mpirr_log_close(mpirr_log_writer *w);
+const char *mpirr_log_writer_error(const mpirr_log_writer *w);
+/* Bytes written so far to the .log file (compressed frames) and staged in the tail. */
+uint64_t mpirr_log_writer_bytes(const mpirr_log_writer *w);
+
+/* ---- reader ---- */
+typedef struct mpirr_log_reader mpirr_log_reader;
+
+/* Opens <path> (a .log file; its .tail beside it is read after the frames). NULL on error. */
+mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errlen);
+const mpirr_log_header *mpirr_log_reader_header(const mpirr_log_reader *r);
+/* 1: *out filled; 0: end of the recording; -1: damaged input, see mpirr_log_reader_error().
+ * Everything before the damage has been returned. */
+int mpirr_log_read(mpirr_log_reader *r, mpirr_record *out);
+const char *mpirr_log_reader_error(const mpirr_log_reader *r);
+/* Valid after mpirr_log_read returned 0 or -1. */
+int mpirr_log_reader_ending(const mpirr_log_reader *r, int *detail);
+/* Compressed bytes of .log plus raw bytes of the tail; number of frames. */
+uint64_t mpirr_log_reader_bytes(const mpirr_log_reader *r);
+uint64_t mpirr_log_reader_raw_bytes(const mpirr_log_reader *r); /* before compression */
+void mpirr_log_reader_close(mpirr_log_reader *r);
+
+#endif

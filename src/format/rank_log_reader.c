@@ -1,0 +1,263 @@
+/* rank_log_reader.c: reads a rank log: header, compressed frames, then the tail's staged
+ * records. Damage stops the reader with one message naming the file, the place and the last
+ * good event; everything before it has been returned. */
+#include "rank_log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zstd.h>
+
+#include "log_layout.h"
+#include "record_codec.h"
+#include "varint.h"
+
+struct mpirr_log_reader {
+    FILE *f;
+    char path[4096];
+    mpirr_log_header header;
+    uint8_t *raw;          /* current frame or tail, decompressed */
+    size_t raw_cap;
+    const uint8_t *pos, *end;
+    uint32_t left;         /* records left in the current frame/tail */
+    mpirr_codec_state codec;
+    uint32_t frames;       /* complete frames read */
+    int in_tail, done;
+    int32_t *idx;
+    size_t idx_cap;
+    uint64_t last_event;   /* last key event returned, for messages */
+    uint64_t bytes, raw_bytes;
+    int saw_end;
+    /* tail, loaded at open */
+    uint8_t *tail;
+    size_t tail_len;
+    int ending, detail;
+    char err[512];
+};
+
+int mpirr_header_decode(const uint8_t in[FILE_HEADER_BYTES], mpirr_log_header *h,
+                        const char **msg)
+{
+    if (memcmp(in, LOG_MAGIC, 8)) {
+        *msg = "not an mpirr rank log (bad magic)";
+        return -1;
+    }
+    if (mpirr_get_u64(in + FH_CHECK) != mpirr_fnv64(MPIRR_FNV64_OFFSET, in, FH_CHECK)) {
+        *msg = "corrupt header (checksum mismatch)";
+        return -1;
+    }
+    memset(h, 0, sizeof *h);
+    h->version = mpirr_get_u32(in + FH_VERSION);
+    if (h->version != MPIRR_LOG_VERSION) {
+        *msg = "unsupported log format version";
+        return -1;
+    }
+    h->flags = mpirr_get_u32(in + FH_FLAGS);
+    h->rank = (int32_t)mpirr_get_u32(in + FH_RANK);
+    h->nranks = (int32_t)mpirr_get_u32(in + FH_NRANKS);
+    h->pid = (int32_t)mpirr_get_u32(in + FH_PID);
+    h->exe_fingerprint = mpirr_get_u64(in + FH_FINGERPRINT);
+    h->start_time_ns = mpirr_get_u64(in + FH_START);
+    memcpy(h->exe_path, in + FH_EXE, sizeof h->exe_path - 1);
+    memcpy(h->host, in + FH_HOST, sizeof h->host - 1);
+    memcpy(h->mpi_library, in + FH_MPI, sizeof h->mpi_library - 1);
+    if (h->nranks <= 0 || h->rank < 0 || h->rank >= h->nranks) {
+        *msg = "implausible rank numbers in header";
+        return -1;
+    }
+    return 0;
+}
+
+/* Loads <log path with .tail> if present; a missing tail means a clean close removed nothing
+ * we need (the ending then comes from the END record). */
+static void load_tail(mpirr_log_reader *r)
+{
+    char tpath[4112];
+    size_t n = strlen(r->path);
+    if (n > 4 && !strcmp(r->path + n - 4, ".log"))
+        snprintf(tpath, sizeof tpath, "%.*s.tail", (int)(n - 4), r->path);
+    else
+        snprintf(tpath, sizeof tpath, "%s.tail", r->path);
+    FILE *t = fopen(tpath, "rb");
+    if (!t) return;
+    struct stat st;
+    if (fstat(fileno(t), &st) == 0 && st.st_size >= TAIL_HEADER_BYTES &&
+        st.st_size <= TAIL_HEADER_BYTES + MAX_FRAME_RAW) {
+        r->tail = malloc((size_t)st.st_size);
+        if (r->tail && fread(r->tail, 1, (size_t)st.st_size, t) == (size_t)st.st_size &&
+            !memcmp(r->tail, TAIL_MAGIC, 8)) {
+            r->tail_len = (size_t)st.st_size;
+            r->ending = (int)mpirr_get_u32(r->tail + TL_ENDING);
+            r->detail = (int)mpirr_get_u32(r->tail + TL_DETAIL);
+        } else {
+            free(r->tail);
+            r->tail = NULL;
+        }
+    }
+    fclose(t);
+}
+
+mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errlen)
+{
+    mpirr_log_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->f = fopen(path, "rb");
+    if (!r->f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        free(r);
+        return NULL;
+    }
+    uint8_t hdr[FILE_HEADER_BYTES];
+    const char *msg = NULL;
+    if (fread(hdr, 1, sizeof hdr, r->f) != sizeof hdr)
+        msg = "truncated header (not an mpirr rank log, or cut off at creation)";
+    else
+        mpirr_header_decode(hdr, &r->header, &msg);
+    if (msg) {
+        snprintf(err, errlen, "%s: %s", path, msg);
+        fclose(r->f);
+        free(r);
+        return NULL;
+    }
+    r->bytes = sizeof hdr;
+    load_tail(r);
+    return r;
+}
+
+const mpirr_log_header *mpirr_log_reader_header(const mpirr_log_reader *r) { return &r->header; }
+
+static int damaged(mpirr_log_reader *r, const char *what)
+{
+    snprintf(r->err, sizeof r->err, "%s: %s in frame %u (after event %llu)", r->path, what,
+             r->frames + 1, (unsigned long long)r->last_event);
+    r->done = 1;
+    return -1;
+}
+
+static int ensure_raw(mpirr_log_reader *r, size_t n)
+{
+    if (n <= r->raw_cap) return 0;
+    uint8_t *g = realloc(r->raw, n);
+    if (!g) return -1;
+    r->raw = g;
+    r->raw_cap = n;
+    return 0;
+}
+
+/* The tail follows the last complete frame; if a frame was written but the tail not yet reset
+ * (death between the two), the tail's records are already in that frame. */
+static int open_tail(mpirr_log_reader *r)
+{
+    r->in_tail = 1;
+    if (!r->tail) return 0;
+    uint32_t frames = mpirr_get_u32(r->tail + TL_FRAMES);
+    uint32_t used = mpirr_get_u32(r->tail + TL_USED);
+    if (frames != r->frames || !used) return 0;
+    if (used > r->tail_len - TAIL_HEADER_BYTES) used = (uint32_t)(r->tail_len - TAIL_HEADER_BYTES);
+    r->pos = r->tail + TAIL_HEADER_BYTES;
+    r->end = r->pos + used;
+    /* The staged length is published after each whole record, the count is not: read to the
+     * end of the published bytes. */
+    r->left = UINT32_MAX;
+    r->codec.prev_written = mpirr_get_u64(r->tail + TL_BASE_WRITTEN);
+    r->codec.prev_wtime = mpirr_get_u64(r->tail + TL_BASE_WTIME);
+    r->bytes += used;
+    r->raw_bytes += used;
+    return 0;
+}
+
+/* 1: a frame is loaded; 0: no more frames (tail opened); -1: damage. */
+static int next_frame(mpirr_log_reader *r)
+{
+    uint8_t fh[FRAME_HEADER_BYTES];
+    size_t got = fread(fh, 1, sizeof fh, r->f);
+    uint32_t tail_frames = r->tail ? mpirr_get_u32(r->tail + TL_FRAMES) : 0;
+    if (got == 0) return open_tail(r);
+    /* A partial frame at the very end, with the tail still holding its records, is a write
+     * interrupted by death: not damage. */
+    int tail_covers = r->tail && tail_frames == r->frames;
+    if (got < sizeof fh) return tail_covers ? open_tail(r) : damaged(r, "truncated frame header");
+    if (mpirr_get_u32(fh + FR_MAGIC) != FRAME_MAGIC ||
+        mpirr_get_u64(fh + FR_CHECK) != mpirr_fnv64(MPIRR_FNV64_OFFSET, fh, FR_CHECK))
+        return damaged(r, "corrupt frame header");
+    uint32_t zlen = mpirr_get_u32(fh + FR_ZLEN), rawlen = mpirr_get_u32(fh + FR_RAWLEN);
+    if (rawlen > MAX_FRAME_RAW || zlen > ZSTD_compressBound(rawlen))
+        return damaged(r, "implausible frame size");
+    uint8_t *z = malloc(zlen ? zlen : 1);
+    if (!z || ensure_raw(r, rawlen ? rawlen : 1)) {
+        free(z);
+        return damaged(r, "out of memory");
+    }
+    if (fread(z, 1, zlen, r->f) != zlen) {
+        free(z);
+        return tail_covers ? open_tail(r) : damaged(r, "truncated frame");
+    }
+    size_t d = ZSTD_decompress(r->raw, rawlen, z, zlen);
+    free(z);
+    if (ZSTD_isError(d) || d != rawlen) return damaged(r, "corrupt compressed data");
+    r->pos = r->raw;
+    r->end = r->raw + rawlen;
+    r->left = mpirr_get_u32(fh + FR_NREC);
+    r->codec.prev_written = mpirr_get_u64(fh + FR_BASE_WRITTEN);
+    r->codec.prev_wtime = mpirr_get_u64(fh + FR_BASE_WTIME);
+    r->frames++;
+    r->bytes += FRAME_HEADER_BYTES + zlen;
+    r->raw_bytes += rawlen;
+    return 1;
+}
+
+int mpirr_log_read(mpirr_log_reader *r, mpirr_record *out)
+{
+    if (r->done) return r->err[0] ? -1 : 0;
+    while (!r->left || (r->in_tail && r->pos >= r->end)) {
+        if (r->in_tail) {
+            r->done = 1;
+            return 0;
+        }
+        int rc = next_frame(r);
+        if (rc < 0) return -1;
+    }
+    const char *msg = NULL;
+    if (mpirr_record_decode(&r->pos, r->end, out, &r->codec, &r->idx, &r->idx_cap, &msg)) {
+        if (r->in_tail) { /* the stage is raw bytes: say so */
+            snprintf(r->err, sizeof r->err, "%s: corrupt staged record in the tail (after event %llu): %s",
+                     r->path, (unsigned long long)r->last_event, msg);
+            r->done = 1;
+            return -1;
+        }
+        return damaged(r, msg);
+    }
+    r->left--;
+    if (!r->left && r->pos != r->end && !r->in_tail) return damaged(r, "trailing bytes");
+    r->last_event = out->event;
+    if (out->kind == MPIRR_REC_END) r->saw_end = 1;
+    return 1;
+}
+
+const char *mpirr_log_reader_error(const mpirr_log_reader *r) { return r->err; }
+
+int mpirr_log_reader_ending(const mpirr_log_reader *r, int *detail)
+{
+    if (detail) *detail = r->detail;
+    if (r->ending != MPIRR_END_CUT) return r->ending;
+    return r->saw_end ? MPIRR_END_FINALIZED : MPIRR_END_CUT;
+}
+
+uint64_t mpirr_log_reader_bytes(const mpirr_log_reader *r) { return r->bytes; }
+uint64_t mpirr_log_reader_raw_bytes(const mpirr_log_reader *r) { return r->raw_bytes; }
+
+void mpirr_log_reader_close(mpirr_log_reader *r)
+{
+    if (!r) return;
+    fclose(r->f);
+    free(r->raw);
+    free(r->idx);
+    free(r->tail);
+    free(r);
+}

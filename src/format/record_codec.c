@@ -1,0 +1,199 @@
+/* record_codec.c: encode/decode one record. Layout, after a head byte
+ *   head = kind (4 bits) | HAS_MATCH 0x10 | DEFERRED 0x20 | HAS_SUB 0x40 | HAS_COUNT 0x80
+ * varint call, varint (written - previous written), [varint lag], [varint sub],
+ * [zigzag source, zigzag tag], [zigzag count [indices as zigzag deltas]], kind payload.
+ * Unsuccessful tests cost nothing: they are the events between records. */
+#include "record_codec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "call_ids.h"
+#include "varint.h"
+
+enum { HAS_MATCH = 0x10, DEFERRED = 0x20, HAS_SUB = 0x40, HAS_COUNT = 0x80, KIND_MASK = 0x0f };
+
+static int carries_count(const mpirr_record *r)
+{
+    return r->kind == MPIRR_REC_TEST_OK || r->kind == MPIRR_REC_CHOICE;
+}
+
+/* Only the some-calls return an index list, so only they store one. */
+static int carries_indices(unsigned call)
+{
+    return call == MPIRR_ID_MPI_Testsome || call == MPIRR_ID_MPI_Waitsome;
+}
+
+const char *mpirr_record_kind_name(unsigned kind)
+{
+    static const char *const names[MPIRR_REC_KIND_LIMIT] = {
+        NULL, "match", "test_ok", "choice", "recv_done", "cancel_done", "wtime", "check", "end"};
+    return kind < MPIRR_REC_KIND_LIMIT && names[kind] ? names[kind] : "unknown";
+}
+
+size_t mpirr_record_encoded_max(const mpirr_record *r)
+{
+    size_t n = 1 + 6 * MPIRR_VARINT_MAX + 16;
+    if (carries_count(r) && r->count > 0) n += (size_t)r->count * MPIRR_VARINT_MAX;
+    return n;
+}
+
+size_t mpirr_record_encode(uint8_t *out, const mpirr_record *r, mpirr_codec_state *st)
+{
+    uint8_t head = r->kind & KIND_MASK;
+    int deferred = r->written != r->event;
+    if (r->has_match) head |= HAS_MATCH;
+    if (deferred) head |= DEFERRED;
+    if (r->sub) head |= HAS_SUB;
+    if (carries_count(r) && r->count != 0) head |= HAS_COUNT;
+    uint8_t *p = out;
+    *p++ = head;
+    p += mpirr_varint_put(p, r->call);
+    p += mpirr_varint_put(p, r->written - st->prev_written);
+    st->prev_written = r->written;
+    if (deferred) p += mpirr_varint_put(p, r->written - r->event);
+    if (r->sub) p += mpirr_varint_put(p, r->sub);
+    if (r->has_match) {
+        p += mpirr_varint_put(p, mpirr_zigzag(r->source));
+        p += mpirr_varint_put(p, mpirr_zigzag(r->tag));
+    }
+    if (head & HAS_COUNT) {
+        p += mpirr_varint_put(p, mpirr_zigzag(r->count));
+        if (carries_indices(r->call) && r->count > 0) {
+            int64_t prev = 0;
+            for (int32_t i = 0; i < r->count; i++) {
+                p += mpirr_varint_put(p, mpirr_zigzag((int64_t)r->indices[i] - prev));
+                prev = r->indices[i];
+            }
+        }
+    }
+    switch (r->kind) {
+    case MPIRR_REC_RECV_DONE:
+    case MPIRR_REC_CANCEL_DONE:
+        p += mpirr_varint_put(p, r->cancelled ? 1 : 0);
+        break;
+    case MPIRR_REC_WTIME:
+        p += mpirr_varint_put(p, mpirr_zigzag((int64_t)(r->value - st->prev_wtime)));
+        st->prev_wtime = r->value;
+        break;
+    case MPIRR_REC_END:
+        p += mpirr_varint_put(p, r->total);
+        /* END carries the final hash like CHECK */
+        __attribute__((fallthrough));
+    case MPIRR_REC_CHECK:
+        mpirr_put_u64(p, r->value);
+        p += 8;
+        break;
+    default:
+        break;
+    }
+    return (size_t)(p - out);
+}
+
+#define GET(var)                                                                               \
+    do {                                                                                       \
+        if (mpirr_varint_get(p, end, &(var))) {                                                \
+            *msg = "truncated or malformed varint";                                            \
+            return -1;                                                                         \
+        }                                                                                      \
+    } while (0)
+
+int mpirr_record_decode(const uint8_t **p, const uint8_t *end, mpirr_record *r,
+                        mpirr_codec_state *st, int32_t **idx, size_t *idx_cap,
+                        const char **msg)
+{
+    uint64_t v;
+    memset(r, 0, sizeof *r);
+    if (*p >= end) {
+        *msg = "record missing";
+        return -1;
+    }
+    uint8_t head = *(*p)++;
+    r->kind = head & KIND_MASK;
+    if (r->kind == 0 || r->kind >= MPIRR_REC_KIND_LIMIT) {
+        *msg = "unknown record kind (corrupt data, or written by a newer mpirr)";
+        return -1;
+    }
+    GET(v);
+    if (v >= MPIRR_CALL_ID_LIMIT || !mpirr_call_name((unsigned)v)) {
+        *msg = "unknown MPI call id";
+        return -1;
+    }
+    r->call = (uint16_t)v;
+    GET(v);
+    r->written = st->prev_written + v;
+    st->prev_written = r->written;
+    r->event = r->written;
+    if (head & DEFERRED) {
+        GET(v);
+        if (v > r->written) {
+            *msg = "deferred record refers to an event before the first";
+            return -1;
+        }
+        r->event = r->written - v;
+    }
+    if (head & HAS_SUB) {
+        GET(v);
+        r->sub = (uint32_t)v;
+    }
+    if (head & HAS_MATCH) {
+        r->has_match = 1;
+        GET(v);
+        r->source = (int32_t)mpirr_unzigzag(v);
+        GET(v);
+        r->tag = (int32_t)mpirr_unzigzag(v);
+    }
+    if (head & HAS_COUNT) {
+        GET(v);
+        int64_t count = mpirr_unzigzag(v);
+        if (count < -1 || count > (1 << 24)) {
+            *msg = "implausible index count";
+            return -1;
+        }
+        r->count = (int32_t)count;
+        if (carries_indices(r->call) && count > 0) {
+            if ((size_t)count > *idx_cap) {
+                int32_t *grown = realloc(*idx, (size_t)count * sizeof **idx);
+                if (!grown) {
+                    *msg = "out of memory";
+                    return -1;
+                }
+                *idx = grown;
+                *idx_cap = (size_t)count;
+            }
+            int64_t prev = 0;
+            for (int64_t i = 0; i < count; i++) {
+                GET(v);
+                prev += mpirr_unzigzag(v);
+                (*idx)[i] = (int32_t)prev;
+            }
+            r->indices = *idx;
+        }
+    }
+    switch (r->kind) {
+    case MPIRR_REC_RECV_DONE:
+    case MPIRR_REC_CANCEL_DONE:
+        GET(v);
+        r->cancelled = v != 0;
+        break;
+    case MPIRR_REC_WTIME:
+        GET(v);
+        r->value = st->prev_wtime + (uint64_t)mpirr_unzigzag(v);
+        st->prev_wtime = r->value;
+        break;
+    case MPIRR_REC_END:
+        GET(r->total);
+        __attribute__((fallthrough));
+    case MPIRR_REC_CHECK:
+        if (end - *p < 8) {
+            *msg = "truncated hash";
+            return -1;
+        }
+        r->value = mpirr_get_u64(*p);
+        *p += 8;
+        break;
+    default:
+        break;
+    }
+    return 0;
+}

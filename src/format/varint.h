@@ -1,0 +1,50 @@
+/* varint.h: LEB128 varints, zigzag signed integers and little-endian fixed-width fields, the
+ * primitives of every mpirr on-disk encoding. */
+#ifndef MPIRR_VARINT_H
+#define MPIRR_VARINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MPIRR_VARINT_MAX 10 /* bytes of the longest 64-bit varint */
+
+/* Writes v at p (room for MPIRR_VARINT_MAX bytes); returns bytes written. */
+size_t mpirr_varint_put(uint8_t *p, uint64_t v);
+/* Reads a varint from [*p, end); advances *p. 0 on success, -1 if truncated or overlong. */
+int mpirr_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v);
+
+static inline uint64_t mpirr_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t mpirr_unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+static inline void mpirr_put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void mpirr_put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline uint32_t mpirr_get_u32(const uint8_t *p)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) v |= (uint32_t)p[i] << (8 * i);
+    return v;
+}
+static inline uint64_t mpirr_get_u64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* FNV-1a, used for header checks and call-sequence hashes. */
+#define MPIRR_FNV64_OFFSET 0xcbf29ce484222325ull
+#define MPIRR_FNV64_PRIME 0x100000001b3ull
+static inline uint64_t mpirr_fnv64(uint64_t h, const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * MPIRR_FNV64_PRIME;
+    return h;
+}
+
+#endif

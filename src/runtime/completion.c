@@ -1,0 +1,400 @@
+/* completion.c: Wait/Test families and MPI_Request_get_status.
+ * Record mode logs what could differ between runs: whether a Test-family call succeeded (only
+ * successes are logged; the unsuccessful calls in between are implied by event numbers), which
+ * request Waitany/Testany chose, which set Waitsome/Testsome returned, and, for tracked
+ * requests (request_table.h), what a wildcard receive matched or whether a cancel took effect.
+ * Replay returns "not yet" without touching MPI for unsuccessful tests, and for a recorded
+ * success waits on exactly the recorded requests. Wait and Waitall are deterministic. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "request_table.h"
+#include "runtime.h"
+#include "special_calls.h"
+
+static int active(void) { return mpirr_recording() || mpirr_replaying(); }
+
+/* The tracked requests among an array, found before the call (completion overwrites handles). */
+struct hits {
+    int n;
+    int *index;
+    MPI_Request *handle;
+    tracked_request **entry;
+    int index_local[4];
+    MPI_Request handle_local[4];
+    tracked_request *entry_local[4];
+};
+
+static void hits_find(struct hits *h, int count, const MPI_Request reqs[])
+{
+    h->n = 0;
+    h->index = h->index_local;
+    h->handle = h->handle_local;
+    h->entry = h->entry_local;
+    if (!mpirr_tracked_count) return;
+    int cap = 4;
+    mpirr_lock();
+    for (int i = 0; i < count; i++) {
+        tracked_request *e = mpirr_track_find(reqs[i]);
+        if (!e || reqs[i] == MPI_REQUEST_NULL) continue;
+        if (h->n == cap) {
+            cap *= 4;
+            int *ni = malloc((size_t)cap * sizeof *ni);
+            MPI_Request *nh = malloc((size_t)cap * sizeof *nh);
+            tracked_request **ne = malloc((size_t)cap * sizeof *ne);
+            if (!ni || !nh || !ne) mpirr_fatal("out of memory tracking requests");
+            memcpy(ni, h->index, (size_t)h->n * sizeof *ni);
+            memcpy(nh, h->handle, (size_t)h->n * sizeof *nh);
+            memcpy(ne, h->entry, (size_t)h->n * sizeof *ne);
+            if (h->index != h->index_local) free(h->index), free(h->handle), free(h->entry);
+            h->index = ni, h->handle = nh, h->entry = ne;
+        }
+        h->index[h->n] = i;
+        h->handle[h->n] = reqs[i];
+        h->entry[h->n] = e;
+        h->n++;
+    }
+    mpirr_unlock();
+}
+
+static void hits_free(struct hits *h)
+{
+    if (h->index != h->index_local) free(h->index), free(h->handle), free(h->entry);
+}
+
+static int hit_of(const struct hits *h, int index)
+{
+    for (int k = 0; k < h->n; k++)
+        if (h->index[k] == index) return k;
+    return -1;
+}
+
+/* A tracked request completed with status st: log its outcome (record) or check it (replay). */
+static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Request handle,
+                              const MPI_Status *st)
+{
+    if ((e->flags & TRACK_PERSISTENT) && !(e->flags & TRACK_ACTIVE)) return; /* inactive: no-op */
+    int cancelled = 0;
+    PMPI_Test_cancelled(st, &cancelled);
+    if (mpirr_recording()) {
+        mpirr_record r = {.call = 0, .event = e->post_event, .sub = e->post_sub,
+                          .cancelled = cancelled};
+        if (e->flags & TRACK_WILDCARD) {
+            r.kind = MPIRR_REC_RECV_DONE;
+            r.call = (uint16_t)e->post_call;
+            if (!cancelled && mpirr_is_rank(st->MPI_SOURCE)) {
+                r.has_match = 1;
+                r.source = st->MPI_SOURCE;
+                r.tag = st->MPI_TAG;
+            }
+        } else {
+            r.kind = MPIRR_REC_CANCEL_DONE;
+            r.call = MPIRR_ID_MPI_Cancel;
+            r.event = e->cancel_event;
+        }
+        mpirr_record_append(&r);
+    } else if ((e->flags & TRACK_CANCELLED) && e->replay_cancelled >= 0 &&
+               cancelled != e->replay_cancelled) {
+        mpirr_diverged(c->event, "the request cancelled at event %llu was %s in the recording "
+                                 "but %s in the replay (mpirr can force the outcome of a cancel "
+                                 "only for wildcard receives)",
+                       (unsigned long long)e->cancel_event,
+                       e->replay_cancelled ? "cancelled" : "completed",
+                       cancelled ? "cancelled" : "completed");
+    }
+    mpirr_lock();
+    if (e->flags & TRACK_PERSISTENT) e->flags &= ~(unsigned)(TRACK_ACTIVE | TRACK_CANCELLED);
+    else mpirr_track_remove(handle);
+    mpirr_unlock();
+}
+
+/* Completion of the requests at the given array positions (statuses parallel to them). */
+static void hits_completed(const mpirr_call *c, const struct hits *h, int n, const int *index,
+                           const MPI_Status *sts, int all)
+{
+    for (int k = 0; k < (all ? h->n : n); k++) {
+        int pos = all ? h->index[k] : index[k];
+        int hk = all ? k : hit_of(h, pos);
+        if (hk < 0) continue;
+        const MPI_Status *st = &sts[all ? pos : k];
+        if (st->MPI_ERROR == MPI_ERR_PENDING) continue;
+        tracked_completed(c, h->entry[hk], h->handle[hk], st);
+    }
+}
+
+/* A status array for n requests: the caller's, or scratch when it passed MPI_STATUSES_IGNORE
+ * but we need to see them. */
+static MPI_Status *statuses_or(MPI_Status *user, int n, MPI_Status *small, size_t nsmall)
+{
+    if (user != MPI_STATUSES_IGNORE) return user;
+    if ((size_t)n <= nsmall) return small;
+    MPI_Status *s = malloc((size_t)(n ? n : 1) * sizeof *s);
+    if (!s) mpirr_fatal("out of memory");
+    return s;
+}
+
+static void statuses_done(MPI_Status *s, MPI_Status *user, MPI_Status *small)
+{
+    if (s != user && s != small) free(s);
+}
+
+static void mark_ok(MPI_Status *sts, int n)
+{
+    for (int i = 0; i < n; i++) sts[i].MPI_ERROR = MPI_SUCCESS;
+}
+
+/* The next in-order record of this call, checked to be of the kind the call needs. */
+static int take_outcome(const mpirr_call *c, unsigned kind, mpirr_record *r)
+{
+    if (!mpirr_replay_take(c, r)) return 0;
+    if (r->kind != kind)
+        mpirr_diverged(c->event, "the recording has a %s outcome of %s here, %s needs %s",
+                       mpirr_record_kind_name(r->kind), mpirr_call_name(r->call),
+                       mpirr_call_name(c->id), mpirr_record_kind_name(kind));
+    return 1;
+}
+
+/* Replay: completes exactly the recorded requests of a some-call, one MPI_Wait each. */
+static int replay_some(const mpirr_call *c, const mpirr_record *r, MPI_Request reqs[],
+                       int incount, int *outcount, int indices[], MPI_Status *sts)
+{
+    int rc = MPI_SUCCESS;
+    for (int k = 0; k < r->count; k++) {
+        int i = r->indices[k];
+        if (i < 0 || i >= incount)
+            mpirr_diverged(c->event, "the recording completed request %d of %s, the program "
+                                     "passed %d requests", i, mpirr_call_name(c->id), incount);
+        indices[k] = i;
+        MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[k];
+        int e = PMPI_Wait(&reqs[i], st);
+        if (e != MPI_SUCCESS) {
+            if (sts != MPI_STATUSES_IGNORE) sts[k].MPI_ERROR = e;
+            rc = MPI_ERR_IN_STATUS;
+        }
+    }
+    *outcount = r->count;
+    return rc;
+}
+
+int mpirr_MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    MPIRR_BEGIN(MPI_Wait);
+    tracked_request *e = active() ? mpirr_track_find(*request) : NULL;
+    if (!e) return PMPI_Wait(request, status);
+    MPI_Request before = *request;
+    MPI_Status local, *st = mpirr_status_or(status, &local);
+    int rc = PMPI_Wait(request, st);
+    if (rc == MPI_SUCCESS) tracked_completed(&call_, e, before, st);
+    return rc;
+}
+
+int mpirr_MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    MPIRR_BEGIN(MPI_Test);
+    if (!active()) return PMPI_Test(request, flag, status);
+    tracked_request *e = mpirr_track_find(*request);
+    MPI_Request before = *request;
+    MPI_Status local, *st = mpirr_status_or(status, &local);
+    int rc;
+    if (mpirr_replaying()) {
+        mpirr_record r;
+        if (!take_outcome(&call_, MPIRR_REC_TEST_OK, &r)) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+        *flag = 1;
+        rc = PMPI_Wait(request, st);
+    } else {
+        rc = PMPI_Test(request, flag, st);
+        if (rc != MPI_SUCCESS || !*flag) return rc;
+        mpirr_record_test_ok(&call_, NULL, 0, 0, NULL);
+    }
+    if (e && rc == MPI_SUCCESS) tracked_completed(&call_, e, before, st);
+    return rc;
+}
+
+int mpirr_MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    MPIRR_BEGIN(MPI_Request_get_status);
+    if (!active()) return PMPI_Request_get_status(request, flag, status);
+    if (mpirr_replaying()) {
+        mpirr_record r;
+        if (!take_outcome(&call_, MPIRR_REC_TEST_OK, &r)) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+        int rc; /* the recorded success: poll until the request is complete, without freeing it */
+        do rc = PMPI_Request_get_status(request, flag, status);
+        while (rc == MPI_SUCCESS && !*flag);
+        return rc;
+    }
+    int rc = PMPI_Request_get_status(request, flag, status);
+    if (rc == MPI_SUCCESS && *flag) mpirr_record_test_ok(&call_, NULL, 0, 0, NULL);
+    return rc;
+}
+
+/* Waitany and Testany share everything but blocking. */
+static int any(const mpirr_call *c, int blocking, int count, MPI_Request reqs[], int *index,
+               int *flag, MPI_Status *status)
+{
+    struct hits h;
+    hits_find(&h, count, reqs);
+    MPI_Status local, *st = mpirr_status_or(status, &local);
+    int rc;
+    *flag = 1;
+    if (mpirr_replaying()) {
+        mpirr_record r;
+        if (!take_outcome(c, blocking ? MPIRR_REC_CHOICE : MPIRR_REC_TEST_OK, &r)) {
+            if (blocking)
+                mpirr_replay_expect(c, MPIRR_REC_CHOICE, "the index chosen by MPI_Waitany", &r);
+            *flag = 0;
+            *index = MPI_UNDEFINED;
+            hits_free(&h);
+            return MPI_SUCCESS;
+        }
+        if (r.count < 0) { /* no active request: the real call answers that deterministically */
+            rc = blocking ? PMPI_Waitany(count, reqs, index, st)
+                          : PMPI_Testany(count, reqs, index, flag, st);
+        } else {
+            if (r.count >= count)
+                mpirr_diverged(c->event, "the recording chose request %d of %s, the program "
+                                         "passed %d requests", r.count, mpirr_call_name(c->id), count);
+            *index = r.count;
+            rc = PMPI_Wait(&reqs[*index], st);
+        }
+    } else {
+        rc = blocking ? PMPI_Waitany(count, reqs, index, st) : PMPI_Testany(count, reqs, index, flag, st);
+        if (rc == MPI_SUCCESS && *flag) {
+            if (blocking) mpirr_record_choice(c, *index, NULL);
+            else mpirr_record_test_ok(c, NULL, 0, *index, NULL);
+        }
+    }
+    if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED) {
+        st->MPI_ERROR = MPI_SUCCESS;
+        hits_completed(c, &h, 1, index, st, 0);
+    }
+    hits_free(&h);
+    return rc;
+}
+
+int mpirr_MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    MPIRR_BEGIN(MPI_Waitany);
+    if (!active()) return PMPI_Waitany(count, array_of_requests, index, status);
+    int flag;
+    return any(&call_, 1, count, array_of_requests, index, &flag, status);
+}
+
+int mpirr_MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                      MPI_Status *status)
+{
+    MPIRR_BEGIN(MPI_Testany);
+    if (!active()) return PMPI_Testany(count, array_of_requests, index, flag, status);
+    return any(&call_, 0, count, array_of_requests, index, flag, status);
+}
+
+/* Waitall and Testall. */
+static int all(const mpirr_call *c, int blocking, int count, MPI_Request reqs[], int *flag,
+               MPI_Status *statuses)
+{
+    struct hits h;
+    hits_find(&h, count, reqs);
+    MPI_Status small[8];
+    MPI_Status *sts = h.n ? statuses_or(statuses, count, small, 8) : statuses;
+    int rc;
+    *flag = 1;
+    if (mpirr_replaying() && !blocking) {
+        mpirr_record r;
+        if (!take_outcome(c, MPIRR_REC_TEST_OK, &r)) {
+            *flag = 0;
+            hits_free(&h);
+            return MPI_SUCCESS;
+        }
+        rc = PMPI_Waitall(count, reqs, sts);
+    } else {
+        rc = blocking ? PMPI_Waitall(count, reqs, sts) : PMPI_Testall(count, reqs, flag, sts);
+        if (!blocking && rc == MPI_SUCCESS && *flag && mpirr_recording())
+            mpirr_record_test_ok(c, NULL, 0, 0, NULL);
+    }
+    if (h.n && *flag && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)) {
+        if (rc == MPI_SUCCESS) mark_ok(sts, count);
+        hits_completed(c, &h, 0, NULL, sts, 1);
+    }
+    if (h.n) statuses_done(sts, statuses, small);
+    hits_free(&h);
+    return rc;
+}
+
+int mpirr_MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    MPIRR_BEGIN(MPI_Waitall);
+    if (!active()) return PMPI_Waitall(count, array_of_requests, array_of_statuses);
+    int flag;
+    return all(&call_, 1, count, array_of_requests, &flag, array_of_statuses);
+}
+
+int mpirr_MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                      MPI_Status array_of_statuses[])
+{
+    MPIRR_BEGIN(MPI_Testall);
+    if (!active()) return PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
+    return all(&call_, 0, count, array_of_requests, flag, array_of_statuses);
+}
+
+/* Waitsome and Testsome. */
+static int some(const mpirr_call *c, int blocking, int incount, MPI_Request reqs[],
+                int *outcount, int indices[], MPI_Status *statuses)
+{
+    struct hits h;
+    hits_find(&h, incount, reqs);
+    MPI_Status small[8];
+    MPI_Status *sts = h.n ? statuses_or(statuses, incount, small, 8) : statuses;
+    int rc;
+    if (mpirr_replaying()) {
+        mpirr_record r;
+        unsigned kind = blocking ? MPIRR_REC_CHOICE : MPIRR_REC_TEST_OK;
+        if (!take_outcome(c, kind, &r)) {
+            if (blocking) mpirr_replay_expect(c, kind, "the set chosen by MPI_Waitsome", &r);
+            *outcount = 0;
+            hits_free(&h);
+            return MPI_SUCCESS;
+        }
+        if (r.count < 0) /* no active request: deterministic */
+            rc = blocking ? PMPI_Waitsome(incount, reqs, outcount, indices, sts)
+                          : PMPI_Testsome(incount, reqs, outcount, indices, sts);
+        else
+            rc = replay_some(c, &r, reqs, incount, outcount, indices, sts);
+    } else {
+        rc = blocking ? PMPI_Waitsome(incount, reqs, outcount, indices, sts)
+                      : PMPI_Testsome(incount, reqs, outcount, indices, sts);
+        if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *outcount != 0) {
+            if (blocking) mpirr_record_choice(c, *outcount, indices);
+            else mpirr_record_test_ok(c, NULL, 0, *outcount, indices);
+        }
+    }
+    if (h.n && *outcount > 0 && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)) {
+        if (rc == MPI_SUCCESS) mark_ok(sts, *outcount);
+        hits_completed(c, &h, *outcount, indices, sts, 0);
+    }
+    if (h.n) statuses_done(sts, statuses, small);
+    hits_free(&h);
+    return rc;
+}
+
+int mpirr_MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                       int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    MPIRR_BEGIN(MPI_Waitsome);
+    if (!active())
+        return PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    return some(&call_, 1, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+}
+
+int mpirr_MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                       int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    MPIRR_BEGIN(MPI_Testsome);
+    if (!active())
+        return PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    return some(&call_, 0, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+}

@@ -1,0 +1,78 @@
+/* divergence.c: how the runtime reports what it cannot go on with: a replay that no longer
+ * follows its recording, bad input, or a recording that ends before the program does. One line
+ * on stderr, then the whole job is aborted so nothing hangs. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+#define DIVERGENCE_EXIT 70 /* EX_SOFTWARE */
+#define DEFAULT_STALL_SECONDS 60
+
+static _Noreturn void die(void)
+{
+    fflush(stderr);
+    int up = 0, down = 0;
+    PMPI_Initialized(&up);
+    PMPI_Finalized(&down);
+    if (up && !down) PMPI_Abort(MPI_COMM_WORLD, DIVERGENCE_EXIT);
+    _exit(DIVERGENCE_EXIT);
+}
+
+void mpirr_diverged(uint64_t event, const char *fmt, ...)
+{
+    char what[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "mpirr: replay of rank %d diverged at event %llu (%s): %s\n", mpirr_rt.rank,
+            (unsigned long long)event, mpirr_rt.log_path, what);
+    die();
+}
+
+void mpirr_fatal(const char *fmt, ...)
+{
+    char what[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "mpirr: %s\n", what);
+    die();
+}
+
+void mpirr_warn(const char *fmt, ...)
+{
+    char what[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "mpirr: warning: %s\n", what);
+}
+
+/* The recording was cut off (the rank was killed while the run died elsewhere): past this
+ * point its outcomes are unknown. In the recorded run this rank was killed about here, so the
+ * faithful thing is to stop and let the launcher end the job when the crash replays; if that
+ * does not happen within MPIRR_STALL_SECONDS, give up loudly rather than hang. */
+void mpirr_past_end(const mpirr_call *c)
+{
+    int detail = 0;
+    int ending = mpirr_rt.cursor ? mpirr_cursor_ending(mpirr_rt.cursor, &detail) : MPIRR_END_CUT;
+    const char *env = getenv("MPIRR_STALL_SECONDS");
+    long secs = env ? strtol(env, NULL, 10) : DEFAULT_STALL_SECONDS;
+    struct timespec ts = {.tv_sec = 1};
+    for (long waited = 0; waited < secs; waited++)
+        while (nanosleep(&ts, &ts) && errno == EINTR) {
+        }
+    fprintf(stderr, "mpirr: replay of rank %d reached the end of its recording at event %llu "
+                    "(%s; the recorded run ended: %s %d) and the job did not end within %lds\n",
+            mpirr_rt.rank, (unsigned long long)c->event, mpirr_rt.log_path,
+            mpirr_log_ending_name(ending), detail, secs);
+    die();
+}

@@ -1,0 +1,180 @@
+/* init_finalize.c: the runtime's life cycle. Reads its settings from the environment the CLI
+ * sets (MPIRR_MODE, MPIRR_DIR, MPIRR_WTIME, MPIRR_NOISE_US), opens the rank log at MPI_Init,
+ * checks a replay's preconditions (rank count, executable), and closes everything at
+ * MPI_Finalize or MPI_Abort, leaving nothing allocated behind. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fingerprint.h"
+#include "runtime.h"
+#include "special_calls.h"
+
+struct mpirr_runtime mpirr_rt = {
+    .next_key = UINT64_MAX,
+    .hash = 0xcbf29ce484222325ull,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+__attribute__((constructor)) static void read_settings(void)
+{
+    const char *mode = getenv("MPIRR_MODE");
+    const char *noise = getenv("MPIRR_NOISE_US");
+    const char *dir = getenv("MPIRR_DIR");
+    if (mode && !strcmp(mode, "record")) mpirr_rt.mode = MPIRR_MODE_RECORD;
+    else if (mode && !strcmp(mode, "replay")) mpirr_rt.mode = MPIRR_MODE_REPLAY;
+    else if (mode && !strcmp(mode, "run")) mpirr_rt.mode = MPIRR_MODE_RUN;
+    if (noise) mpirr_rt.noise_us = (unsigned)strtoul(noise, NULL, 10);
+    if (dir) snprintf(mpirr_rt.dir, sizeof mpirr_rt.dir, "%s", dir);
+    const char *wt = getenv("MPIRR_WTIME");
+    mpirr_rt.wtime = !wt || strcmp(wt, "0");
+    if ((mpirr_rt.mode == MPIRR_MODE_RECORD || mpirr_rt.mode == MPIRR_MODE_REPLAY) && !dir) {
+        fprintf(stderr, "mpirr: MPIRR_MODE=%s needs MPIRR_DIR; running without mpirr\n", mode);
+        mpirr_rt.mode = MPIRR_MODE_OFF;
+    }
+}
+
+static void fill_header(mpirr_log_header *h)
+{
+    memset(h, 0, sizeof *h);
+    h->rank = mpirr_rt.rank;
+    h->nranks = mpirr_rt.nranks;
+    h->pid = (int32_t)getpid();
+    h->flags = mpirr_rt.wtime ? MPIRR_LOG_FLAG_WTIME : 0;
+    ssize_t n = readlink("/proc/self/exe", h->exe_path, sizeof h->exe_path - 1);
+    if (n > 0) h->exe_path[n] = 0;
+    h->exe_fingerprint = mpirr_file_fingerprint("/proc/self/exe");
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    h->start_time_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    gethostname(h->host, sizeof h->host - 1);
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    if (PMPI_Get_library_version(lib, &len) == MPI_SUCCESS) {
+        lib[len < (int)sizeof lib ? len : (int)sizeof lib - 1] = 0;
+        lib[strcspn(lib, "\n")] = 0;
+        snprintf(h->mpi_library, sizeof h->mpi_library, "%s", lib);
+    }
+}
+
+static void start_recording(void)
+{
+    mpirr_log_header h;
+    char err[512];
+    fill_header(&h);
+    mpirr_rt.writer = mpirr_log_writer_open(mpirr_rt.dir, &h, 0, err, sizeof err);
+    if (!mpirr_rt.writer) {
+        mpirr_warn("rank %d: %s; this rank is not recorded", mpirr_rt.rank, err);
+        return;
+    }
+    mpirr_rt.active = 1;
+}
+
+static void start_replay(void)
+{
+    char err[512];
+    mpirr_rt.cursor = mpirr_cursor_open(mpirr_rt.log_path, err, sizeof err);
+    if (!mpirr_rt.cursor) {
+        if (access(mpirr_rt.log_path, F_OK))
+            mpirr_fatal("replay: %s does not exist: rank %d was not in the recording (wrong "
+                        "number of ranks?)", mpirr_rt.log_path, mpirr_rt.rank);
+        mpirr_fatal("replay: %s", err);
+    }
+    const mpirr_log_header *h = mpirr_cursor_header(mpirr_rt.cursor);
+    if (h->nranks != mpirr_rt.nranks)
+        mpirr_fatal("replay: %s was recorded with %d ranks, this run has %d", mpirr_rt.log_path,
+                    h->nranks, mpirr_rt.nranks);
+    if (h->rank != mpirr_rt.rank)
+        mpirr_fatal("replay: %s belongs to rank %d, not rank %d", mpirr_rt.log_path, h->rank,
+                    mpirr_rt.rank);
+    uint64_t fp = mpirr_file_fingerprint("/proc/self/exe");
+    if (h->exe_fingerprint && fp != h->exe_fingerprint)
+        mpirr_fatal("replay: rank %d runs a different executable than the one recorded in %s "
+                    "(%s)", mpirr_rt.rank, mpirr_rt.log_path, h->exe_path);
+    mpirr_rt.wtime = (h->flags & MPIRR_LOG_FLAG_WTIME) != 0;
+    mpirr_rt.active = 1;
+    mpirr_cursor_start(mpirr_rt.cursor);
+}
+
+/* After the real MPI_Init: learn who we are and open this rank's log. */
+static void start(void)
+{
+    if (mpirr_rt.mode != MPIRR_MODE_RECORD && mpirr_rt.mode != MPIRR_MODE_REPLAY) return;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &mpirr_rt.rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &mpirr_rt.nranks);
+    mpirr_log_path(mpirr_rt.log_path, sizeof mpirr_rt.log_path, mpirr_rt.dir, mpirr_rt.rank, "log");
+    mpirr_rt.have_shadow = PMPI_Comm_dup(MPI_COMM_SELF, &mpirr_rt.shadow) == MPI_SUCCESS;
+    if (mpirr_rt.mode == MPIRR_MODE_RECORD) start_recording();
+    else start_replay();
+    if (mpirr_rt.mode == MPIRR_MODE_RECORD) mpirr_crash_guard_install();
+}
+
+int mpirr_MPI_Init(int *argc, char ***argv)
+{
+    MPIRR_BEGIN(MPI_Init);
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) start();
+    return rc;
+}
+
+int mpirr_MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    MPIRR_BEGIN(MPI_Init_thread);
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) {
+        mpirr_rt.threaded = *provided == MPI_THREAD_MULTIPLE;
+        start();
+    }
+    return rc;
+}
+
+void mpirr_requests_reset(void);
+
+/* Ends recording/replay; ending says why. */
+static void stop(int ending, int detail)
+{
+    if (!mpirr_rt.active) return;
+    mpirr_crash_guard_remove();
+    if (mpirr_rt.writer) {
+        mpirr_log_set_ending(mpirr_rt.writer, ending, detail);
+        if (mpirr_log_close(mpirr_rt.writer))
+            mpirr_warn("rank %d: could not finish %s", mpirr_rt.rank, mpirr_rt.log_path);
+        mpirr_rt.writer = NULL;
+    }
+    if (mpirr_rt.cursor) {
+        mpirr_cursor_close(mpirr_rt.cursor);
+        mpirr_rt.cursor = NULL;
+    }
+    mpirr_rt.next_key = UINT64_MAX;
+    mpirr_rt.active = 0;
+    mpirr_requests_reset();
+}
+
+int mpirr_MPI_Finalize(void)
+{
+    MPIRR_BEGIN(MPI_Finalize);
+    if (mpirr_recording()) {
+        mpirr_record end = {.kind = MPIRR_REC_END, .call = MPIRR_ID_MPI_Finalize,
+                            .event = call_.event, .total = call_.event, .value = mpirr_rt.hash};
+        mpirr_record_append(&end);
+    } else if (mpirr_replaying()) {
+        mpirr_record end;
+        mpirr_replay_expect(&call_, MPIRR_REC_END, "the end of the run", &end);
+        if (end.total != call_.event || end.value != mpirr_rt.hash)
+            mpirr_diverged(call_.event, "the sequence of MPI calls differs from the recording "
+                                        "(final hash mismatch)");
+    }
+    if (mpirr_rt.have_shadow) PMPI_Comm_free(&mpirr_rt.shadow);
+    mpirr_rt.have_shadow = 0;
+    stop(MPIRR_END_FINALIZED, 0);
+    return PMPI_Finalize();
+}
+
+int mpirr_MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    MPIRR_BEGIN(MPI_Abort);
+    stop(MPIRR_END_ABORT, errorcode);
+    return PMPI_Abort(comm, errorcode);
+}

@@ -1,0 +1,91 @@
+/* persistent.c: persistent requests. A persistent wildcard receive (MPI_Recv_init with
+ * MPI_ANY_SOURCE/ANY_TAG) can match a different source at every start, but its source is fixed
+ * when it is created. So record mode keys each activation by its MPI_Start/MPI_Startall event
+ * (and index), and replay re-creates the request with the recorded source at every start,
+ * writing the new handle back into the caller's variable (MPI_Start takes it by address). */
+#include "request_table.h"
+#include "runtime.h"
+#include "special_calls.h"
+#include "wildcard.h"
+
+/* Prepares request *req for activation number sub of the current start call. */
+static void before_start(const mpirr_call *c, MPI_Request *req, uint32_t sub)
+{
+    tracked_request *e = mpirr_track_find(*req);
+    if (!e || !(e->flags & TRACK_PERSISTENT) || !(e->flags & TRACK_WILDCARD)) return;
+    e->post_event = c->event;
+    e->post_call = c->id;
+    e->post_sub = sub;
+    e->flags |= TRACK_ACTIVE;
+    if (!mpirr_replaying() || !e->owns_type) return;
+    int source = e->source, tag = e->tag;
+    MPI_Comm comm = e->comm;
+    e->replay_cancelled = mpirr_replay_post_args(c->event, sub, &source, &tag, &comm);
+    MPI_Request old = *req, fresh;
+    if (PMPI_Recv_init(e->buf, e->count, e->type, source, tag, comm, &fresh) != MPI_SUCCESS)
+        mpirr_fatal("replay: rank %d could not re-create the persistent receive started at "
+                    "event %llu", mpirr_rt.rank, (unsigned long long)c->event);
+    PMPI_Request_free(&old); /* inactive: freeing it is immediate */
+    mpirr_lock();
+    mpirr_track_rekey(*req, fresh);
+    mpirr_unlock();
+    *req = fresh;
+}
+
+int mpirr_MPI_Start(MPI_Request *request)
+{
+    MPIRR_BEGIN(MPI_Start);
+    if (mpirr_tracked_count && (mpirr_recording() || mpirr_replaying()))
+        before_start(&call_, request, 0);
+    return PMPI_Start(request);
+}
+
+int mpirr_MPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    MPIRR_BEGIN(MPI_Startall);
+    if (mpirr_tracked_count && (mpirr_recording() || mpirr_replaying()))
+        for (int i = 0; i < count; i++) before_start(&call_, &array_of_requests[i], (uint32_t)i);
+    return PMPI_Startall(count, array_of_requests);
+}
+
+int mpirr_MPI_Request_free(MPI_Request *request)
+{
+    MPIRR_BEGIN(MPI_Request_free);
+    if (mpirr_tracked_count) {
+        mpirr_lock();
+        if (mpirr_track_find(*request)) mpirr_track_remove(*request);
+        mpirr_unlock();
+    }
+    return PMPI_Request_free(request);
+}
+
+/* MPI_Cancel: whether the cancel wins against a matching message is nondeterministic. Record
+ * mode marks the request so its completion logs the outcome. Replay reproduces it: for a
+ * wildcard receive the post already went to the shadow communicator if the recording saw it
+ * cancelled; otherwise, if the recording saw the request complete normally, the cancel is simply
+ * not passed on (MPI allows a cancel to have no effect), and if it saw it cancelled the cancel is
+ * passed on and its effect checked at completion. */
+int mpirr_MPI_Cancel(MPI_Request *request)
+{
+    MPIRR_BEGIN(MPI_Cancel);
+    if (!(mpirr_recording() || mpirr_replaying()) || *request == MPI_REQUEST_NULL)
+        return PMPI_Cancel(request);
+    mpirr_lock();
+    tracked_request *e = mpirr_track_find(*request);
+    if (!e) {
+        e = mpirr_track_add(*request);
+        e->replay_cancelled = -1;
+    }
+    e->flags |= TRACK_CANCELLED;
+    e->cancel_event = call_.event;
+    mpirr_unlock();
+    if (mpirr_replaying()) {
+        if (!(e->flags & TRACK_WILDCARD)) {
+            mpirr_record r;
+            if (mpirr_replay_deferred(call_.event, 0, MPIRR_REC_CANCEL_DONE, &r))
+                e->replay_cancelled = r.cancelled;
+        }
+        if (e->replay_cancelled == 0) return MPI_SUCCESS;
+    }
+    return PMPI_Cancel(request);
+}

@@ -1,0 +1,74 @@
+/* recorder.c: record mode's single path to the rank log. Serialises writers, adds the periodic
+ * call-sequence checkpoints replay uses to notice divergence between records, and turns an I/O
+ * failure into one warning instead of a crash of the user's program. */
+#include <string.h>
+
+#include "runtime.h"
+
+/* A checkpoint every this many records bounds how late replay notices a silent divergence. */
+#define CHECK_EVERY 4096
+
+static unsigned long since_check;
+
+static void append_locked(const mpirr_record *r)
+{
+    if (!mpirr_rt.writer) return;
+    if (mpirr_log_append(mpirr_rt.writer, r)) {
+        mpirr_warn("recording rank %d: %s; the recording stops here", mpirr_rt.rank,
+                   mpirr_log_writer_error(mpirr_rt.writer));
+        mpirr_log_close(mpirr_rt.writer);
+        mpirr_rt.writer = NULL;
+    }
+}
+
+void mpirr_record_append(mpirr_record *r)
+{
+    mpirr_lock();
+    r->written = mpirr_rt.event;
+    append_locked(r);
+    if (++since_check >= CHECK_EVERY && r->written == r->event) {
+        mpirr_record chk = {.kind = MPIRR_REC_CHECK, .call = r->call, .event = r->event,
+                            .written = r->event, .value = mpirr_rt.hash};
+        append_locked(&chk);
+        since_check = 0;
+    }
+    mpirr_unlock();
+}
+
+static void fill_match(mpirr_record *r, const MPI_Status *st)
+{
+    if (st && mpirr_is_rank(st->MPI_SOURCE)) {
+        r->has_match = 1;
+        r->source = st->MPI_SOURCE;
+        r->tag = st->MPI_TAG;
+    }
+}
+
+void mpirr_record_match(const mpirr_call *c, const MPI_Status *st)
+{
+    mpirr_record r = {.kind = MPIRR_REC_MATCH, .call = (uint16_t)c->id, .event = c->event};
+    fill_match(&r, st);
+    mpirr_record_append(&r);
+}
+
+static void record_outcome(unsigned kind, const mpirr_call *c, const MPI_Status *st,
+                           int count, const int *indices)
+{
+    mpirr_record r = {.kind = (uint8_t)kind, .call = (uint16_t)c->id, .event = c->event,
+                      .count = count == MPI_UNDEFINED ? -1 : count};
+    fill_match(&r, st);
+    /* int and int32_t are the same type on every platform MPI runs on here. */
+    r.indices = (const int32_t *)indices;
+    mpirr_record_append(&r);
+}
+
+void mpirr_record_test_ok(const mpirr_call *c, const MPI_Status *st, int has_match, int count,
+                          const int *indices)
+{
+    record_outcome(MPIRR_REC_TEST_OK, c, has_match ? st : NULL, count, indices);
+}
+
+void mpirr_record_choice(const mpirr_call *c, int count, const int *indices)
+{
+    record_outcome(MPIRR_REC_CHOICE, c, NULL, count, indices);
+}

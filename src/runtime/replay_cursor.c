@@ -1,0 +1,290 @@
+/* replay_cursor.c: replay mode's view of the rank log. Records are keyed by the event whose
+ * outcome they fix, but deferred ones (a nonblocking wildcard receive's match) are written when
+ * the receive completes, later than its post, which replay must steer. The cursor reads ahead:
+ * in-order records queue up in key order, deferred ones wait in a map until their post asks for
+ * them. Read-ahead spans only the distance from a post to its completion. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+struct stored {
+    mpirr_record rec;
+    int32_t *indices; /* owned copy */
+};
+
+struct replay_cursor {
+    mpirr_log_reader *rd;
+    int eof, ending, ending_detail;
+    /* in-order queue (ring) */
+    struct stored *q;
+    size_t qcap, qhead, qlen;
+    /* deferred records: open addressing on (event, sub, kind) */
+    struct stored *def;
+    uint64_t *def_keys; /* 0 = empty */
+    size_t def_cap, def_len;
+};
+
+static uint64_t def_key(uint64_t event, uint32_t sub, unsigned kind)
+{
+    return (event << 24) ^ ((uint64_t)sub << 4) ^ kind ^ (1ull << 63);
+}
+
+static void store(struct stored *s, const mpirr_record *r)
+{
+    s->rec = *r;
+    s->indices = NULL;
+    if (r->indices && r->count > 0) {
+        s->indices = malloc((size_t)r->count * sizeof *s->indices);
+        if (!s->indices) mpirr_fatal("out of memory reading the recording");
+        memcpy(s->indices, r->indices, (size_t)r->count * sizeof *s->indices);
+    }
+    s->rec.indices = s->indices;
+}
+
+static void def_grow(struct replay_cursor *c);
+
+static void def_put(struct replay_cursor *c, const mpirr_record *r)
+{
+    if (2 * (c->def_len + 1) > c->def_cap) def_grow(c);
+    uint64_t k = def_key(r->event, r->sub, r->kind);
+    size_t i = (size_t)(k * 0x9e3779b97f4a7c15ull) & (c->def_cap - 1);
+    while (c->def_keys[i] && c->def_keys[i] != k) i = (i + 1) & (c->def_cap - 1);
+    if (c->def_keys[i]) free(c->def[i].indices); /* duplicate key: the later one wins */
+    else c->def_len++;
+    c->def_keys[i] = k;
+    store(&c->def[i], r);
+}
+
+static void def_grow(struct replay_cursor *c)
+{
+    struct stored *old = c->def;
+    uint64_t *oldk = c->def_keys;
+    size_t oldcap = c->def_cap;
+    c->def_cap = oldcap ? 2 * oldcap : 64;
+    c->def = calloc(c->def_cap, sizeof *c->def);
+    c->def_keys = calloc(c->def_cap, sizeof *c->def_keys);
+    if (!c->def || !c->def_keys) mpirr_fatal("out of memory reading the recording");
+    c->def_len = 0;
+    for (size_t i = 0; i < oldcap; i++)
+        if (oldk[i]) {
+            def_put(c, &old[i].rec);
+            free(old[i].indices);
+        }
+    free(old);
+    free(oldk);
+}
+
+/* Removes and returns the deferred record with this key; 0 if absent. */
+static int def_take(struct replay_cursor *c, uint64_t event, uint32_t sub, unsigned kind,
+                    mpirr_record *out)
+{
+    if (!c->def_cap) return 0;
+    uint64_t k = def_key(event, sub, kind);
+    size_t mask = c->def_cap - 1, i = (size_t)(k * 0x9e3779b97f4a7c15ull) & mask;
+    while (c->def_keys[i] && c->def_keys[i] != k) i = (i + 1) & mask;
+    if (!c->def_keys[i]) return 0;
+    *out = c->def[i].rec; /* indices of deferred records are never used */
+    free(c->def[i].indices);
+    out->indices = NULL;
+    c->def_keys[i] = 0;
+    c->def_len--;
+    /* Re-insert the rest of the cluster so probing stays correct. */
+    for (size_t j = (i + 1) & mask; c->def_keys[j]; j = (j + 1) & mask) {
+        struct stored s = c->def[j];
+        c->def_keys[j] = 0;
+        c->def_len--;
+        def_put(c, &s.rec);
+        free(s.indices);
+    }
+    return 1;
+}
+
+static int is_deferred(const mpirr_record *r)
+{
+    return r->kind == MPIRR_REC_RECV_DONE || r->kind == MPIRR_REC_CANCEL_DONE;
+}
+
+/* Reads one record into the queue or the map; 0 at the end of the recording. */
+static int read_one(struct replay_cursor *c)
+{
+    if (c->eof) return 0;
+    mpirr_record r;
+    int rc = mpirr_log_read(c->rd, &r);
+    if (rc < 0) mpirr_fatal("replay: %s", mpirr_log_reader_error(c->rd));
+    if (rc == 0) {
+        c->eof = 1;
+        c->ending = mpirr_log_reader_ending(c->rd, &c->ending_detail);
+        return 0;
+    }
+    if (is_deferred(&r)) {
+        def_put(c, &r);
+        return 1;
+    }
+    if (c->qlen == c->qcap) {
+        size_t ncap = c->qcap ? 2 * c->qcap : 64;
+        struct stored *nq = malloc(ncap * sizeof *nq);
+        if (!nq) mpirr_fatal("out of memory reading the recording");
+        for (size_t i = 0; i < c->qlen; i++) nq[i] = c->q[(c->qhead + i) % c->qcap];
+        free(c->q);
+        c->q = nq;
+        c->qcap = ncap;
+        c->qhead = 0;
+    }
+    store(&c->q[(c->qhead + c->qlen) % c->qcap], &r);
+    c->qlen++;
+    return 1;
+}
+
+static const mpirr_record *peek(struct replay_cursor *c)
+{
+    while (!c->qlen)
+        if (!read_one(c)) return NULL;
+    return &c->q[c->qhead].rec;
+}
+
+static void pop(struct replay_cursor *c)
+{
+    free(c->q[c->qhead].indices);
+    c->qhead = (c->qhead + 1) % c->qcap;
+    c->qlen--;
+}
+
+static void update_next_key(struct replay_cursor *c)
+{
+    const mpirr_record *r = peek(c);
+    mpirr_rt.next_key = r ? r->event : UINT64_MAX;
+}
+
+struct replay_cursor *mpirr_cursor_open(const char *path, char *err, size_t errlen)
+{
+    struct replay_cursor *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    c->rd = mpirr_log_reader_open(path, err, errlen);
+    if (!c->rd) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+const mpirr_log_header *mpirr_cursor_header(struct replay_cursor *c)
+{
+    return mpirr_log_reader_header(c->rd);
+}
+
+void mpirr_cursor_start(struct replay_cursor *c) { update_next_key(c); }
+
+void mpirr_cursor_close(struct replay_cursor *c)
+{
+    if (!c) return;
+    while (c->qlen) pop(c);
+    for (size_t i = 0; i < c->def_cap; i++)
+        if (c->def_keys[i]) free(c->def[i].indices);
+    free(c->q);
+    free(c->def);
+    free(c->def_keys);
+    mpirr_log_reader_close(c->rd);
+    free(c);
+}
+
+void mpirr_cursor_describe_next(char *buf, size_t n)
+{
+    const mpirr_record *r = mpirr_rt.cursor ? peek(mpirr_rt.cursor) : NULL;
+    if (r)
+        snprintf(buf, n, "%s (%s) at event %llu", mpirr_call_name(r->call),
+                 mpirr_record_kind_name(r->kind), (unsigned long long)r->event);
+    else
+        snprintf(buf, n, "the end of the recording");
+}
+
+/* Called from mpirr_call_begin when this event reaches the next record's key: verifies
+ * checkpoints and that the recorded call at this event is the call being made. */
+void mpirr_replay_check_event(const mpirr_call *call)
+{
+    struct replay_cursor *c = mpirr_rt.cursor;
+    if (!c || !mpirr_rt.active) return;
+    for (const mpirr_record *r; (r = peek(c));) {
+        if (r->kind == MPIRR_REC_CHECK && r->event < call->event) {
+            if (r->event + 1 != call->event || r->value != mpirr_rt.hash)
+                mpirr_diverged(r->event, "the sequence of MPI calls up to here differs from "
+                                         "the recording (checkpoint hash mismatch)");
+            pop(c);
+            continue;
+        }
+        if (r->event < call->event)
+            mpirr_diverged(r->event, "the recording has %s (%s) here, which the program did "
+                                     "not make", mpirr_call_name(r->call), mpirr_record_kind_name(r->kind));
+        if (r->event == call->event && r->call != call->id)
+            mpirr_diverged(call->event, "the recording has %s here, the program called %s",
+                           mpirr_call_name(r->call), mpirr_call_name(call->id));
+        break;
+    }
+    update_next_key(c);
+}
+
+int mpirr_replay_take(const mpirr_call *call, mpirr_record *out)
+{
+    struct replay_cursor *c = mpirr_rt.cursor;
+    mpirr_lock();
+    const mpirr_record *r = peek(c);
+    if (!r) {
+        mpirr_unlock();
+        if (c->ending != MPIRR_END_FINALIZED) mpirr_past_end(call);
+        mpirr_diverged(call->event, "the program made %s after the end of its recording",
+                       mpirr_call_name(call->id));
+    }
+    int found = r->event == call->event && r->kind != MPIRR_REC_CHECK;
+    if (found) {
+        *out = *r;
+        /* Keep the index list alive in a per-thread buffer until the next take. */
+        static _Thread_local int32_t *keep;
+        free(keep);
+        keep = c->q[c->qhead].indices;
+        c->q[c->qhead].indices = NULL;
+        out->indices = keep;
+        pop(c);
+    }
+    update_next_key(c);
+    mpirr_unlock();
+    return found;
+}
+
+void mpirr_replay_expect(const mpirr_call *call, unsigned kind, const char *what,
+                         mpirr_record *out)
+{
+    if (mpirr_replay_take(call, out)) {
+        if (out->kind != kind)
+            mpirr_diverged(call->event, "the recording has a %s outcome for %s here, the "
+                                        "program's %s needs a %s outcome",
+                           mpirr_record_kind_name(out->kind), mpirr_call_name(out->call), what,
+                           mpirr_record_kind_name(kind));
+        return;
+    }
+    char next[160];
+    mpirr_cursor_describe_next(next, sizeof next);
+    mpirr_diverged(call->event, "the program made %s (%s), the recording has none here "
+                                "(next recorded: %s)", mpirr_call_name(call->id), what, next);
+}
+
+int mpirr_replay_deferred(uint64_t event, uint32_t sub, unsigned kind, mpirr_record *out)
+{
+    struct replay_cursor *c = mpirr_rt.cursor;
+    mpirr_lock();
+    int found;
+    while (!(found = def_take(c, event, sub, kind, out)) && read_one(c)) {
+    }
+    update_next_key(c);
+    mpirr_unlock();
+    return found;
+}
+
+int mpirr_cursor_ending(struct replay_cursor *c, int *detail)
+{
+    *detail = c->ending_detail;
+    return c->ending;
+}

@@ -1,0 +1,46 @@
+/* request_table.h: the few requests whose completion carries a nondeterministic outcome:
+ * wildcard receives (which message they matched, or whether they were cancelled) and requests
+ * passed to MPI_Cancel. Keyed by handle value, which is safe here because these are live
+ * receive requests, unique while active; send requests, which MPI implementations may share as
+ * one pre-completed handle, are never tracked unless cancelled (see docs/runtime.md). */
+#ifndef MPIRR_REQUEST_TABLE_H
+#define MPIRR_REQUEST_TABLE_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+enum {
+    TRACK_WILDCARD = 1,   /* receive posted with MPI_ANY_SOURCE and/or MPI_ANY_TAG */
+    TRACK_PERSISTENT = 2, /* from MPI_Recv_init: survives completion until MPI_Request_free */
+    TRACK_CANCELLED = 4,  /* MPI_Cancel was called on it */
+    TRACK_ACTIVE = 8,     /* persistent: started and not yet completed */
+};
+
+typedef struct tracked_request {
+    unsigned flags;
+    uint64_t post_event;   /* Irecv event, or the Start/Startall event of a persistent one */
+    unsigned post_call;    /* call id of post_event: MPI_Irecv, MPI_Start or MPI_Startall */
+    uint32_t post_sub;     /* index within Startall */
+    uint64_t cancel_event;
+    int replay_cancelled;  /* replay: the recording says this receive was cancelled */
+    /* persistent wildcard receives, replay: what MPI_Recv_init was given, to re-create the
+     * request with the recorded source at every start */
+    void *buf;
+    int count, source, tag;
+    MPI_Datatype type;     /* a dup owned by the entry when owns_type */
+    int owns_type;
+    MPI_Comm comm;
+} tracked_request;
+
+extern unsigned long mpirr_tracked_count;
+
+/* NULL if not tracked. The pointer stays valid until the entry is removed. */
+tracked_request *mpirr_track_find(MPI_Request req);
+/* Adds (or replaces) the entry for req; returns it zeroed. */
+tracked_request *mpirr_track_add(MPI_Request req);
+void mpirr_track_remove(MPI_Request req);
+/* Moves an entry to a new handle value (replay re-creates persistent requests). */
+void mpirr_track_rekey(MPI_Request from, MPI_Request to);
+void mpirr_requests_reset(void);
+
+#endif

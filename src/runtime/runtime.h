@@ -1,0 +1,133 @@
+/* runtime.h: state and hooks shared by every part of the interposed runtime (libmpirr.so).
+ *
+ * Every intercepted call is one event: the generated wrapper (wrappers.c) brackets it with
+ * mpirr_call_begin/mpirr_call_end, which number it, fold it into the call-sequence hash, inject
+ * timing noise when asked, and in replay check it against the recording. Calls with
+ * nondeterministic outcomes (marked SPECIAL in mpi_calls.def) are implemented in their own files
+ * and use the recorder (record mode) or the replay cursor (replay mode). */
+#ifndef MPIRR_RUNTIME_H
+#define MPIRR_RUNTIME_H
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#include "call_ids.h"
+#include "rank_log.h"
+#include "record.h"
+
+enum mpirr_mode {
+    MPIRR_MODE_OFF = 0,  /* library loaded but not asked to do anything: pass through */
+    MPIRR_MODE_RUN,      /* pass through, with noise injection */
+    MPIRR_MODE_RECORD,
+    MPIRR_MODE_REPLAY,
+};
+
+struct replay_cursor;
+
+struct mpirr_runtime {
+    enum mpirr_mode mode;
+    int active;             /* log open: between MPI_Init and MPI_Finalize */
+    int threaded;           /* MPI_THREAD_MULTIPLE granted: take the lock */
+    int wtime;              /* MPI_Wtime values are recorded/replayed */
+    int rank, nranks;
+    unsigned noise_us;
+    uint64_t event;         /* events so far on this rank */
+    uint64_t hash;          /* FNV-1a over the call ids of all events so far */
+    uint64_t next_key;      /* replay: key event of the next in-order record */
+    pthread_mutex_t lock;
+    mpirr_log_writer *writer;
+    struct replay_cursor *cursor;
+    MPI_Comm shadow;        /* dup of MPI_COMM_SELF: receives posted here never match */
+    int have_shadow;
+    char dir[4096];
+    char log_path[4200];
+};
+
+extern struct mpirr_runtime mpirr_rt;
+
+typedef struct mpirr_call {
+    uint64_t event;
+    unsigned id;
+} mpirr_call;
+
+void mpirr_noise(void);
+void mpirr_replay_check_event(const mpirr_call *c);
+
+static inline void mpirr_lock(void)
+{
+    if (mpirr_rt.threaded) pthread_mutex_lock(&mpirr_rt.lock);
+}
+static inline void mpirr_unlock(void)
+{
+    if (mpirr_rt.threaded) pthread_mutex_unlock(&mpirr_rt.lock);
+}
+
+static inline void mpirr_call_begin(mpirr_call *c, unsigned id)
+{
+    if (__builtin_expect(mpirr_rt.noise_us != 0, 0)) mpirr_noise();
+    mpirr_lock();
+    c->id = id;
+    c->event = ++mpirr_rt.event;
+    /* Checked before this call joins the hash: checkpoints hold the hash of earlier events. */
+    if (__builtin_expect(c->event >= mpirr_rt.next_key, 0)) mpirr_replay_check_event(c);
+    mpirr_rt.hash = (mpirr_rt.hash ^ id) * 0x100000001b3ull;
+    mpirr_unlock();
+}
+
+static inline void mpirr_call_end(const mpirr_call *c) { (void)c; }
+
+static inline int mpirr_recording(void) { return mpirr_rt.active && mpirr_rt.mode == MPIRR_MODE_RECORD; }
+static inline int mpirr_replaying(void) { return mpirr_rt.active && mpirr_rt.mode == MPIRR_MODE_REPLAY; }
+
+/* ---- recorder.c: append one record (locks, reports I/O errors once) ---- */
+void mpirr_record_append(mpirr_record *r);
+/* Shorthands for in-order records of the current call. */
+void mpirr_record_match(const mpirr_call *c, const MPI_Status *st);
+void mpirr_record_test_ok(const mpirr_call *c, const MPI_Status *st, int has_match, int count,
+                          const int *indices);
+void mpirr_record_choice(const mpirr_call *c, int count, const int *indices);
+
+/* ---- replay_cursor.c ---- */
+struct replay_cursor *mpirr_cursor_open(const char *path, char *err, size_t errlen);
+void mpirr_cursor_close(struct replay_cursor *cur);
+/* The in-order record keyed at this call, or NULL if the recording has none there (then the
+ * call had no nondeterministic outcome worth a record, e.g. an unsuccessful test). Consumes. */
+int mpirr_replay_take(const mpirr_call *c, mpirr_record *out);
+/* Like take, but the call cannot go on without it: a missing record is divergence (or the end
+ * of a cut-off recording). */
+void mpirr_replay_expect(const mpirr_call *c, unsigned kind, const char *what, mpirr_record *out);
+/* The deferred record of kind keyed (event, sub); 0 if the recording has none. */
+int mpirr_replay_deferred(uint64_t event, uint32_t sub, unsigned kind, mpirr_record *out);
+/* Describes the next in-order record for error messages. */
+void mpirr_cursor_describe_next(char *buf, size_t n);
+const mpirr_log_header *mpirr_cursor_header(struct replay_cursor *cur);
+/* Positions on the first record; call once the runtime is active. */
+void mpirr_cursor_start(struct replay_cursor *cur);
+/* How the recording ended (valid once the cursor reached its end). */
+int mpirr_cursor_ending(struct replay_cursor *cur, int *detail);
+
+/* ---- divergence.c ---- */
+/* Prints "mpirr: replay of rank R diverged at event E (file): ..." and aborts the job. */
+_Noreturn void mpirr_diverged(uint64_t event, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* One-line fatal error (bad input, I/O), then abort. */
+_Noreturn void mpirr_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The replay ran past the end of a recording that was cut off: wait to be killed. */
+_Noreturn void mpirr_past_end(const mpirr_call *c);
+/* Warning line on stderr (at most once per message site). */
+void mpirr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- crash.c ---- */
+void mpirr_crash_guard_install(void);
+void mpirr_crash_guard_remove(void);
+
+/* ---- status helpers ---- */
+/* A status to receive into: the caller's, or a local one when it passed MPI_STATUS_IGNORE. */
+static inline MPI_Status *mpirr_status_or(MPI_Status *user, MPI_Status *local)
+{
+    return user == MPI_STATUS_IGNORE ? local : user;
+}
+static inline int mpirr_is_rank(int r) { return r >= 0; }
+
+#endif
