@@ -17,9 +17,10 @@ enum {
     FH_FINGERPRINT = 32, FH_START = 40, FH_EXE = 48, FH_HOST = 560, FH_MPI = 624,
     FH_CHECK = 760, /* FNV-1a 64 of bytes [0, FH_CHECK) */
 
-    FRAME_HEADER_BYTES = 40,
+    FRAME_HEADER_BYTES = 48,
     FR_MAGIC = 0, FR_ZLEN = 4, FR_RAWLEN = 8, FR_NREC = 12, FR_BASE_WRITTEN = 16,
-    FR_BASE_WTIME = 24, FR_CHECK = 32, /* FNV-1a 64 of bytes [0, FR_CHECK) */
+    FR_BASE_WTIME = 24, FR_ZCHECK = 32, /* FNV-1a 64 of the compressed payload */
+    FR_CHECK = 40,                      /* FNV-1a 64 of bytes [0, FR_CHECK) */
 
     TAIL_HEADER_BYTES = 4096,
     TL_VERSION = 8, TL_FRAMES = 12, TL_USED = 16, TL_NREC = 20, TL_ENDING = 24, TL_DETAIL = 28,

@@ -198,6 +198,10 @@ static int next_frame(mpirr_log_reader *r)
         free(z);
         return tail_covers ? open_tail(r) : damaged(r, "truncated frame");
     }
+    if (mpirr_fnv64(MPIRR_FNV64_OFFSET, z, zlen) != mpirr_get_u64(fh + FR_ZCHECK)) {
+        free(z);
+        return damaged(r, "corrupt frame (checksum mismatch)");
+    }
     size_t d = ZSTD_decompress(r->raw, rawlen, z, zlen);
     free(z);
     if (ZSTD_isError(d) || d != rawlen) return damaged(r, "corrupt compressed data");

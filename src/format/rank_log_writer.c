@@ -192,6 +192,7 @@ static int write_frame(mpirr_log_writer *w, const uint8_t *data, size_t len, uin
     mpirr_put_u32(fh + FR_NREC, nrec);
     mpirr_put_u64(fh + FR_BASE_WRITTEN, b->prev_written);
     mpirr_put_u64(fh + FR_BASE_WTIME, b->prev_wtime);
+    mpirr_put_u64(fh + FR_ZCHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, fh + FRAME_HEADER_BYTES, z));
     mpirr_put_u64(fh + FR_CHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, fh, FR_CHECK));
     if (write_all(w->log_fd, w->zbuf, FRAME_HEADER_BYTES + z)) {
         fail(w, "cannot write rank log");

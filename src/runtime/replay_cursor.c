@@ -265,6 +265,11 @@ void mpirr_replay_expect(const mpirr_call *call, unsigned kind, const char *what
                            mpirr_record_kind_name(kind));
         return;
     }
+    const mpirr_record *n = peek(mpirr_rt.cursor);
+    if (n && n->call == call->id)
+        mpirr_diverged(call->event, "the program made %s (%s) here, the recording has it at "
+                                    "event %llu: the calls before it differ in number",
+                       mpirr_call_name(call->id), what, (unsigned long long)n->event);
     char next[160];
     mpirr_cursor_describe_next(next, sizeof next);
     mpirr_diverged(call->event, "the program made %s (%s), the recording has none here "

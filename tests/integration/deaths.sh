@@ -1,0 +1,71 @@
+#!/bin/bash
+# deaths.sh MPIRR IMPL DIE_PROGRAM
+# A run that dies while recorded still leaves a recording that replays up to the death, for
+# every way a run dies: SIGSEGV, abort() (SIGABRT), MPI_Abort, exit() without MPI_Finalize, and
+# SIGTERM/SIGINT sent to the launcher. The dying round depends on message order, so an equal
+# output proves the order was replayed; `mpirr stat` must name how rank 0 ended.
+. "$(dirname "$0")/lib.sh"
+MPIRR=$1 IMPL=$2 PROG=$3 NP=4 REPLAYS=3
+read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
+
+# run_until_hang OUT_PREFIX SIGNAL CMD...: runs CMD, and when it prints "dying: hang" (rank 0
+# is then blocked for good) sends SIGNAL to it, as a user's ^C or a batch system would.
+run_until_hang() {
+    out=$1 sig=$2
+    shift 2
+    rm -f "$TMP/fifo" && mkfifo "$TMP/fifo"
+    timeout -k 10 "$RUN_TIMEOUT" "$@" >"$TMP/fifo" 2>"$out.err" &
+    pid=$!
+    : >"$out.out"
+    while IFS= read -r line; do
+        printf '%s\n' "$line" >>"$out.out"
+        [ "$line" = "dying: hang" ] && kill -"$sig" "$pid"
+    done <"$TMP/fifo"
+    wait "$pid"
+    STATUS=$?
+    [ "$STATUS" -ne 124 ] || fail "timed out: $*"
+    grep -q '^dying: hang' "$out.out" || { cat "$out.err" >&2; fail "never reached the hang: $*"; }
+}
+
+check_death() { # HOW ENDING_PATTERN [SIGNAL]
+    how=$1 pattern=$2 sig=${3:-}
+    rm -rf "$TMP/rec"
+    if [ -n "$sig" ]; then
+        run_until_hang "$TMP/rec-$how" "$sig" "$MPIRR" record -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" hang "$TMP/rec-$how.seen"
+    else
+        run "$TMP/rec-$how" "$MPIRR" record -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" "$how" "$TMP/rec-$how.seen"
+    fi
+    [ "$STATUS" -ne 0 ] || fail "$how: the recorded run exited 0"
+    grep -q "^dying: " "$TMP/rec-$how.seen" || fail "$how: the recorded run did not reach its death"
+    "$MPIRR" stat --json "$TMP/rec" >"$TMP/stat-$how.json" 2>"$TMP/stat-$how.err" ||
+        { cat "$TMP/stat-$how.err" >&2; fail "$how: mpirr stat failed on the recording"; }
+    python3 - "$TMP/stat-$how.json" "$pattern" <<'PY' || fail "$how: stat does not say rank 0 ended with $pattern"
+import json, re, sys
+s = json.load(open(sys.argv[1]))
+r0 = [r for r in s["ranks"] if r["rank"] == 0][0]
+text = "%s %s" % (r0["ending"], r0.get("ending_detail", ""))
+sys.exit(0 if re.search(sys.argv[2], text) and r0["records"] > 0 else 1)
+PY
+    for i in $(seq $REPLAYS); do
+        if [ -n "$sig" ]; then
+            run_until_hang "$TMP/rep-$how$i" "$sig" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec" \
+                -- "${LAUNCH[@]}" "$PROG" hang "$TMP/rep-$how$i.seen"
+        else
+            run "$TMP/rep-$how$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec" \
+                -- "${LAUNCH[@]}" "$PROG" "$how" "$TMP/rep-$how$i.seen"
+        fi
+        same_output "$TMP/rec-$how.seen" "$TMP/rep-$how$i.seen" ||
+            fail "$how: replay $i did not reproduce the recorded run up to its death"
+        [ "$STATUS" -ne 0 ] || fail "$how: replay $i exited 0"
+    done
+    echo "ok: $how ($(grep -c '^round' "$TMP/rec-$how.seen") rounds, ending '$pattern') replayed $REPLAYS times"
+}
+
+check_death segv 'signal 11'
+check_death abort 'signal 6'
+check_death mpiabort 'MPI_Abort 3'
+check_death exit 'exit'
+# The launcher forwards the signal, then kills what is left with SIGKILL: the ending may be
+# either, the records are there in both cases.
+check_death term 'signal (15|9)|cut off' TERM
+check_death int 'signal (2|15|9)|cut off' INT

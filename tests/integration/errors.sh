@@ -1,0 +1,63 @@
+#!/bin/bash
+# errors.sh MPIRR IMPL BINDIR
+# Bad input gets one clear line and a non-zero exit, never a hang or a wrong replay: a program
+# that diverges from its recording, wrong rank counts, corrupted and truncated logs, missing
+# files, a recording replayed with another executable, and a directory that is not a recording.
+. "$(dirname "$0")/lib.sh"
+MPIRR=$1 IMPL=$2 BIN=$3 NP=4
+read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
+read -r -a LAUNCH3 <<<"$(launcher "$IMPL" 3)"
+RUNTIME=$(dirname "$MPIRR")/../lib/mpirr/$IMPL/libmpirr.so
+
+run "$TMP/r" "$MPIRR" record -o "$TMP/rec" -- "${LAUNCH[@]}" "$BIN/diverge" a
+[ "$STATUS" -eq 0 ] || { cat "$TMP/r.err" >&2; fail "recording diverge failed"; }
+run "$TMP/ok" "$MPIRR" replay "$TMP/rec"
+[ "$STATUS" -eq 0 ] && cmp -s "$TMP/r.out" "$TMP/ok.out" || fail "the untouched recording does not replay"
+
+# the program changed its behaviour: rank 0 sends where it received
+run "$TMP/div" "$MPIRR" replay "$TMP/rec" -- "${LAUNCH[@]}" "$BIN/diverge" b
+expect_error "$TMP/div" "rank 0 diverged at event" "rank-00000.log" "MPI_Recv" "MPI_Barrier"
+
+# wrong number of ranks: caught by the CLI, and by the runtime when the CLI is bypassed
+run "$TMP/np" "$MPIRR" replay "$TMP/rec" -- "${LAUNCH3[@]}" "$BIN/diverge" a
+expect_error "$TMP/np" "4 ranks" "3"
+if [ "$IMPL" = openmpi ]; then
+    run "$TMP/np2" "${LAUNCH3[@]}" -x LD_PRELOAD="$RUNTIME" -x MPIRR_MODE=replay \
+        -x MPIRR_DIR="$TMP/rec" "$BIN/diverge" a
+else
+    run "$TMP/np2" "${LAUNCH3[@]}" -genv LD_PRELOAD "$RUNTIME" -genv MPIRR_MODE replay \
+        -genv MPIRR_DIR "$TMP/rec" "$BIN/diverge" a
+fi
+expect_error "$TMP/np2" "recorded with 4 ranks, this run has 3"
+
+# another executable
+run "$TMP/exe" "$MPIRR" replay "$TMP/rec" -- "${LAUNCH[@]}" "$BIN/die" segv
+expect_error "$TMP/exe" "die" "recorded executable"
+
+# a corrupted log: one flipped byte inside rank 1's compressed frame
+cp -r "$TMP/rec" "$TMP/corrupt"
+f="$TMP/corrupt/rank-00001.log"
+python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[len(b)-5]^=0x40; open(p,'wb').write(b)" "$f"
+run "$TMP/cor" "$MPIRR" replay "$TMP/corrupt"
+expect_error "$TMP/cor" "rank-00001.log" "corrupt"
+run "$TMP/cors" "$MPIRR" stat "$TMP/corrupt"
+expect_error "$TMP/cors" "rank-00001.log" "corrupt"
+
+# a truncated log
+cp -r "$TMP/rec" "$TMP/trunc"
+truncate -s 500 "$TMP/trunc/rank-00002.log"
+run "$TMP/tr" "$MPIRR" replay "$TMP/trunc"
+expect_error "$TMP/tr" "rank-00002.log" "truncated"
+
+# a missing rank log
+cp -r "$TMP/rec" "$TMP/missing"
+rm "$TMP/missing/rank-00003.log"
+run "$TMP/mi" "$MPIRR" replay "$TMP/missing"
+expect_error "$TMP/mi" "rank-00003.log"
+
+# not a recording at all
+mkdir -p "$TMP/empty"
+run "$TMP/em" "$MPIRR" replay "$TMP/empty"
+expect_error "$TMP/em" "manifest"
+run "$TMP/none" "$MPIRR" replay "$TMP/does-not-exist"
+expect_error "$TMP/none" "does-not-exist"

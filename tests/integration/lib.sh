@@ -1,0 +1,65 @@
+# lib.sh: shared helpers of the integration tests (sourced). Every check that fails prints one
+# line saying what was expected and exits non-zero.
+set -u
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+# A replay that hangs is a failure, not a wait: bound every run.
+RUN_TIMEOUT=${RUN_TIMEOUT:-120}
+NOISE_US=${NOISE_US:-200}
+
+TMP=$(mktemp -d /tmp/mpirr-it.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# launcher IMPL NRANKS: the launcher words for an implementation.
+launcher() {
+    case $1 in
+    openmpi) echo "mpirun.openmpi -np $2" ;;
+    mpich) echo "mpiexec.mpich -n $2" ;;
+    *) fail "unknown MPI implementation $1" ;;
+    esac
+}
+
+# run OUT_PREFIX CMD...: runs CMD with a timeout; stdout/stderr to OUT_PREFIX.out/.err;
+# sets STATUS. A timeout is a failure.
+run() {
+    out=$1
+    shift
+    timeout -k 10 "$RUN_TIMEOUT" "$@" >"$out.out" 2>"$out.err"
+    STATUS=$?
+    [ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || {
+        cat "$out.err" >&2
+        fail "timed out after ${RUN_TIMEOUT}s: $*"
+    }
+}
+
+# expect_error OUT_PREFIX PATTERN...: the run failed, and its stderr has an "mpirr:" line
+# matching every pattern.
+expect_error() {
+    out=$1
+    shift
+    [ "$STATUS" -ne 0 ] || fail "$out: expected a failure, got exit status 0"
+    line=$(grep -m1 '^mpirr: ' "$out.err") || { cat "$out.err" >&2; fail "$out: no 'mpirr:' error line"; }
+    for pat in "$@"; do
+        printf '%s\n' "$line" | grep -q -- "$pat" || fail "$out: error line lacks '$pat': $line"
+    done
+    echo "ok: $line"
+}
+
+# program_output FILE: what the program printed, without the launcher's termination banner
+# (MPICH appends one, with pids, after a rank dies).
+program_output() {
+    sed '/^=====/,$d' "$1"
+}
+
+# same_output A B: the programs printed the same.
+same_output() {
+    cmp -s <(program_output "$1") <(program_output "$2") || {
+        diff <(program_output "$1") <(program_output "$2") | head -5 >&2
+        return 1
+    }
+}

@@ -1,0 +1,108 @@
+/* test_cli_launch.c: the CLI's handling of launcher command lines: launch_rewrite (how the
+ * MPIRR_* variables are put on an Open MPI / MPICH command line, or left to the environment
+ * of a singleton) and launch_scan (finding the application and the process count among the
+ * launcher's options). Uses /bin/true and /bin/false as stand-in applications. */
+#include <string.h>
+
+#include "check.h"
+#include "launch_rewrite.h"
+#include "launch_scan.h"
+
+static const struct env_var vars[] = {{"MPIRR_MODE", "record"}, {"B", "two words=x"}};
+enum { NVARS = sizeof vars / sizeof vars[0] };
+
+/* argv equals want (NULL-terminated both). */
+static int same_argv(char **argv, const char *const *want)
+{
+    int i = 0;
+    for (; want[i]; i++)
+        if (!argv[i] || strcmp(argv[i], want[i]) != 0)
+            return 0;
+    return argv[i] == NULL;
+}
+
+static void check_rewrite(int argc, char *const *in, enum mpi_impl launcher, int nvars,
+                          const char *const *want)
+{
+    char **out = launch_rewrite(argc, in, launcher, vars, nvars);
+    CHECK(out != NULL);
+    if (out)
+        CHECK(same_argv(out, want));
+    launch_argv_free(out);
+}
+
+static void test_rewrite(void)
+{
+    char *ompi[] = {"mpirun", "-np", "4", "./app", "-x", NULL};
+    const char *const ompi_want[] = {"mpirun", "-x", "MPIRR_MODE=record", "-x", "B=two words=x",
+                                     "-np", "4", "./app", "-x", NULL};
+    check_rewrite(5, ompi, IMPL_OPENMPI, NVARS, ompi_want);
+    /* the input is left as it was */
+    CHECK(strcmp(ompi[1], "-np") == 0 && ompi[5] == NULL);
+
+    char *mpich[] = {"mpiexec.hydra", "-n", "2", "./app", NULL};
+    const char *const mpich_want[] = {"mpiexec.hydra", "-genv", "MPIRR_MODE", "record", "-genv",
+                                      "B", "two words=x", "-n", "2", "./app", NULL};
+    check_rewrite(4, mpich, IMPL_MPICH, NVARS, mpich_want);
+
+    /* singleton: unchanged copy, the variables go to the environment instead */
+    char *single[] = {"./app", "arg", NULL};
+    const char *const single_want[] = {"./app", "arg", NULL};
+    check_rewrite(2, single, IMPL_UNKNOWN, NVARS, single_want);
+
+    /* no variables, and a bare launcher */
+    const char *const novars_want[] = {"mpirun", "-np", "4", "./app", "-x", NULL};
+    check_rewrite(5, ompi, IMPL_OPENMPI, 0, novars_want);
+    const char *const bare_want[] = {"mpirun", "-x", "MPIRR_MODE=record", NULL};
+    check_rewrite(1, ompi, IMPL_OPENMPI, 1, bare_want);
+}
+
+static void test_scan(void)
+{
+    struct launch_scan sc;
+
+    char *ompi[] = {"mpirun", "-np", "4", "--mca", "btl", "self", "-x", "FOO",
+                    "--oversubscribe", "/bin/true", "-n", "9", NULL};
+    launch_scan(12, ompi, 1, "/", &sc);
+    CHECK(sc.app == 9);
+    CHECK(strcmp(sc.app_path, "/bin/true") == 0);
+    CHECK(sc.nprocs == 4); /* the application's own "-n 9" is not the launcher's */
+    CHECK(strcmp(sc.np_text, "-np 4") == 0);
+
+    char *mpmd[] = {"mpiexec", "-n", "2", "/bin/true", ":", "-np", "3", "/bin/false", NULL};
+    launch_scan(8, mpmd, 1, "/", &sc);
+    CHECK(sc.app == 3);
+    CHECK(sc.nprocs == 5);
+    CHECK(strcmp(sc.np_text, "-n 2 : -np 3") == 0);
+
+    char *partial[] = {"mpiexec", "-n", "2", "/bin/true", ":", "/bin/false", NULL};
+    launch_scan(6, partial, 1, "/", &sc);
+    CHECK(sc.nprocs == -1);
+
+    char *nonp[] = {"mpirun", "/bin/true", NULL};
+    launch_scan(2, nonp, 1, "/", &sc);
+    CHECK(sc.app == 1 && sc.nprocs == -1);
+
+    /* a name without a slash is looked up in PATH; relative names against base */
+    char *bypath[] = {"mpirun", "-c", "2", "true", NULL};
+    launch_scan(4, bypath, 1, "/", &sc);
+    CHECK(sc.app == 3 && sc.nprocs == 2);
+    char *relative[] = {"mpirun", "-np", "2", "./true", NULL};
+    launch_scan(4, relative, 1, "/bin", &sc);
+    CHECK(sc.app == 3 && strcmp(sc.app_path, "/bin/./true") == 0);
+
+    char *missing[] = {"mpirun", "-np", "2", "./no-such-program-here", NULL};
+    launch_scan(4, missing, 1, "/", &sc);
+    CHECK(sc.app == -1 && sc.nprocs == 2);
+
+    char *single[] = {"/bin/true", "-np", "7", NULL};
+    launch_scan(3, single, 0, "/", &sc);
+    CHECK(sc.app == 0 && sc.nprocs == 1);
+}
+
+int main(void)
+{
+    test_rewrite();
+    test_scan();
+    return CHECK_DONE();
+}

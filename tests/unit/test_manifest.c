@@ -1,0 +1,71 @@
+/* test_manifest.c: the manifest round-trips any command line (spaces, newlines, backslashes)
+ * and rejects damaged files with a message naming the file and line. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "manifest.h"
+
+static char dir[] = "/tmp/mpirr-test-manifest-XXXXXX";
+
+static void write_text(const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/manifest", dir);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) return 1;
+    char err[512];
+    mpirr_manifest m, r;
+    mpirr_manifest_init(&m);
+    snprintf(m.mode, sizeof m.mode, "sources");
+    snprintf(m.mpi, sizeof m.mpi, "openmpi");
+    snprintf(m.cwd, sizeof m.cwd, "/home/me/with space");
+    m.wtime = 1;
+    m.created = 1700000000;
+    char *argv[] = {"mpirun", "-np", "4", "./app", "arg with\nnewline", "back\\slash\ttab", ""};
+    m.argc = 7;
+    m.argv = argv;
+    CHECK(mpirr_manifest_write(dir, &m, err, sizeof err) == 0);
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == 0);
+    CHECK(r.argc == 7);
+    for (int i = 0; i < 7 && i < r.argc; i++) CHECK(!strcmp(r.argv[i], argv[i]));
+    CHECK(!strcmp(r.cwd, m.cwd) && !strcmp(r.mode, "sources") && !strcmp(r.mpi, "openmpi"));
+    CHECK(r.wtime == 1 && r.created == 1700000000 && r.nranks == -1 && r.exit_status == -1);
+    mpirr_manifest_free(&r);
+
+    /* completed after the run */
+    m.nranks = 8;
+    m.fingerprint = 0x1234abcdull;
+    snprintf(m.exe, sizeof m.exe, "/bin/app");
+    m.exit_status = 0;
+    CHECK(mpirr_manifest_write(dir, &m, err, sizeof err) == 0);
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == 0);
+    CHECK(r.nranks == 8 && r.fingerprint == 0x1234abcdull && r.exit_status == 0);
+    CHECK(!strcmp(r.exe, "/bin/app"));
+    mpirr_manifest_free(&r);
+
+    /* damage */
+    write_text("hello world\n");
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1);
+    CHECK(strstr(err, "manifest:1") && strstr(err, "not an mpirr manifest"));
+    write_text("mpirr-manifest 1\nmode sources\nmpi openmpi\nargc 3\narg a\n");
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1);
+    CHECK(strstr(err, "fewer 'arg' lines"));
+    write_text("mpirr-manifest 99\n");
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, "version"));
+    write_text("");
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, "empty"));
+    char path[256];
+    snprintf(path, sizeof path, "%s/manifest", dir);
+    unlink(path);
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, "not an mpirr recording"));
+    rmdir(dir);
+    return CHECK_DONE();
+}

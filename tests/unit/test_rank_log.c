@@ -1,0 +1,253 @@
+/* test_rank_log.c: the rank log writer and reader: round trips across many frames, recordings
+ * left by a process that died (fatal signal, SIGKILL) without closing its log, and truncated or
+ * corrupted files, which must yield exactly a prefix of the records and a message naming the
+ * file, never a crash or a wrong record. */
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "call_ids.h"
+#include "check.h"
+#include "rank_log.h"
+
+enum { NREC = 5000 };
+static mpirr_record recs[NREC];
+static int32_t idx_pool[NREC][4];
+static char dir[] = "/tmp/mpirr-test-ranklog-XXXXXX";
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A plausible mix of every record kind, events increasing, some deferred. */
+static void make_records(void)
+{
+    uint64_t ev = 1;
+    double t = 1.5e9;
+    for (int i = 0; i < NREC; i++) {
+        mpirr_record *r = &recs[i];
+        memset(r, 0, sizeof *r);
+        ev += 1 + next() % 50;
+        r->event = r->written = ev;
+        switch (next() % 6) {
+        case 0:
+            r->kind = MPIRR_REC_MATCH, r->call = MPIRR_ID_MPI_Recv, r->has_match = 1;
+            r->source = (int32_t)(next() % 64), r->tag = (int32_t)(next() % 5) - 1;
+            break;
+        case 1:
+            r->kind = MPIRR_REC_TEST_OK, r->call = MPIRR_ID_MPI_Testsome;
+            r->count = 1 + (int32_t)(next() % 4);
+            for (int k = 0; k < r->count; k++) idx_pool[i][k] = (int32_t)(next() % 100);
+            r->indices = idx_pool[i];
+            break;
+        case 2:
+            r->kind = MPIRR_REC_CHOICE, r->call = MPIRR_ID_MPI_Waitany;
+            r->count = (int32_t)(next() % 9) - 1; /* includes MPI_UNDEFINED (-1) */
+            break;
+        case 3:
+            r->kind = MPIRR_REC_RECV_DONE, r->call = MPIRR_ID_MPI_Startall;
+            r->event = ev - 1 - next() % 20;
+            r->sub = (uint32_t)(next() % 3);
+            r->cancelled = next() % 4 == 0;
+            if (!r->cancelled) r->has_match = 1, r->source = 3, r->tag = 7;
+            break;
+        case 4:
+            r->kind = MPIRR_REC_WTIME, r->call = MPIRR_ID_MPI_Wtime;
+            t += (double)(next() % 1000) * 1e-6;
+            memcpy(&r->value, &t, sizeof t);
+            break;
+        default:
+            r->kind = MPIRR_REC_TEST_OK, r->call = MPIRR_ID_MPI_Iprobe, r->has_match = 1;
+            r->source = (int32_t)(next() % 8), r->tag = 0;
+            break;
+        }
+    }
+}
+
+static int same(const mpirr_record *a, const mpirr_record *b)
+{
+    if (a->kind != b->kind || a->call != b->call || a->event != b->event ||
+        a->written != b->written || a->sub != b->sub || a->has_match != b->has_match ||
+        a->cancelled != b->cancelled || a->count != b->count || a->value != b->value ||
+        a->total != b->total)
+        return 0;
+    if (a->has_match && (a->source != b->source || a->tag != b->tag)) return 0;
+    int with_idx = a->call == MPIRR_ID_MPI_Testsome && a->count > 0;
+    return !with_idx || !memcmp(a->indices, b->indices, (size_t)a->count * sizeof *a->indices);
+}
+
+static mpirr_log_header header(void)
+{
+    mpirr_log_header h;
+    memset(&h, 0, sizeof h);
+    h.rank = 2, h.nranks = 4, h.pid = 42, h.flags = MPIRR_LOG_FLAG_WTIME;
+    h.exe_fingerprint = 0xfeedull;
+    snprintf(h.exe_path, sizeof h.exe_path, "/bin/app");
+    snprintf(h.mpi_library, sizeof h.mpi_library, "Test MPI");
+    return h;
+}
+
+/* Writes the first n records; close=0 leaves the writer open (the process then dies). */
+static void write_log(const char *d, int n, size_t stage, int close)
+{
+    char err[512];
+    mpirr_log_header h = header();
+    mpirr_log_writer *w = mpirr_log_writer_open(d, &h, stage, err, sizeof err);
+    CHECK(w != NULL);
+    if (!w) return;
+    for (int i = 0; i < n; i++) CHECK(mpirr_log_append(w, &recs[i]) == 0);
+    if (close) {
+        mpirr_log_set_ending(w, MPIRR_END_FINALIZED, 0);
+        CHECK(mpirr_log_close(w) == 0);
+    }
+}
+
+/* Reads path; returns records read (all checked against recs), *rc the final read result. */
+static int read_log(const char *path, int *rc, char *err, size_t errlen, int *ending)
+{
+    mpirr_log_reader *r = mpirr_log_reader_open(path, err, errlen);
+    if (!r) {
+        *rc = -2;
+        return 0;
+    }
+    const mpirr_log_header *h = mpirr_log_reader_header(r);
+    CHECK(h->rank == 2 && h->nranks == 4 && h->exe_fingerprint == 0xfeedull);
+    CHECK(!strcmp(h->exe_path, "/bin/app"));
+    int n = 0;
+    mpirr_record rec;
+    while ((*rc = mpirr_log_read(r, &rec)) == 1) {
+        CHECK(n < NREC && same(&rec, &recs[n]));
+        n++;
+    }
+    if (*rc < 0) snprintf(err, errlen, "%s", mpirr_log_reader_error(r));
+    if (ending) *ending = mpirr_log_reader_ending(r, NULL);
+    mpirr_log_reader_close(r);
+    return n;
+}
+
+static void copy_prefix(const char *from, const char *to, long len, long flip_at)
+{
+    FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+    for (long i = 0; i < len; i++) {
+        int c = fgetc(a);
+        if (c == EOF) break;
+        if (i == flip_at) c ^= 0x20;
+        fputc(c, b);
+    }
+    fclose(a);
+    fclose(b);
+}
+
+static long file_size(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) ? -1 : (long)st.st_size;
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) return 1;
+    make_records();
+    char path[512], err[512], sub[600], tpath[700];
+    mpirr_log_path(path, sizeof path, dir, 2, "log");
+    int rc, ending;
+
+    /* 1. round trip through many small frames */
+    write_log(dir, NREC, 1024, 1);
+    CHECK(read_log(path, &rc, err, sizeof err, &ending) == NREC);
+    CHECK(rc == 0 && ending == MPIRR_END_FINALIZED);
+    long full = file_size(path);
+    CHECK(full > 0 && full < NREC * 6); /* compact: a few bytes a record */
+
+    /* 2. a process that dies by a fatal signal after noting it (crash.c does this) */
+    pid_t pid = fork();
+    if (pid == 0) {
+        char e[512];
+        mpirr_log_header h = header();
+        mpirr_log_writer *w = mpirr_log_writer_open(dir, &h, 4096, e, sizeof e);
+        for (int i = 0; i < 3000; i++) mpirr_log_append(w, &recs[i]);
+        mpirr_log_set_ending(w, MPIRR_END_SIGNAL, SIGSEGV);
+        signal(SIGSEGV, SIG_DFL);
+        raise(SIGSEGV);
+        _exit(3);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+    CHECK(read_log(path, &rc, err, sizeof err, &ending) == 3000);
+    CHECK(rc == 0 && ending == MPIRR_END_SIGNAL);
+
+    /* 3. SIGKILL: nothing runs in the process, yet every appended record is kept */
+    pid = fork();
+    if (pid == 0) {
+        char e[512];
+        mpirr_log_header h = header();
+        mpirr_log_writer *w = mpirr_log_writer_open(dir, &h, 4096, e, sizeof e);
+        for (int i = 0; i < 1234; i++) mpirr_log_append(w, &recs[i]);
+        raise(SIGKILL);
+        _exit(3);
+    }
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    CHECK(read_log(path, &rc, err, sizeof err, &ending) == 1234);
+    CHECK(rc == 0 && ending == MPIRR_END_CUT);
+
+    /* 4. truncation at every length of a finished log: a prefix, then a clear error */
+    write_log(dir, 600, 512, 1);
+    full = file_size(path);
+    snprintf(sub, sizeof sub, "%s/cut", dir);
+    mkdir(sub, 0755);
+    mpirr_log_path(tpath, sizeof tpath, sub, 2, "log");
+    int prev = 0;
+    for (long len = 0; len <= full; len++) {
+        copy_prefix(path, tpath, len, -1);
+        int n = read_log(tpath, &rc, err, sizeof err, NULL);
+        if (len < 768) {
+            CHECK(rc == -2 && strstr(err, tpath) && strstr(err, "truncated header"));
+        } else if (len == full) {
+            CHECK(rc == 0 && n == 600);
+        } else {
+            CHECK(n >= prev && n <= 600);
+            if (rc == -1) CHECK(strstr(err, tpath) && strstr(err, "frame"));
+        }
+        if (rc != -2) prev = n;
+    }
+
+    /* 5. one corrupted byte anywhere: an error naming the file, or (never) a wrong record */
+    int detected = 0, flips = 0;
+    for (long at = 0; at < full; at += 7) {
+        copy_prefix(path, tpath, full, at);
+        int n = read_log(tpath, &rc, err, sizeof err, NULL);
+        flips++;
+        if (rc != 0) {
+            detected++;
+            CHECK(strstr(err, tpath) != NULL);
+        } else {
+            CHECK(n == 600);
+        }
+    }
+    CHECK(detected == flips); /* headers and compressed frames are checksummed */
+
+    /* 6. not a log at all */
+    FILE *f = fopen(tpath, "wb");
+    fputs("this is not a log but it is long enough to hold a header. ", f);
+    for (int i = 0; i < 40; i++) fputs("padding padding padding ", f);
+    fclose(f);
+    read_log(tpath, &rc, err, sizeof err, NULL);
+    CHECK(rc == -2 && strstr(err, "bad magic"));
+    CHECK(mpirr_log_reader_open("/nonexistent/rank-00000.log", err, sizeof err) == NULL);
+    CHECK(strstr(err, "/nonexistent/rank-00000.log") != NULL);
+
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+    return CHECK_DONE();
+}
