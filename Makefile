@@ -37,7 +37,7 @@ test: build
 
 sanitize: deps
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMPIRR_SANITIZE=ON
-	cmake --build $(SAN_BUILD) -j $(JOBS) --target mpirr test_varint test_rank_log test_manifest
+	cmake --build $(SAN_BUILD) -j $(JOBS) --target mpirr test_varint test_rank_log test_manifest test_cli_launch
 	cd $(SAN_BUILD) && ctest --output-on-failure -R '^unit\.'
 
 check: demo sanitize test

@@ -7,6 +7,9 @@
 #include <stdint.h>
 
 #define MPIRR_MANIFEST_VERSION 1
+/* File in the recording directory where the ranks append their one-line errors during a run
+ * (the CLI relays and removes it). */
+#define MPIRR_ERRLOG_NAME "runtime-errors"
 
 typedef struct mpirr_manifest {
     int version;

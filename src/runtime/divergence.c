@@ -2,6 +2,7 @@
  * follows its recording, bad input, or a recording that ends before the program does. One line
  * on stderr, then the whole job is aborted so nothing hangs. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,25 @@
 
 #define DIVERGENCE_EXIT 70 /* EX_SOFTWARE */
 #define DEFAULT_STALL_SECONDS 60
+
+/* One line to the user: appended to MPIRR_ERRLOG when the CLI set it (a launcher tearing the
+ * job down may drop a rank's last stderr output; the CLI prints the file), else to stderr. */
+static void say(const char *prefix, const char *what)
+{
+    char line[1024];
+    int n = snprintf(line, sizeof line, "mpirr: %s%s\n", prefix, what);
+    if (n <= 0) return;
+    if ((size_t)n >= sizeof line) n = sizeof line - 1, line[n - 1] = '\n';
+    const char *path = getenv("MPIRR_ERRLOG");
+    int fd = path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+    if (fd >= 0) {
+        /* one write: lines of concurrent ranks do not interleave */
+        ssize_t w = write(fd, line, (size_t)n);
+        close(fd);
+        if (w == n) return;
+    }
+    fputs(line, stderr);
+}
 
 static _Noreturn void die(void)
 {
@@ -30,8 +50,10 @@ void mpirr_diverged(uint64_t event, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "mpirr: replay of rank %d diverged at event %llu (%s): %s\n", mpirr_rt.rank,
-            (unsigned long long)event, mpirr_rt.log_path, what);
+    char line[1024];
+    snprintf(line, sizeof line, "replay of rank %d diverged at event %llu (%s): %s", mpirr_rt.rank,
+             (unsigned long long)event, mpirr_rt.log_path, what);
+    say("", line);
     die();
 }
 
@@ -42,7 +64,7 @@ void mpirr_fatal(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "mpirr: %s\n", what);
+    say("", what);
     die();
 }
 
@@ -53,7 +75,7 @@ void mpirr_warn(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "mpirr: warning: %s\n", what);
+    say("warning: ", what);
 }
 
 /* The recording was cut off (the rank was killed while the run died elsewhere): past this
@@ -70,9 +92,11 @@ void mpirr_past_end(const mpirr_call *c)
     for (long waited = 0; waited < secs; waited++)
         while (nanosleep(&ts, &ts) && errno == EINTR) {
         }
-    fprintf(stderr, "mpirr: replay of rank %d reached the end of its recording at event %llu "
-                    "(%s; the recorded run ended: %s %d) and the job did not end within %lds\n",
-            mpirr_rt.rank, (unsigned long long)c->event, mpirr_rt.log_path,
-            mpirr_log_ending_name(ending), detail, secs);
+    char line[1024];
+    snprintf(line, sizeof line, "replay of rank %d reached the end of its recording at event %llu "
+                                "(%s; the recorded run ended: %s %d) and the job did not end "
+                                "within %lds", mpirr_rt.rank, (unsigned long long)c->event,
+             mpirr_rt.log_path, mpirr_log_ending_name(ending), detail, secs);
+    say("", line);
     die();
 }

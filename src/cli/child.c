@@ -1,0 +1,162 @@
+/* child.c: fork/exec of the launched command and of probes. mpirr stays alive while the
+ * command runs so that it can complete the manifest afterwards, even after ^C. */
+#include "child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "diag.h"
+
+static const int forwarded[] = {SIGINT, SIGTERM};
+enum { NFORWARDED = sizeof forwarded / sizeof forwarded[0] };
+
+static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t stop_signal; /* last SIGINT/SIGTERM mpirr received */
+
+static void forward(int sig, siginfo_t *info, void *ctx)
+{
+    (void)ctx;
+    stop_signal = sig;
+    /* ^C at a terminal is sent by the kernel to the whole foreground process group, which
+     * includes the child already; passing it on would deliver it twice, and mpirun takes a
+     * second SIGINT as "abort at once". Only signals sent to mpirr alone are forwarded. */
+    if (info->si_code == SI_KERNEL)
+        return;
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
+/* Installs the forwarding handlers, remembering the previous dispositions. A signal that was
+ * ignored when mpirr started (nohup, `&` in a script) stays ignored, for mpirr and the child. */
+static void install_forwarding(struct sigaction *old)
+{
+    for (int i = 0; i < NFORWARDED; i++) {
+        sigaction(forwarded[i], NULL, &old[i]);
+        if (old[i].sa_handler == SIG_IGN)
+            continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = forward;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaction(forwarded[i], &sa, NULL);
+    }
+}
+
+static void restore_signals(const struct sigaction *old)
+{
+    for (int i = 0; i < NFORWARDED; i++)
+        sigaction(forwarded[i], &old[i], NULL);
+}
+
+static void block_forwarded(int how, sigset_t *saved)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < NFORWARDED; i++)
+        sigaddset(&set, forwarded[i]);
+    sigprocmask(how, &set, saved);
+}
+
+/* In the child, after fork: never returns. */
+static void exec_child(const struct child_spec *c, const struct sigaction *old,
+                       const sigset_t *mask)
+{
+    restore_signals(old);
+    sigprocmask(SIG_SETMASK, mask, NULL);
+    if (c->workdir && chdir(c->workdir) != 0) {
+        cli_error("cannot enter %s: %s", c->workdir, strerror(errno));
+        _exit(CLI_EXIT_NOEXEC);
+    }
+    for (int i = 0; i < c->nenv; i++)
+        setenv(c->env[i].name, c->env[i].value, 1);
+    execvp(c->argv[0], c->argv);
+    cli_error("cannot run '%s': %s", c->argv[0], strerror(errno));
+    _exit(CLI_EXIT_NOEXEC);
+}
+
+static int wait_status(pid_t pid)
+{
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) {
+            cli_error("waiting for process %d: %s", (int)pid, strerror(errno));
+            return -1;
+        }
+    if (WIFSIGNALED(st))
+        return 128 + WTERMSIG(st);
+    return WEXITSTATUS(st);
+}
+
+int child_run(const struct child_spec *c)
+{
+    struct sigaction old[NFORWARDED];
+    sigset_t mask;
+    fflush(NULL); /* nothing of ours may be written twice by the forked copy */
+    install_forwarding(old);
+    /* Blocked across fork so that a signal cannot slip in before child_pid is known (it would
+     * be lost) or reach the child while it still runs our handler. */
+    block_forwarded(SIG_BLOCK, &mask);
+    pid_t pid = fork();
+    if (pid == 0)
+        exec_child(c, old, &mask);
+    int fork_errno = errno;
+    if (pid > 0)
+        child_pid = pid;
+    sigprocmask(SIG_SETMASK, &mask, NULL);
+    int status = -1;
+    if (pid < 0)
+        cli_error("cannot start '%s': %s", c->argv[0], strerror(fork_errno));
+    else
+        status = wait_status(pid);
+    /* An interrupted run is not a success, even when the launcher says so (mpiexec.hydra may
+     * exit 0 after passing SIGTERM on to the ranks). */
+    if (status == 0 && stop_signal)
+        status = 128 + stop_signal;
+    child_pid = 0;
+    stop_signal = 0;
+    restore_signals(old);
+    return status;
+}
+
+int child_capture(char *const *argv, char *buf, size_t n)
+{
+    int fds[2];
+    if (n == 0 || pipe2(fds, O_CLOEXEC) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            dup2(devnull, 0);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        execvp(argv[0], argv);
+        _exit(CLI_EXIT_NOEXEC);
+    }
+    close(fds[1]);
+    size_t len = 0;
+    if (pid > 0)
+        for (;;) {
+            ssize_t got = read(fds[0], buf + len, n - 1 - len);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0)
+                break;
+            len += (size_t)got;
+            if (len == n - 1)
+                break; /* enough to recognise it; closing the pipe ends the probe */
+        }
+    close(fds[0]);
+    buf[len] = '\0';
+    if (pid < 0 || wait_status(pid) == CLI_EXIT_NOEXEC)
+        return -1;
+    return (int)len;
+}

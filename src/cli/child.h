@@ -1,0 +1,26 @@
+/* child.h: running other programs: the user's command (waited for, with SIGINT/SIGTERM
+ * forwarded) and short probes whose output mpirr reads (`mpirun --version`). */
+#ifndef MPIRR_CLI_CHILD_H
+#define MPIRR_CLI_CHILD_H
+
+#include <stddef.h>
+
+#include "env_var.h"
+
+struct child_spec {
+    char *const *argv;         /* NULL-terminated; argv[0] is looked up in PATH */
+    const char *workdir;       /* chdir here first, or NULL */
+    const struct env_var *env; /* set in the child's environment */
+    int nenv;
+};
+
+/* Runs the command to completion. Returns its exit status, 128+N if signal N killed it,
+ * 127 if it could not be started (reported by the child), -1 if fork failed (reported).
+ * If mpirr received SIGINT or SIGTERM meanwhile and the command still exited 0, 128+N. */
+int child_run(const struct child_spec *c);
+
+/* Runs argv with stdin from /dev/null and collects up to n-1 bytes of its stdout and stderr
+ * into buf (NUL-terminated). Returns the number of bytes, or -1 if it could not run. */
+int child_capture(char *const *argv, char *buf, size_t n);
+
+#endif

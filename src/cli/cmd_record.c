@@ -1,0 +1,148 @@
+/* cmd_record.c: `mpirr record`: prepares the recording directory, writes the manifest, runs
+ * the command with the runtime recording every rank, and completes the manifest from the rank
+ * logs afterwards (also after a crash or ^C: mpirr outlives the command). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "diag.h"
+#include "manifest.h"
+#include "modes.h"
+#include "opts.h"
+#include "paths.h"
+#include "recdir.h"
+#include "recording.h"
+#include "run_opts.h"
+#include "session.h"
+
+enum { OPT_OUTPUT, OPT_MODE, OPT_NO_WTIME, OPT_FORCE };
+
+static const struct cli_opt record_opts[] = {
+    {"output", 'o', 1, OPT_OUTPUT},
+    {"mode", 0, 1, OPT_MODE},
+    {"no-wtime", 0, 0, OPT_NO_WTIME},
+    {"force", 0, 0, OPT_FORCE},
+    RUN_OPTS_TABLE,
+    {NULL, 0, 0, 0},
+};
+
+struct record_args {
+    const char *dir; /* NULL: the default name */
+    const struct rec_mode *mode;
+    int wtime, force;
+    struct run_opts run;
+    int argc;
+    char **argv;
+};
+
+/* 0, OPT_HELP, or OPT_BAD (reported). */
+static int parse(int argc, char **argv, struct record_args *a)
+{
+    struct opt_scan s;
+    opt_init(&s, "record", argc, argv);
+    a->dir = NULL;
+    a->mode = rec_mode_default();
+    a->wtime = 1;
+    a->force = 0;
+    run_opts_init(&a->run);
+    const char *v;
+    for (int id; (id = opt_next(&s, record_opts, &v)) != OPT_DONE;) {
+        switch (id) {
+        case OPT_BAD:
+        case OPT_HELP: return id;
+        case OPT_OUTPUT: a->dir = v; break;
+        case OPT_MODE:
+            a->mode = rec_mode_find(v);
+            if (!a->mode) {
+                cli_error("record: unknown mode '%s' (valid modes: %s)", v,
+                          rec_mode_valid_names());
+                return OPT_BAD;
+            }
+            break;
+        case OPT_NO_WTIME: a->wtime = 0; break;
+        case OPT_FORCE: a->force = 1; break;
+        default:
+            if (run_opts_apply(&a->run, "record", id, v) != 0)
+                return OPT_BAD;
+        }
+    }
+    return opt_command_words(&s, &a->argc, &a->argv);
+}
+
+/* The manifest as known before the run; the rest is filled in afterwards. */
+static int start_manifest(mpirr_manifest *m, const struct record_args *a,
+                          const struct session *s, const char *cwd)
+{
+    mpirr_manifest_init(m);
+    snprintf(m->mode, sizeof m->mode, "%s", a->mode->name);
+    snprintf(m->mpi, sizeof m->mpi, "%s", mpi_impl_name(s->impl));
+    m->wtime = a->wtime;
+    snprintf(m->cwd, sizeof m->cwd, "%s", cwd);
+    m->created = (int64_t)time(NULL);
+    m->argv = calloc((size_t)a->argc + 1, sizeof *m->argv);
+    if (!m->argv)
+        return -1;
+    for (; m->argc < a->argc; m->argc++)
+        if (!(m->argv[m->argc] = strdup(a->argv[m->argc])))
+            return -1;
+    return 0;
+}
+
+static int write_manifest(const char *dir, const mpirr_manifest *m)
+{
+    char err[1024];
+    if (mpirr_manifest_write(dir, m, err, sizeof err) == 0)
+        return 0;
+    cli_error("%s", err);
+    return -1;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    struct record_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc == OPT_HELP)
+        return help_for("record");
+    if (rc)
+        return CLI_EXIT_USAGE;
+
+    char cwd[PATH_MAX];
+    if (path_cwd(cwd, sizeof cwd) != 0)
+        return CLI_EXIT_FAIL;
+    struct session s = {.mode = "record", .wtime = a.wtime, .noise = run_opts_noise(&a.run)};
+    if ((rc = session_prepare(&s, a.argc, a.argv, cwd, a.run.mpi)))
+        return rc;
+
+    char dir[PATH_MAX], default_dir[64];
+    if (!a.dir) {
+        recdir_default_name(default_dir, sizeof default_dir);
+        a.dir = default_dir;
+    }
+    if ((rc = recdir_prepare(a.dir, a.force, dir, sizeof dir)))
+        return rc;
+    s.dir = dir;
+    if (a.dir == default_dir) /* the user cannot know the name otherwise */
+        cli_error("recording into %s", dir);
+
+    mpirr_manifest m;
+    if (start_manifest(&m, &a, &s, cwd) != 0) {
+        cli_error("out of memory");
+        mpirr_manifest_free(&m);
+        return CLI_EXIT_FAIL;
+    }
+    if (write_manifest(dir, &m) != 0) {
+        mpirr_manifest_free(&m);
+        return CLI_EXIT_FAIL;
+    }
+    int status = session_run(&s);
+    recording_fill_from_logs(dir, &m);
+    m.exit_status = status;
+    /* A recording whose manifest is incomplete must not look like a success. */
+    if (write_manifest(dir, &m) != 0 && status == 0)
+        status = CLI_EXIT_FAIL;
+    mpirr_manifest_free(&m);
+    return status;
+}

@@ -1,0 +1,101 @@
+/* cmd_replay.c: `mpirr replay DIR [-- COMMAND...]`: checks that the recording can be followed
+ * by this command, then runs it (by default the recorded command, in the recorded directory)
+ * with the runtime steering every rank along the recording. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "diag.h"
+#include "opts.h"
+#include "paths.h"
+#include "recording.h"
+#include "replay_check.h"
+#include "run_opts.h"
+#include "session.h"
+
+struct replay_args {
+    struct run_opts run;
+    const char *dir;
+    int argc;     /* the command given after "--", or 0 for the recorded one */
+    char **argv;
+};
+
+/* 0, OPT_HELP, or OPT_BAD (reported). */
+static int parse(int argc, char **argv, struct replay_args *a)
+{
+    struct opt_scan s;
+    opt_init(&s, "replay", argc, argv);
+    run_opts_init(&a->run);
+    int rc = run_opts_scan(&s, &a->run);
+    if (rc != OPT_DONE)
+        return rc;
+    if (s.dashdash || s.i >= argc) {
+        cli_error("replay needs a recording directory (mpirr replay [options] DIR [-- COMMAND...])");
+        return OPT_BAD;
+    }
+    a->dir = argv[s.i++];
+    a->argc = 0;
+    a->argv = NULL;
+    if (s.i == argc)
+        return 0;
+    /* Only "--" may follow DIR: an option there would otherwise be run as the command. */
+    if (strcmp(argv[s.i], "--") != 0) {
+        cli_error("replay: unexpected '%s' after DIR (options go before DIR, a command after --)",
+                  argv[s.i]);
+        return OPT_BAD;
+    }
+    s.i++;
+    return opt_command_words(&s, &a->argc, &a->argv);
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    struct replay_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc == OPT_HELP)
+        return help_for("replay");
+    if (rc)
+        return CLI_EXIT_USAGE;
+
+    struct recording r;
+    if ((rc = recording_open(a.dir, &r)) || (rc = replay_check_logs(&r))) {
+        recording_close(&r);
+        return rc;
+    }
+    /* The recorded command runs where it was recorded; a command given here runs here. */
+    char cwd[PATH_MAX];
+    const char *base = r.m.cwd, *workdir = r.m.cwd;
+    if (a.argc) {
+        if (path_cwd(cwd, sizeof cwd) != 0) {
+            recording_close(&r);
+            return CLI_EXIT_FAIL;
+        }
+        base = cwd;
+        workdir = NULL;
+    } else if (!is_dir(r.m.cwd)) {
+        cli_error("the recorded directory %s no longer exists (give the command after --)",
+                  r.m.cwd);
+        recording_close(&r);
+        return CLI_EXIT_USAGE;
+    }
+    struct session s = {.mode = "replay", .dir = r.dir, .wtime = -1,
+                        .noise = run_opts_noise(&a.run), .workdir = workdir};
+    enum mpi_impl preferred = a.run.mpi != IMPL_UNKNOWN ? a.run.mpi : mpi_impl_parse(r.m.mpi);
+    rc = session_inspect(&s, a.argc ? a.argc : r.m.argc, a.argc ? a.argv : r.m.argv, base);
+    if (!rc)
+        rc = replay_check_launch(&r, &s.li);
+    if (!rc)
+        rc = session_choose_runtime(&s, preferred);
+    if (!rc)
+        rc = session_run(&s);
+    recording_close(&r);
+    return rc;
+}

@@ -1,0 +1,27 @@
+/* commands.h: the mpirr commands. Each entry point takes the words after the command's name
+ * and returns mpirr's exit status. */
+#ifndef MPIRR_CLI_COMMANDS_H
+#define MPIRR_CLI_COMMANDS_H
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *doc; /* docs/cli/<doc>.md is its help text */
+};
+
+/* NULL for a name that is not a command. */
+const struct command *command_find(const char *name);
+
+int cmd_record(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+/* Prints the help text docs/cli/<doc>.md on stdout: 0, or -1 if there is no such text. */
+int help_print(const char *doc);
+/* What a command does with -h/--help: prints its help, exit status 0. */
+int help_for(const char *cmd);
+
+#endif

@@ -1,0 +1,102 @@
+/* elf_mpi.c: reads the dynamic section of an executable and looks at the libraries it needs.
+ * Done directly rather than with ldd, which runs the dynamic loader on the program; only the
+ * program's own DT_NEEDED entries are seen, which is where mpicc puts the MPI library. */
+#include "elf_mpi.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if __SIZEOF_POINTER__ == 8
+#define NATIVE_CLASS ELFCLASS64
+#else
+#define NATIVE_CLASS ELFCLASS32
+#endif
+
+/* Sonames. MPICH installs libmpi.so.12 too, so it must be tested before Open MPI's libmpi.so.N;
+ * Open MPI's language bindings are libmpi_<lang>. */
+static const struct impl_clue soname_clues[] = {
+    {"libmpich", IMPL_MPICH},   {"libmpifort", IMPL_MPICH},   {"libmpi.so.12", IMPL_MPICH},
+    {"libmpi.so", IMPL_OPENMPI}, {"libmpi_", IMPL_OPENMPI},    {"libopen-rte", IMPL_OPENMPI},
+    {"libopen-pal", IMPL_OPENMPI}, {NULL, IMPL_UNKNOWN},
+};
+
+/* [off, off+len) lies inside the image and is suitably aligned for align-byte objects. */
+static int fits(size_t size, uint64_t off, uint64_t len, size_t align)
+{
+    return off <= size && len <= size - off && off % align == 0;
+}
+
+/* Returns the first MPI implementation named by a DT_NEEDED entry of dynamic section dyn. */
+static enum mpi_impl scan_dynamic(const unsigned char *img, size_t size, const ElfW(Shdr) *dyn,
+                                  const ElfW(Shdr) *strtab)
+{
+    if (!fits(size, dyn->sh_offset, dyn->sh_size, _Alignof(ElfW(Dyn))) ||
+        !fits(size, strtab->sh_offset, strtab->sh_size, 1))
+        return IMPL_UNKNOWN;
+    const ElfW(Dyn) *d = (const ElfW(Dyn) *)(img + dyn->sh_offset);
+    const char *strs = (const char *)img + strtab->sh_offset;
+    for (size_t i = 0; i < dyn->sh_size / sizeof *d && d[i].d_tag != DT_NULL; i++) {
+        if (d[i].d_tag != DT_NEEDED || d[i].d_un.d_val >= strtab->sh_size)
+            continue;
+        const char *name = strs + d[i].d_un.d_val;
+        if (!memchr(name, '\0', strtab->sh_size - d[i].d_un.d_val))
+            continue;
+        enum mpi_impl impl = mpi_impl_from_clues(soname_clues, name);
+        if (impl != IMPL_UNKNOWN)
+            return impl;
+    }
+    return IMPL_UNKNOWN;
+}
+
+static enum mpi_impl scan_image(const unsigned char *img, size_t size)
+{
+    const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)img;
+    if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh->e_ident[EI_CLASS] != NATIVE_CLASS || eh->e_shentsize != sizeof(ElfW(Shdr)) ||
+        !fits(size, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(ElfW(Shdr)),
+              _Alignof(ElfW(Shdr))))
+        return IMPL_UNKNOWN;
+    const ElfW(Shdr) *sh = (const ElfW(Shdr) *)(img + eh->e_shoff);
+    for (unsigned i = 0; i < eh->e_shnum; i++)
+        if (sh[i].sh_type == SHT_DYNAMIC && sh[i].sh_link < eh->e_shnum)
+            return scan_dynamic(img, size, &sh[i], &sh[sh[i].sh_link]);
+    return IMPL_UNKNOWN;
+}
+
+int elf_is_elf(const char *path)
+{
+    unsigned char magic[SELFMAG];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    int is = read(fd, magic, sizeof magic) == (ssize_t)sizeof magic &&
+             memcmp(magic, ELFMAG, SELFMAG) == 0;
+    close(fd);
+    return is;
+}
+
+enum mpi_impl elf_mpi_impl(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return IMPL_UNKNOWN;
+    struct stat st;
+    enum mpi_impl impl = IMPL_UNKNOWN;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        /* Mapped, not read: executables can be large and only the headers are touched. */
+        size_t size = (size_t)st.st_size;
+        void *img = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (img != MAP_FAILED) {
+            impl = scan_image(img, size);
+            munmap(img, size);
+        }
+    }
+    close(fd);
+    return impl;
+}

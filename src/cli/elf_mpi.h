@@ -1,0 +1,15 @@
+/* elf_mpi.h: what mpirr learns from an executable's ELF headers: whether it is an ELF file at
+ * all (a script is not), and which MPI it is linked against (its DT_NEEDED entries). */
+#ifndef MPIRR_CLI_ELF_MPI_H
+#define MPIRR_CLI_ELF_MPI_H
+
+#include "mpi_impl.h"
+
+/* IMPL_UNKNOWN when the file is not a native ELF file or needs no known MPI library
+ * (a script, an interpreter that loads MPI later, a statically linked program). */
+enum mpi_impl elf_mpi_impl(const char *path);
+
+/* The file starts with the ELF magic. */
+int elf_is_elf(const char *path);
+
+#endif

@@ -1,0 +1,68 @@
+/* launcher.c: launcher detection from names, with `--version` as the last resort. Only a word
+ * that looks like a launcher is ever run with --version: doing that to the application itself
+ * would run the application. */
+#include "launcher.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "child.h"
+#include "paths.h"
+
+/* A command whose name (as typed or after symlinks) contains one of these is a launcher. */
+static const char *const launcher_words[] = {"mpirun", "mpiexec", "orterun", "prterun", "hydra",
+                                             NULL};
+
+/* Names that tell the implementation: mpirun.openmpi, orterun, mpiexec.hydra, mpiexec.mpich. */
+static const struct impl_clue name_clues[] = {
+    {"orterun", IMPL_OPENMPI}, {"prterun", IMPL_OPENMPI}, {"openmpi", IMPL_OPENMPI},
+    {"ompi", IMPL_OPENMPI},    {"hydra", IMPL_MPICH},     {"mpich", IMPL_MPICH},
+    {NULL, IMPL_UNKNOWN},
+};
+
+/* What `<launcher> --version` prints: "mpirun (Open MPI) 4.1.4", "HYDRA build details:". */
+static const struct impl_clue version_clues[] = {
+    {"Open MPI", IMPL_OPENMPI}, {"OpenRTE", IMPL_OPENMPI}, {"HYDRA", IMPL_MPICH},
+    {NULL, IMPL_UNKNOWN},
+};
+
+static int is_launcher_name(const char *name)
+{
+    for (const char *const *w = launcher_words; *w; w++)
+        if (strstr(name, *w))
+            return 1;
+    return 0;
+}
+
+static enum mpi_impl ask_version(const char *path)
+{
+    char out[4096];
+    char *argv[] = {(char *)path, "--version", NULL};
+    if (child_capture(argv, out, sizeof out) < 0)
+        return IMPL_UNKNOWN;
+    return mpi_impl_from_clues(version_clues, out);
+}
+
+enum launcher_result launcher_detect(const char *argv0, const char *base, enum mpi_impl *kind)
+{
+    char found[PATH_MAX], real[PATH_MAX];
+    *kind = IMPL_UNKNOWN;
+    if (path_find_exec(argv0, base, found, sizeof found) != 0)
+        return LAUNCHER_NOT_FOUND;
+    if (!realpath(found, real))
+        strcpy(real, found);
+    const char *names[] = {path_basename(argv0), path_basename(real)};
+    int launcher = 0;
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (is_launcher_name(names[i])) {
+            launcher = 1;
+            if (*kind == IMPL_UNKNOWN)
+                *kind = mpi_impl_from_clues(name_clues, names[i]);
+        }
+    if (!launcher)
+        return LAUNCHER_NONE;
+    if (*kind == IMPL_UNKNOWN)
+        *kind = ask_version(found);
+    return LAUNCHER_FOUND;
+}

@@ -1,0 +1,44 @@
+/* opts.h: the option scanner every command uses. Each command describes its options in a
+ * table; the scanner accepts "--name value", "--name=value", "-x value", "-xvalue", stops at
+ * "--" or at the first word that is not an option (the rest belongs to the command's operands
+ * or to the program being launched), and always understands -h/--help. */
+#ifndef MPIRR_CLI_OPTS_H
+#define MPIRR_CLI_OPTS_H
+
+struct cli_opt {
+    const char *name; /* long name without "--"; NULL ends a table */
+    char short_name;  /* 'o' for -o, or 0 */
+    int has_value;
+    int id;           /* what opt_next returns for it; >= 0 */
+};
+
+enum {
+    OPT_DONE = -1, /* no more options: s->i is the first operand (or argc) */
+    OPT_BAD = -2,  /* usage error, already reported */
+    OPT_HELP = -3, /* -h or --help */
+};
+
+struct opt_scan {
+    const char *cmd; /* command name for messages */
+    int argc;
+    char **argv;     /* the words after the command name */
+    int i;           /* next word to look at */
+    int dashdash;    /* the options ended with an explicit "--" */
+};
+
+/* -h or --help. */
+int opt_is_help(const char *word);
+
+void opt_init(struct opt_scan *s, const char *cmd, int argc, char **argv);
+/* Next option's id (its value in *value, or NULL), or one of OPT_DONE, OPT_BAD, OPT_HELP. */
+int opt_next(struct opt_scan *s, const struct cli_opt *table, const char **value);
+
+/* For commands without options: the scan up to the first operand. OPT_DONE, OPT_HELP, or
+ * OPT_BAD (reported). */
+int opt_scan_none(struct opt_scan *s);
+
+/* The command to launch: every word after the options. 0 and the words in *argc, *argv; or
+ * OPT_BAD after "<cmd> needs a command to run" when there are none. */
+int opt_command_words(struct opt_scan *s, int *argc, char ***argv);
+
+#endif

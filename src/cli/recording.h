@@ -1,0 +1,29 @@
+/* recording.h: an existing recording as replay and stat see it: the absolute directory and
+ * its manifest, completed from the rank logs when `mpirr record` could not finish it. */
+#ifndef MPIRR_CLI_RECORDING_H
+#define MPIRR_CLI_RECORDING_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#include "manifest.h"
+
+struct recording {
+    const char *name;  /* the directory as the user wrote it, for messages */
+    char dir[PATH_MAX];
+    mpirr_manifest m;
+};
+
+/* 0, or an exit status after a one-line message (no such directory, bad manifest). */
+int recording_open(const char *dir_arg, struct recording *r);
+void recording_close(struct recording *r);
+
+/* path receives <dir>/rank-NNNNN.log. */
+void recording_log_path(char *path, size_t n, const char *dir, int rank);
+
+/* Fills nranks, exe and fingerprint of m from the rank logs in dir: nranks from rank 0's
+ * header (else the number of rank logs), exe and fingerprint from rank 0's header. Warns
+ * (one line) when there are no logs or they disagree with rank 0. */
+void recording_fill_from_logs(const char *dir, mpirr_manifest *m);
+
+#endif

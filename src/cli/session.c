@@ -1,0 +1,111 @@
+/* session.c: handing the MPIRR_* contract to the ranks and running the command. */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "diag.h"
+#include "launch_rewrite.h"
+#include "manifest.h"
+#include "runtime_lib.h"
+
+int session_inspect(struct session *s, int argc, char **argv, const char *base)
+{
+    return launch_inspect(argc, argv, base, &s->li);
+}
+
+int session_prepare(struct session *s, int argc, char **argv, const char *base,
+                    enum mpi_impl preferred)
+{
+    int rc = session_inspect(s, argc, argv, base);
+    return rc ? rc : session_choose_runtime(s, preferred);
+}
+
+int session_choose_runtime(struct session *s, enum mpi_impl preferred)
+{
+    s->impl = launch_pick_impl(&s->li, preferred);
+    if (s->impl == IMPL_UNKNOWN)
+        return CLI_EXIT_USAGE;
+    return runtime_lib_path(s->impl, s->runtime_lib, sizeof s->runtime_lib) ? CLI_EXIT_FAIL : 0;
+}
+
+/* Our runtime goes first so that its MPI symbols win; a preload the user already had stays. */
+static char *preload_value(const char *lib)
+{
+    const char *old = getenv("LD_PRELOAD");
+    size_t n = strlen(lib) + (old ? strlen(old) : 0) + 2;
+    char *v = malloc(n);
+    if (v)
+        snprintf(v, n, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+    return v;
+}
+
+/* Prints the first lines the ranks wrote to the error file (often every rank reports the same
+ * problem), then removes the file. */
+static void relay_runtime_errors(const char *path)
+{
+    enum { SHOWN = 4 };
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[2048];
+    int n = 0;
+    for (; fgets(line, sizeof line, f); n++)
+        if (n < SHOWN)
+            fputs(line, stderr);
+    if (n > SHOWN)
+        fprintf(stderr, "mpirr: (%d more lines from the ranks in %s)\n", n - SHOWN, path);
+    fclose(f);
+    if (n <= SHOWN)
+        unlink(path);
+}
+
+int session_run(const struct session *s)
+{
+    struct env_var vars[8];
+    int n = 0;
+    vars[n++] = (struct env_var){"MPIRR_MODE", s->mode};
+    if (s->dir)
+        vars[n++] = (struct env_var){"MPIRR_DIR", s->dir};
+    if (s->wtime >= 0)
+        vars[n++] = (struct env_var){"MPIRR_WTIME", s->wtime ? "1" : "0"};
+    if (s->noise)
+        vars[n++] = (struct env_var){"MPIRR_NOISE_US", s->noise};
+    char *preload = preload_value(s->runtime_lib);
+    if (!preload) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    vars[n++] = (struct env_var){"LD_PRELOAD", preload};
+    /* The runtime's one-line errors go to a file in the recording: a launcher tearing down a
+     * job after MPI_Abort may drop the ranks' last stderr output, the file keeps it. */
+    char errlog[PATH_MAX + 32] = "";
+    if (s->dir) {
+        snprintf(errlog, sizeof errlog, "%s/" MPIRR_ERRLOG_NAME, s->dir);
+        unlink(errlog);
+        vars[n++] = (struct env_var){"MPIRR_ERRLOG", errlog};
+    }
+
+    /* With a launcher the variables travel as its options and the launcher's own environment
+     * is left alone; a singleton gets them in its environment. */
+    int singleton = s->li.launcher == IMPL_UNKNOWN;
+    char **argv = launch_rewrite(s->li.argc, s->li.argv, s->li.launcher, vars, n);
+    int status;
+    if (!argv) {
+        cli_error("out of memory");
+        status = CLI_EXIT_FAIL;
+    } else {
+        struct child_spec c = {argv, s->workdir, singleton ? vars : NULL, singleton ? n : 0};
+        status = child_run(&c);
+        if (status < 0)
+            status = CLI_EXIT_FAIL;
+    }
+    launch_argv_free(argv);
+    free(preload);
+    if (errlog[0])
+        relay_runtime_errors(errlog);
+    return status;
+}

@@ -1,0 +1,38 @@
+/* session.h: one run of the user's command under the runtime, shared by record, replay and
+ * run: the runtime library to preload, the MPIRR_* variables, and how they reach the ranks
+ * (launcher options, or the environment of a singleton). */
+#ifndef MPIRR_CLI_SESSION_H
+#define MPIRR_CLI_SESSION_H
+
+#include <limits.h>
+
+#include "launch.h"
+#include "mpi_impl.h"
+
+struct session {
+    /* set by the command */
+    const char *mode;    /* MPIRR_MODE: "record", "replay" or "run" */
+    const char *dir;     /* MPIRR_DIR (absolute), or NULL */
+    int wtime;           /* MPIRR_WTIME 1/0, or -1 to leave it unset */
+    const char *noise;   /* MPIRR_NOISE_US, or NULL */
+    const char *workdir; /* run the command there, or NULL for the current directory */
+    /* filled by session_prepare */
+    struct launch_info li;
+    enum mpi_impl impl;
+    char runtime_lib[PATH_MAX];
+};
+
+/* Inspects the command (relative names against base) into s->li. 0, or an exit status after
+ * a message. */
+int session_inspect(struct session *s, int argc, char **argv, const char *base);
+/* Picks the runtime (preferred, else from the command) and finds its library. 0, or an exit
+ * status after a message. */
+int session_choose_runtime(struct session *s, enum mpi_impl preferred);
+/* Both of the above. */
+int session_prepare(struct session *s, int argc, char **argv, const char *base,
+                    enum mpi_impl preferred);
+/* Runs the command and returns its exit status (128+N for signal N), or an mpirr exit
+ * status after a message if it could not be started. */
+int session_run(const struct session *s);
+
+#endif

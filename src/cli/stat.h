@@ -1,0 +1,55 @@
+/* stat.h: the figures `mpirr stat` reports about a recording, gathered once by stat_collect
+ * and printed either as text (stat_text.c) or as JSON (stat_json.c). */
+#ifndef MPIRR_CLI_STAT_H
+#define MPIRR_CLI_STAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "call_ids.h"
+#include "record.h"
+#include "recording.h"
+
+struct rank_stat {
+    int rank;
+    int readable;           /* the log could be opened */
+    char error[600];        /* why reading stopped early; "" if the log read to its end */
+    uint64_t events;        /* END's total, else the highest event number seen */
+    int events_exact;       /* events came from the END record */
+    uint64_t records;       /* nondeterministic outcomes (see stat_is_outcome) */
+    uint64_t stored;        /* every record in the log, checks and END included */
+    uint64_t by_kind[MPIRR_REC_KIND_LIMIT];
+    uint64_t by_call[MPIRR_CALL_ID_LIMIT]; /* outcomes by the call they belong to */
+    uint64_t log_bytes, raw_bytes;
+    int ending, detail;     /* enum mpirr_log_ending */
+};
+
+struct rec_stats {
+    struct recording rec;
+    char mpi_library[128];  /* from rank 0's header */
+    int nranks;
+    struct rank_stat *ranks;
+    struct rank_stat total; /* sums; events_exact if every rank's was */
+    int damaged;            /* ranks whose log was missing, unreadable or damaged */
+};
+
+/* Reads the manifest and every rank log. Problems with single logs are reported (one line
+ * each) and counted in damaged; 0 is returned unless the recording could not be opened at all,
+ * in which case it is an exit status after a message. */
+int stat_collect(const char *dir, struct rec_stats *st);
+void stat_free(struct rec_stats *st);
+
+/* The record kinds that are nondeterministic outcomes (match .. wtime), as opposed to the
+ * bookkeeping records (check, end). */
+int stat_is_outcome(unsigned kind);
+/* Compressed log bytes per stored record; negative when there are no records. */
+double stat_bytes_per_record(const struct rank_stat *r);
+/* "finalized", "signal 11 (SIGSEGV)", "MPI_Abort(3)", "cut off", or "unreadable". */
+void stat_ending_text(const struct rank_stat *r, char *out, size_t n);
+/* Whether the ending carries a detail number (signal, abort code, exit status). */
+int stat_ending_has_detail(int ending);
+
+void stat_print_text(const struct rec_stats *st);
+void stat_print_json(const struct rec_stats *st);
+
+#endif

@@ -1,0 +1,136 @@
+/* stat_collect.c: reading every rank log of a recording into per-rank figures. */
+#include "stat.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "rank_log.h"
+
+int stat_is_outcome(unsigned kind)
+{
+    return kind >= MPIRR_REC_MATCH && kind <= MPIRR_REC_WTIME;
+}
+
+double stat_bytes_per_record(const struct rank_stat *r)
+{
+    return r->stored ? (double)r->log_bytes / (double)r->stored : -1.0;
+}
+
+static void count_record(struct rank_stat *rs, const mpirr_record *rec)
+{
+    rs->stored++;
+    if (rec->kind < MPIRR_REC_KIND_LIMIT)
+        rs->by_kind[rec->kind]++;
+    if (stat_is_outcome(rec->kind)) {
+        rs->records++;
+        if (rec->call < MPIRR_CALL_ID_LIMIT)
+            rs->by_call[rec->call]++;
+    }
+    if (rec->kind == MPIRR_REC_END) {
+        rs->events = rec->total;
+        rs->events_exact = 1;
+    } else if (!rs->events_exact) {
+        uint64_t seen = rec->written > rec->event ? rec->written : rec->event;
+        if (seen > rs->events)
+            rs->events = seen;
+    }
+}
+
+/* The MPI's own version line, with its runs of blanks and tabs ("MPICH Version:\t4.0.2")
+ * made single spaces for display. */
+static void copy_library_name(char *out, size_t n, const char *in)
+{
+    size_t len = 0;
+    for (; *in && len + 1 < n; in++) {
+        int blank = isspace((unsigned char)*in);
+        if (blank && (len == 0 || out[len - 1] == ' '))
+            continue;
+        out[len++] = blank ? ' ' : *in;
+    }
+    while (len > 0 && out[len - 1] == ' ')
+        len--;
+    out[len] = '\0';
+}
+
+/* Reads one rank's log; reports and records any problem in rs->error. */
+static void collect_rank(struct rec_stats *st, struct rank_stat *rs)
+{
+    char path[PATH_MAX + 32];
+    recording_log_path(path, sizeof path, st->rec.dir, rs->rank);
+    if (access(path, F_OK) != 0) {
+        snprintf(rs->error, sizeof rs->error, "%s: missing", path);
+        cli_error("%s", rs->error);
+        return;
+    }
+    mpirr_log_reader *rd = mpirr_log_reader_open(path, rs->error, sizeof rs->error);
+    if (!rd) {
+        cli_error("%s", rs->error); /* the reader's messages name the file */
+        return;
+    }
+    rs->readable = 1;
+    if (rs->rank == 0)
+        copy_library_name(st->mpi_library, sizeof st->mpi_library,
+                          mpirr_log_reader_header(rd)->mpi_library);
+    mpirr_record rec;
+    int got;
+    while ((got = mpirr_log_read(rd, &rec)) == 1)
+        count_record(rs, &rec);
+    if (got < 0) {
+        snprintf(rs->error, sizeof rs->error, "%s", mpirr_log_reader_error(rd));
+        cli_error("%s", rs->error);
+    }
+    rs->ending = mpirr_log_reader_ending(rd, &rs->detail);
+    rs->log_bytes = mpirr_log_reader_bytes(rd);
+    rs->raw_bytes = mpirr_log_reader_raw_bytes(rd);
+    mpirr_log_reader_close(rd);
+}
+
+static void add_to_total(struct rank_stat *t, const struct rank_stat *rs)
+{
+    t->events += rs->events;
+    t->events_exact &= rs->events_exact;
+    t->records += rs->records;
+    t->stored += rs->stored;
+    for (int k = 0; k < MPIRR_REC_KIND_LIMIT; k++)
+        t->by_kind[k] += rs->by_kind[k];
+    for (int c = 0; c < MPIRR_CALL_ID_LIMIT; c++)
+        t->by_call[c] += rs->by_call[c];
+    t->log_bytes += rs->log_bytes;
+    t->raw_bytes += rs->raw_bytes;
+}
+
+int stat_collect(const char *dir, struct rec_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    int rc = recording_open(dir, &st->rec);
+    if (rc)
+        return rc;
+    st->nranks = st->rec.m.nranks > 0 ? st->rec.m.nranks : 0;
+    st->ranks = calloc(st->nranks ? (size_t)st->nranks : 1, sizeof *st->ranks);
+    if (!st->ranks) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    st->total.readable = 1;
+    st->total.events_exact = 1;
+    for (int i = 0; i < st->nranks; i++) {
+        struct rank_stat *rs = &st->ranks[i];
+        rs->rank = i;
+        collect_rank(st, rs);
+        if (rs->error[0])
+            st->damaged++;
+        add_to_total(&st->total, rs);
+    }
+    return 0;
+}
+
+void stat_free(struct rec_stats *st)
+{
+    recording_close(&st->rec);
+    free(st->ranks);
+    st->ranks = NULL;
+}

@@ -1,0 +1,32 @@
+/* stat_ending.c: how a rank's recording ended, in words. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rank_log.h"
+#include "stat.h"
+
+int stat_ending_has_detail(int ending)
+{
+    return ending == MPIRR_END_SIGNAL || ending == MPIRR_END_ABORT || ending == MPIRR_END_EXIT;
+}
+
+void stat_ending_text(const struct rank_stat *r, char *out, size_t n)
+{
+    const char *name = mpirr_log_ending_name(r->ending);
+    if (!r->readable) {
+        snprintf(out, n, "unreadable");
+    } else if (r->ending == MPIRR_END_SIGNAL) {
+        const char *sig = sigabbrev_np(r->detail);
+        if (sig)
+            snprintf(out, n, "%s %d (SIG%s)", name, r->detail, sig);
+        else
+            snprintf(out, n, "%s %d", name, r->detail);
+    } else if (r->ending == MPIRR_END_ABORT) {
+        snprintf(out, n, "%s(%d)", name, r->detail);
+    } else if (stat_ending_has_detail(r->ending)) {
+        snprintf(out, n, "%s (status %d)", name, r->detail);
+    } else {
+        snprintf(out, n, "%s", name);
+    }
+}

@@ -1,0 +1,89 @@
+/* stat_json.c: `mpirr stat --json`: the figures of stat_text.c as one JSON object. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "rank_log.h"
+#include "stat.h"
+
+/* The figures shared by a rank and the total. */
+static void put_counts(struct json *j, const struct rank_stat *r)
+{
+    json_uint(j, "events", r->events);
+    json_bool(j, "events_exact", r->events_exact);
+    json_uint(j, "records", r->records);
+    json_uint(j, "stored", r->stored);
+    json_object_begin(j, "by_kind");
+    for (unsigned k = MPIRR_REC_MATCH; k < MPIRR_REC_KIND_LIMIT; k++)
+        json_uint(j, mpirr_record_kind_name(k), r->by_kind[k]);
+    json_object_end(j);
+    json_object_begin(j, "by_call");
+    for (unsigned c = 0; c < MPIRR_CALL_ID_LIMIT; c++) {
+        if (!r->by_call[c])
+            continue;
+        char unknown[32];
+        const char *name = mpirr_call_name(c);
+        if (!name)
+            snprintf(unknown, sizeof unknown, "call #%u", c);
+        json_uint(j, name ? name : unknown, r->by_call[c]);
+    }
+    json_object_end(j);
+    json_uint(j, "log_bytes", r->log_bytes);
+    json_uint(j, "raw_bytes", r->raw_bytes);
+    double bpr = stat_bytes_per_record(r);
+    if (bpr < 0)
+        json_null(j, "bytes_per_record");
+    else
+        json_double(j, "bytes_per_record", bpr);
+}
+
+static void put_rank(struct json *j, const struct rank_stat *r)
+{
+    json_object_begin(j, NULL);
+    json_int(j, "rank", r->rank);
+    put_counts(j, r);
+    json_string(j, "ending", r->readable ? mpirr_log_ending_name(r->ending) : NULL);
+    if (r->readable && stat_ending_has_detail(r->ending))
+        json_int(j, "ending_detail", r->detail);
+    else
+        json_null(j, "ending_detail");
+    json_string(j, "error", r->error[0] ? r->error : NULL);
+    json_object_end(j);
+}
+
+void stat_print_json(const struct rec_stats *st)
+{
+    const mpirr_manifest *m = &st->rec.m;
+    struct json j;
+    json_init(&j, stdout);
+    json_object_begin(&j, NULL);
+    json_string(&j, "dir", st->rec.dir);
+    json_string(&j, "mode", m->mode);
+    json_string(&j, "mpi", m->mpi);
+    json_string(&j, "mpi_library", st->mpi_library[0] ? st->mpi_library : NULL);
+    json_int(&j, "nranks", st->nranks);
+    json_bool(&j, "wtime", m->wtime);
+    json_int(&j, "created", m->created);
+    json_string(&j, "cwd", m->cwd);
+    json_array_begin(&j, "command");
+    for (int i = 0; i < m->argc; i++)
+        json_string(&j, NULL, m->argv[i]);
+    json_array_end(&j);
+    json_string(&j, "exe", m->exe[0] ? m->exe : NULL);
+    char fp[24];
+    snprintf(fp, sizeof fp, "%016" PRIx64, m->fingerprint);
+    json_string(&j, "fingerprint", m->fingerprint ? fp : NULL);
+    if (m->exit_status >= 0)
+        json_int(&j, "exit_status", m->exit_status);
+    else
+        json_null(&j, "exit_status");
+    json_array_begin(&j, "ranks");
+    for (int i = 0; i < st->nranks; i++)
+        put_rank(&j, &st->ranks[i]);
+    json_array_end(&j);
+    json_object_begin(&j, "total");
+    put_counts(&j, &st->total);
+    json_int(&j, "damaged", st->damaged);
+    json_object_end(&j);
+    json_object_end(&j);
+}

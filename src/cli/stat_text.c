@@ -1,0 +1,192 @@
+/* stat_text.c: `mpirr stat` as text: the recording's description, one table row per rank plus
+ * a total, and the outcome records by call. Column widths follow the content. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rank_log.h"
+#include "shell_quote.h"
+#include "stat.h"
+
+enum {
+    FIRST_KIND = MPIRR_REC_MATCH,
+    NKINDS = MPIRR_REC_WTIME - MPIRR_REC_MATCH + 1,
+    COL_RANK = 0, COL_EVENTS, COL_RECORDS, COL_KIND0,
+    COL_LOG = COL_KIND0 + NKINDS, COL_RAW, COL_BPR, COL_ENDING,
+    NCOLS
+};
+
+struct row {
+    char cell[NCOLS][96];
+};
+
+static void header_row(struct row *row)
+{
+    static const char *const fixed[NCOLS] = {
+        [COL_RANK] = "rank", [COL_EVENTS] = "events", [COL_RECORDS] = "records",
+        [COL_LOG] = "log_bytes", [COL_RAW] = "raw_bytes", [COL_BPR] = "B/rec",
+        [COL_ENDING] = "ending",
+    };
+    for (int c = 0; c < NCOLS; c++)
+        snprintf(row->cell[c], sizeof row->cell[c], "%s",
+                 fixed[c] ? fixed[c] : mpirr_record_kind_name(FIRST_KIND + c - COL_KIND0));
+}
+
+static void data_row(struct row *row, const struct rank_stat *r, const char *label,
+                     const char *ending)
+{
+    snprintf(row->cell[COL_RANK], sizeof row->cell[0], "%s", label);
+    snprintf(row->cell[COL_ENDING], sizeof row->cell[0], "%s", ending);
+    if (!r->readable) {
+        for (int c = COL_EVENTS; c < COL_ENDING; c++)
+            strcpy(row->cell[c], "-");
+        return;
+    }
+    /* ">=": no END record, so the count stops at the last record written. */
+    snprintf(row->cell[COL_EVENTS], sizeof row->cell[0], "%s%" PRIu64,
+             r->events_exact ? "" : ">=", r->events);
+    snprintf(row->cell[COL_RECORDS], sizeof row->cell[0], "%" PRIu64, r->records);
+    for (int k = 0; k < NKINDS; k++)
+        snprintf(row->cell[COL_KIND0 + k], sizeof row->cell[0], "%" PRIu64,
+                 r->by_kind[FIRST_KIND + k]);
+    snprintf(row->cell[COL_LOG], sizeof row->cell[0], "%" PRIu64, r->log_bytes);
+    snprintf(row->cell[COL_RAW], sizeof row->cell[0], "%" PRIu64, r->raw_bytes);
+    double bpr = stat_bytes_per_record(r);
+    if (bpr < 0)
+        strcpy(row->cell[COL_BPR], "-");
+    else
+        snprintf(row->cell[COL_BPR], sizeof row->cell[0], "%.1f", bpr);
+}
+
+static void print_rows(const struct row *rows, int n)
+{
+    int width[NCOLS] = {0};
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < NCOLS; c++) {
+            int len = (int)strlen(rows[i].cell[c]);
+            if (len > width[c])
+                width[c] = len;
+        }
+    for (int i = 0; i < n; i++) {
+        char line[NCOLS * 100];
+        size_t len = 0;
+        for (int c = 0; c < COL_ENDING; c++)
+            len += (size_t)snprintf(line + len, sizeof line - len, "%*s  ", width[c],
+                                    rows[i].cell[c]);
+        snprintf(line + len, sizeof line - len, "%s", rows[i].cell[COL_ENDING]);
+        len = strlen(line);
+        while (len > 0 && line[len - 1] == ' ') /* the total row has no ending */
+            line[--len] = '\0';
+        printf("%s\n", line);
+    }
+}
+
+static void rank_ending(const struct rank_stat *r, char *out, size_t n)
+{
+    stat_ending_text(r, out, n);
+    if (r->readable && r->error[0])
+        snprintf(out + strlen(out), n - strlen(out), ", damaged");
+}
+
+/* "3 finalized, 1 signal 11 (SIGSEGV)": each distinct ending with its number of ranks. */
+static void print_ending_summary(const struct rec_stats *st)
+{
+    char(*seen)[96] = calloc((size_t)st->nranks + 1, sizeof *seen);
+    int *count = calloc((size_t)st->nranks + 1, sizeof *count);
+    int ndistinct = 0;
+    for (int i = 0; seen && count && i < st->nranks; i++) {
+        char text[96];
+        rank_ending(&st->ranks[i], text, sizeof text);
+        int d = 0;
+        while (d < ndistinct && strcmp(seen[d], text) != 0)
+            d++;
+        if (d == ndistinct)
+            strcpy(seen[ndistinct++], text);
+        count[d]++;
+    }
+    printf("ending      ");
+    for (int d = 0; d < ndistinct; d++)
+        printf("%s%d %s", d ? ", " : "", count[d], seen[d]);
+    printf("%s\n", ndistinct ? "" : "-");
+    free(seen);
+    free(count);
+}
+
+static void print_description(const struct rec_stats *st)
+{
+    const mpirr_manifest *m = &st->rec.m;
+    printf("recording   %s\n", st->rec.dir);
+    printf("command     ");
+    shell_print_command(stdout, m->argc, m->argv);
+    printf("\ncwd         %s\n", m->cwd);
+    if (m->exe[0])
+        printf("executable  %s (fingerprint %016" PRIx64 ")\n", m->exe, m->fingerprint);
+    printf("mpi         %s%s%s%s\n", m->mpi, st->mpi_library[0] ? " (" : "", st->mpi_library,
+           st->mpi_library[0] ? ")" : "");
+    printf("mode        %s\n", m->mode);
+    printf("wtime       %s\n", m->wtime ? "recorded" : "not recorded");
+    char when[64];
+    time_t created = (time_t)m->created;
+    struct tm tm;
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", localtime_r(&created, &tm));
+    printf("created     %s\n", when);
+    if (m->exit_status >= 0)
+        printf("exit        %d\n", m->exit_status);
+    else
+        printf("exit        unknown (mpirr record did not finish)\n");
+    printf("ranks       %d\n", st->nranks);
+    print_ending_summary(st);
+}
+
+static void print_table(const struct rec_stats *st)
+{
+    struct row *rows = malloc(((size_t)st->nranks + 2) * sizeof *rows);
+    if (!rows)
+        return;
+    header_row(&rows[0]);
+    for (int i = 0; i < st->nranks; i++) {
+        char label[16], ending[96];
+        snprintf(label, sizeof label, "%d", st->ranks[i].rank);
+        rank_ending(&st->ranks[i], ending, sizeof ending);
+        data_row(&rows[i + 1], &st->ranks[i], label, ending);
+    }
+    data_row(&rows[st->nranks + 1], &st->total, "total", "");
+    print_rows(rows, st->nranks + 2);
+    free(rows);
+    printf("\n%s counts successful tests only: unsuccessful ones are not recorded one by one.\n",
+           mpirr_record_kind_name(MPIRR_REC_TEST_OK));
+    if (!st->total.events_exact)
+        printf("events >=N: the rank has no END record (it did not reach MPI_Finalize); "
+               "counted to its last record.\n");
+    printf("B/rec: log bytes per stored record (checks and the END record included).\n");
+}
+
+static void print_by_call(const struct rec_stats *st)
+{
+    printf("\noutcome records by call (all ranks)\n");
+    int any = 0;
+    for (unsigned c = 0; c < MPIRR_CALL_ID_LIMIT; c++) {
+        if (!st->total.by_call[c])
+            continue;
+        const char *name = mpirr_call_name(c);
+        char unknown[32];
+        if (!name) {
+            snprintf(unknown, sizeof unknown, "call #%u", c);
+            name = unknown;
+        }
+        printf("  %-24s %12" PRIu64 "\n", name, st->total.by_call[c]);
+        any = 1;
+    }
+    if (!any)
+        printf("  (none)\n");
+}
+
+void stat_print_text(const struct rec_stats *st)
+{
+    print_description(st);
+    printf("\n");
+    print_table(st);
+    print_by_call(st);
+}
