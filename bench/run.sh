@@ -1,0 +1,65 @@
+#!/bin/bash
+# run.sh BUILD_DIR [REPS]: native vs record vs replay, side by side in one run, for every
+# benchmark on every MPI implementation built. Prints a markdown table: the loop time each
+# benchmark measures itself (median of REPS runs), its ratio to native, log bytes per
+# nondeterministic event, and for the ping-pong the cost per message in ns.
+set -u
+BUILD=${1:-build}
+REPS=${2:-3}
+MPIRR=$BUILD/bin/mpirr
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+TMP=$(mktemp -d /tmp/mpirr-bench.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+launcher() { [ "$1" = openmpi ] && echo "mpirun.openmpi -np $2" || echo "mpiexec.mpich -n $2"; }
+field() { sed -n "s/.* $1 \([^ ]*\).*/\1/p" <<<"$2"; } # value after a key in a bench line
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# one_run MODE IMPL NP PROG: prints the program's bench line.
+one_run() {
+    local mode=$1 impl=$2 np=$3 prog=$4
+    read -r -a L <<<"$(launcher "$impl" "$np")"
+    case $mode in
+    native) "${L[@]}" "$prog" ;;
+    run) "$MPIRR" run -- "${L[@]}" "$prog" ;;
+    record) rm -rf "$TMP/rec" && "$MPIRR" record -o "$TMP/rec" -- "${L[@]}" "$prog" ;;
+    replay) "$MPIRR" replay "$TMP/rec" ;;
+    esac 2>"$TMP/err" | grep '^bench ' || { cat "$TMP/err" >&2; echo "bench failed: $mode $prog" >&2; }
+}
+
+printf '| mpi | benchmark | ranks | native s | preloaded | record | replay | ND events | log B/ND event | ns/msg native → record |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|\n'
+for impl in openmpi mpich; do
+    [ -d "$BUILD/bench/$impl" ] || continue
+    for spec in pingpong:2 recv_bench:4 iprobe_bench:4 master_worker_bench:4; do
+        name=${spec%:*} np=${spec#*:}
+        prog=$BUILD/bench/$impl/$name
+        [ -x "$prog" ] || continue
+        declare -A secs=() ns=()
+        line=""
+        for mode in native run record replay; do
+            vals=() nsv=()
+            for r in $(seq "$REPS"); do
+                # replay needs a recording: record again before each replay rep
+                [ "$mode" = replay ] && one_run record "$impl" "$np" "$prog" >/dev/null
+                line=$(one_run "$mode" "$impl" "$np" "$prog")
+                vals+=("$(field seconds "$line")")
+                nsv+=("$(field ns_per_msg "$line")")
+            done
+            secs[$mode]=$(printf '%s\n' "${vals[@]}" | median)
+            ns[$mode]=$(printf '%s\n' "${nsv[@]}" | median)
+            [ "$mode" = record ] && {
+                nd=$(field nd_events "$line")
+                bytes=$(cat "$TMP"/rec/rank-*.log | wc -c)
+                hdr=$(( $(ls "$TMP"/rec/rank-*.log | wc -l) * 768 ))
+            }
+        done
+        ratio() { awk -v a="$1" -v b="${secs[native]}" 'BEGIN {printf "%.3fx", a / b}'; }
+        perev=$(awk -v b="$bytes" -v h="$hdr" -v n="$nd" 'BEGIN {if (n > 0) printf "%.2f", (b - h) / n; else print "-"}')
+        nscol="-"
+        [ -n "${ns[native]}" ] && nscol=$(awk -v a="${ns[native]}" -v b="${ns[record]}" 'BEGIN {printf "%.0f → %.0f (+%.0f)", a, b, b - a}')
+        printf '| %s | %s | %s | %.4f | %s | %s | %s | %s | %s | %s |\n' "$impl" "$name" "$np" \
+            "${secs[native]}" "$(ratio "${secs[run]}")" "$(ratio "${secs[record]}")" \
+            "$(ratio "${secs[replay]}")" "$nd" "$perev" "$nscol"
+    done
+done

@@ -1,0 +1,37 @@
+#!/bin/bash
+# demo.sh BUILD_DIR: the `make demo` walk-through. Runs the bundled nondeterministic example
+# (racey_reduce: rank 0 sums partial results in arrival order, so the last digits change from
+# run to run) natively a few times, records one run, replays it, and shows `mpirr stat`.
+set -eu
+BUILD=${1:-build}
+MPIRR=$BUILD/bin/mpirr
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+if [ -x "$BUILD/examples/openmpi/racey_reduce" ]; then
+    impl=openmpi LAUNCH=(mpirun.openmpi -np 4)
+else
+    impl=mpich LAUNCH=(mpiexec.mpich -n 4)
+fi
+APP=$BUILD/examples/$impl/racey_reduce
+REC=$BUILD/demo-recording
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+say "native runs of ${LAUNCH[*]} $APP: the arrival order and the sum change"
+for i in 1 2 3; do "$MPIRR" run --noise 300 -- "${LAUNCH[@]}" "$APP" | sed 's/^/  /'; done
+
+say "mpirr record -o $REC -- ${LAUNCH[*]} $APP"
+rm -rf "$REC"
+"$MPIRR" record -o "$REC" -- "${LAUNCH[@]}" "$APP" | tee "$REC.out" | sed 's/^/  /'
+
+say "mpirr replay $REC (3 times, with random delays injected around every MPI call)"
+for i in 1 2 3; do
+    "$MPIRR" replay --noise 300 "$REC" >"$REC.replay"
+    sed 's/^/  /' "$REC.replay"
+    if cmp -s "$REC.out" "$REC.replay"; then echo "  -> identical to the recording"; else
+        echo "  -> DIFFERENT from the recording" >&2
+        exit 1
+    fi
+done
+
+say "mpirr stat $REC"
+"$MPIRR" stat "$REC"
+rm -f "$REC.out" "$REC.replay"
