@@ -22,32 +22,35 @@ one_run() {
     case $mode in
     native) "${L[@]}" "$prog" ;;
     run) "$MPIRR" run -- "${L[@]}" "$prog" ;;
-    record) rm -rf "$TMP/rec" && "$MPIRR" record -o "$TMP/rec" -- "${L[@]}" "$prog" ;;
+    # --no-wtime: the benchmarks time themselves with MPI_Wtime, which replay would replay
+    record) rm -rf "$TMP/rec" && "$MPIRR" record --no-wtime -o "$TMP/rec" -- "${L[@]}" "$prog" ;;
     replay) "$MPIRR" replay "$TMP/rec" ;;
     esac 2>"$TMP/err" | grep '^bench ' || { cat "$TMP/err" >&2; echo "bench failed: $mode $prog" >&2; }
 }
 
-printf '| mpi | benchmark | ranks | native s | preloaded | record | replay | ND events | log B/ND event | ns/msg native → record |\n'
-printf '|---|---|---|---|---|---|---|---|---|---|\n'
+printf '| mpi | benchmark | ranks | native s | preloaded | record | replay | ND events | log B/ND event | ns/call native → record | ns/msg native → record |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|---|\n'
 for impl in openmpi mpich; do
     [ -d "$BUILD/bench/$impl" ] || continue
-    for spec in pingpong:2 recv_bench:4 iprobe_bench:4 master_worker_bench:4; do
+    for spec in callcost:1 pingpong:2 recv_bench:4 iprobe_bench:4 master_worker_bench:4; do
         name=${spec%:*} np=${spec#*:}
         prog=$BUILD/bench/$impl/$name
         [ -x "$prog" ] || continue
-        declare -A secs=() ns=()
+        declare -A secs=() ns=() nc=()
         line=""
         for mode in native run record replay; do
-            vals=() nsv=()
+            vals=() nsv=() ncv=()
             for r in $(seq "$REPS"); do
                 # replay needs a recording: record again before each replay rep
                 [ "$mode" = replay ] && one_run record "$impl" "$np" "$prog" >/dev/null
                 line=$(one_run "$mode" "$impl" "$np" "$prog")
                 vals+=("$(field seconds "$line")")
                 nsv+=("$(field ns_per_msg "$line")")
+                ncv+=("$(field ns_per_call "$line")")
             done
             secs[$mode]=$(printf '%s\n' "${vals[@]}" | median)
             ns[$mode]=$(printf '%s\n' "${nsv[@]}" | median)
+            nc[$mode]=$(printf '%s\n' "${ncv[@]}" | median)
             [ "$mode" = record ] && {
                 nd=$(field nd_events "$line")
                 bytes=$(cat "$TMP"/rec/rank-*.log | wc -c)
@@ -56,10 +59,10 @@ for impl in openmpi mpich; do
         done
         ratio() { awk -v a="$1" -v b="${secs[native]}" 'BEGIN {printf "%.3fx", a / b}'; }
         perev=$(awk -v b="$bytes" -v h="$hdr" -v n="$nd" 'BEGIN {if (n > 0) printf "%.2f", (b - h) / n; else print "-"}')
-        nscol="-"
-        [ -n "${ns[native]}" ] && nscol=$(awk -v a="${ns[native]}" -v b="${ns[record]}" 'BEGIN {printf "%.0f → %.0f (+%.0f)", a, b, b - a}')
-        printf '| %s | %s | %s | %.4f | %s | %s | %s | %s | %s | %s |\n' "$impl" "$name" "$np" \
+        delta() { [ -n "$1" ] && awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f → %.1f (%+.1f)", a, b, b - a}' || echo -; }
+        printf '| %s | %s | %s | %.4f | %s | %s | %s | %s | %s | %s | %s |\n' "$impl" "$name" "$np" \
             "${secs[native]}" "$(ratio "${secs[run]}")" "$(ratio "${secs[record]}")" \
-            "$(ratio "${secs[replay]}")" "$nd" "$perev" "$nscol"
+            "$(ratio "${secs[replay]}")" "$nd" "$perev" "$(delta "${nc[native]}" "${nc[record]}")" \
+            "$(delta "${ns[native]}" "${ns[record]}")"
     done
 done
