@@ -19,12 +19,13 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 one_run() {
     local mode=$1 impl=$2 np=$3 prog=$4
     read -r -a L <<<"$(launcher "$impl" "$np")"
+    local T=(timeout -k 5 "${BENCH_TIMEOUT:-180}") # a stalled run must not stall the table
     case $mode in
-    native) "${L[@]}" "$prog" ;;
-    run) "$MPIRR" run -- "${L[@]}" "$prog" ;;
+    native) "${T[@]}" "${L[@]}" "$prog" ;;
+    run) "${T[@]}" "$MPIRR" run -- "${L[@]}" "$prog" ;;
     # --no-wtime: the benchmarks time themselves with MPI_Wtime, which replay would replay
-    record) rm -rf "$TMP/rec" && "$MPIRR" record --no-wtime -o "$TMP/rec" -- "${L[@]}" "$prog" ;;
-    replay) "$MPIRR" replay "$TMP/rec" ;;
+    record) rm -rf "$TMP/rec" && "${T[@]}" "$MPIRR" record --no-wtime -o "$TMP/rec" -- "${L[@]}" "$prog" ;;
+    replay) "${T[@]}" "$MPIRR" replay "$TMP/rec" ;;
     esac 2>"$TMP/err" | grep '^bench ' || { cat "$TMP/err" >&2; echo "bench failed: $mode $prog" >&2; }
 }
 

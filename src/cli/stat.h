@@ -42,7 +42,8 @@ void stat_free(struct rec_stats *st);
 /* The record kinds that are nondeterministic outcomes (match .. wtime), as opposed to the
  * bookkeeping records (check, end). */
 int stat_is_outcome(unsigned kind);
-/* Compressed log bytes per stored record; negative when there are no records. */
+/* Log bytes (file header excluded, frame headers and bookkeeping records included) per
+ * nondeterministic outcome; negative when there are none. */
 double stat_bytes_per_record(const struct rank_stat *r);
 /* "finalized", "signal 11 (SIGSEGV)", "MPI_Abort(3)", "cut off", or "unreadable". */
 void stat_ending_text(const struct rank_stat *r, char *out, size_t n);

@@ -17,7 +17,9 @@ int stat_is_outcome(unsigned kind)
 
 double stat_bytes_per_record(const struct rank_stat *r)
 {
-    return r->stored ? (double)r->log_bytes / (double)r->stored : -1.0;
+    /* The fixed file header is not the records' cost: leave it out. */
+    uint64_t body = r->log_bytes > MPIRR_LOG_HEADER_BYTES ? r->log_bytes - MPIRR_LOG_HEADER_BYTES : 0;
+    return r->records ? (double)body / (double)r->records : -1.0;
 }
 
 static void count_record(struct rank_stat *rs, const mpirr_record *rec)

@@ -160,7 +160,7 @@ static void print_table(const struct rec_stats *st)
     if (!st->total.events_exact)
         printf("events >=N: the rank has no END record (it did not reach MPI_Finalize); "
                "counted to its last record.\n");
-    printf("B/rec: log bytes per stored record (checks and the END record included).\n");
+    printf("B/rec: log bytes per outcome record (the %d-byte file header left out).\n", MPIRR_LOG_HEADER_BYTES);
 }
 
 static void print_by_call(const struct rec_stats *st)

@@ -14,6 +14,7 @@
 
 #define MPIRR_LOG_VERSION 1
 #define MPIRR_LOG_FLAG_WTIME 1u /* MPI_Wtime values were recorded */
+#define MPIRR_LOG_HEADER_BYTES 768 /* fixed file header at the start of every rank log */
 
 typedef struct mpirr_log_header {
     uint32_t version;

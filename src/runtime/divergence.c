@@ -43,39 +43,40 @@ static _Noreturn void die(void)
     _exit(DIVERGENCE_EXIT);
 }
 
-void mpirr_diverged(uint64_t event, const char *fmt, ...)
+static void vsay(const char *prefix, const char *fmt, va_list ap)
 {
     char what[768];
+    vsnprintf(what, sizeof what, fmt, ap);
+    say(prefix, what);
+}
+
+void mpirr_diverged(uint64_t event, const char *fmt, ...)
+{
+    char prefix[600];
+    snprintf(prefix, sizeof prefix, "replay of rank %d diverged at event %llu (%s): ",
+             mpirr_rt.rank, (unsigned long long)event, mpirr_rt.log_path);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    vsay(prefix, fmt, ap);
     va_end(ap);
-    char line[1024];
-    snprintf(line, sizeof line, "replay of rank %d diverged at event %llu (%s): %s", mpirr_rt.rank,
-             (unsigned long long)event, mpirr_rt.log_path, what);
-    say("", line);
     die();
 }
 
 void mpirr_fatal(const char *fmt, ...)
 {
-    char what[768];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    vsay("", fmt, ap);
     va_end(ap);
-    say("", what);
     die();
 }
 
 void mpirr_warn(const char *fmt, ...)
 {
-    char what[768];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    vsay("warning: ", fmt, ap);
     va_end(ap);
-    say("warning: ", what);
 }
 
 /* The recording was cut off (the rank was killed while the run died elsewhere): past this

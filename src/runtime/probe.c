@@ -12,28 +12,20 @@ static int active(void) { return mpirr_recording() || mpirr_replaying(); }
 int mpirr_MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Probe);
-    if (!mpirr_is_wildcard(source, tag)) return PMPI_Probe(source, tag, comm, status);
-    if (mpirr_replaying()) {
-        mpirr_wildcard_forced(&call_, &source, &tag);
-        return PMPI_Probe(source, tag, comm, status);
-    }
-    MPI_Status local, *st = mpirr_status_for_match(status, &local);
+    int record;
+    MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &tag, status, &local, &record);
     int rc = PMPI_Probe(source, tag, comm, st);
-    mpirr_record_match(&call_, st);
+    if (record) mpirr_record_match(&call_, st);
     return rc;
 }
 
 int mpirr_MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Mprobe);
-    if (!mpirr_is_wildcard(source, tag)) return PMPI_Mprobe(source, tag, comm, message, status);
-    if (mpirr_replaying()) {
-        mpirr_wildcard_forced(&call_, &source, &tag);
-        return PMPI_Mprobe(source, tag, comm, message, status);
-    }
-    MPI_Status local, *st = mpirr_status_for_match(status, &local);
+    int record;
+    MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &tag, status, &local, &record);
     int rc = PMPI_Mprobe(source, tag, comm, message, st);
-    mpirr_record_match(&call_, st);
+    if (record) mpirr_record_match(&call_, st);
     return rc;
 }
 
@@ -67,7 +59,7 @@ int mpirr_MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *
         return PMPI_Probe(source, tag, comm, status);
     }
     int wild = mpirr_is_wildcard(source, tag);
-    MPI_Status local, *st = mpirr_status_for_match(status, &local);
+    MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc = PMPI_Iprobe(source, tag, comm, flag, st);
     if (rc == MPI_SUCCESS && *flag) mpirr_record_test_ok(&call_, st, wild, 0, NULL);
     return rc;
@@ -88,7 +80,7 @@ int mpirr_MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message
         return PMPI_Mprobe(source, tag, comm, message, status);
     }
     int wild = mpirr_is_wildcard(source, tag);
-    MPI_Status local, *st = mpirr_status_for_match(status, &local);
+    MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc = PMPI_Improbe(source, tag, comm, flag, message, st);
     if (rc == MPI_SUCCESS && *flag) mpirr_record_test_ok(&call_, st, wild, 0, NULL);
     return rc;

@@ -19,9 +19,17 @@ int mpirr_wildcard_forced(const mpirr_call *c, int *source, int *tag)
     return 1;
 }
 
-MPI_Status *mpirr_status_for_match(MPI_Status *user, MPI_Status *local)
+MPI_Status *mpirr_wild_prepare(const mpirr_call *c, int *source, int *tag, MPI_Status *status,
+                               MPI_Status *local, int *record)
 {
-    MPI_Status *st = mpirr_status_or(user, local);
+    *record = 0;
+    if (!mpirr_is_wildcard(*source, *tag)) return status;
+    if (mpirr_replaying()) {
+        mpirr_wildcard_forced(c, source, tag);
+        return status;
+    }
+    *record = mpirr_recording();
+    MPI_Status *st = mpirr_status_or(status, local);
     st->MPI_SOURCE = MPI_ANY_SOURCE; /* stays negative if the call fails before matching */
     return st;
 }
@@ -30,14 +38,10 @@ int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int 
                    MPI_Comm comm, MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Recv);
-    if (!mpirr_is_wildcard(source, tag)) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
-    if (mpirr_replaying()) {
-        mpirr_wildcard_forced(&call_, &source, &tag);
-        return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
-    }
-    MPI_Status local, *st = mpirr_status_for_match(status, &local);
+    int record;
+    MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &tag, status, &local, &record);
     int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, st);
-    if (mpirr_recording()) mpirr_record_match(&call_, st);
+    if (record) mpirr_record_match(&call_, st);
     return rc;
 }
 
@@ -46,12 +50,8 @@ int mpirr_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Sendrecv);
-    MPI_Status local, *st = status;
-    int record = 0;
-    if (mpirr_is_wildcard(source, recvtag)) {
-        if (mpirr_replaying()) mpirr_wildcard_forced(&call_, &source, &recvtag);
-        else if (mpirr_recording()) st = mpirr_status_for_match(status, &local), record = 1;
-    }
+    int record;
+    MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &recvtag, status, &local, &record);
     int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                            recvtype, source, recvtag, comm, st);
     if (record) mpirr_record_match(&call_, st);
@@ -63,12 +63,8 @@ int mpirr_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int 
                                MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Sendrecv_replace);
-    MPI_Status local, *st = status;
-    int record = 0;
-    if (mpirr_is_wildcard(source, recvtag)) {
-        if (mpirr_replaying()) mpirr_wildcard_forced(&call_, &source, &recvtag);
-        else if (mpirr_recording()) st = mpirr_status_for_match(status, &local), record = 1;
-    }
+    int record;
+    MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &recvtag, status, &local, &record);
     int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
     if (record) mpirr_record_match(&call_, st);
     return rc;

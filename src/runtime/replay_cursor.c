@@ -24,6 +24,7 @@ struct replay_cursor {
     struct stored *def;
     uint64_t *def_keys; /* 0 = empty */
     size_t def_cap, def_len;
+    int32_t *taken_indices; /* index list of the last record taken, valid until the next take */
 };
 
 static uint64_t def_key(uint64_t event, uint32_t sub, unsigned kind)
@@ -186,6 +187,7 @@ void mpirr_cursor_close(struct replay_cursor *c)
     for (size_t i = 0; i < c->def_cap; i++)
         if (c->def_keys[i]) free(c->def[i].indices);
     free(c->q);
+    free(c->taken_indices);
     free(c->def);
     free(c->def_keys);
     mpirr_log_reader_close(c->rd);
@@ -241,12 +243,10 @@ int mpirr_replay_take(const mpirr_call *call, mpirr_record *out)
     int found = r->event == call->event && r->kind != MPIRR_REC_CHECK;
     if (found) {
         *out = *r;
-        /* Keep the index list alive in a per-thread buffer until the next take. */
-        static _Thread_local int32_t *keep;
-        free(keep);
-        keep = c->q[c->qhead].indices;
+        free(c->taken_indices);
+        c->taken_indices = c->q[c->qhead].indices;
         c->q[c->qhead].indices = NULL;
-        out->indices = keep;
+        out->indices = c->taken_indices;
         pop(c);
     }
     update_next_key(c);
