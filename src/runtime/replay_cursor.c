@@ -17,7 +17,7 @@ struct stored {
 struct replay_cursor {
     mpirr_log_reader *rd;
     int eof, ending, ending_detail;
-    /* in-order queue (ring) */
+    /* in-order queue (ring; capacity a power of two) */
     struct stored *q;
     size_t qcap, qhead, qlen;
     /* deferred records: open addressing on (event, sub, kind) */
@@ -127,13 +127,13 @@ static int read_one(struct replay_cursor *c)
         size_t ncap = c->qcap ? 2 * c->qcap : 64;
         struct stored *nq = malloc(ncap * sizeof *nq);
         if (!nq) mpirr_fatal("out of memory reading the recording");
-        for (size_t i = 0; i < c->qlen; i++) nq[i] = c->q[(c->qhead + i) % c->qcap];
+        for (size_t i = 0; i < c->qlen; i++) nq[i] = c->q[(c->qhead + i) & (c->qcap - 1)];
         free(c->q);
         c->q = nq;
         c->qcap = ncap;
         c->qhead = 0;
     }
-    store(&c->q[(c->qhead + c->qlen) % c->qcap], &r);
+    store(&c->q[(c->qhead + c->qlen) & (c->qcap - 1)], &r);
     c->qlen++;
     return 1;
 }
@@ -148,7 +148,7 @@ static const mpirr_record *peek(struct replay_cursor *c)
 static void pop(struct replay_cursor *c)
 {
     free(c->q[c->qhead].indices);
-    c->qhead = (c->qhead + 1) % c->qcap;
+    c->qhead = (c->qhead + 1) & (c->qcap - 1);
     c->qlen--;
 }
 
