@@ -166,7 +166,7 @@ static int replay_some(const mpirr_call *c, const mpirr_record *r, MPI_Request r
                                      "passed %d requests", i, mpirr_call_name(c->id), incount);
         indices[k] = i;
         MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[k];
-        int e = PMPI_Wait(&reqs[i], st);
+        int e = mpirr_replay_wait(&reqs[i], st);
         if (e != MPI_SUCCESS) {
             if (sts != MPI_STATUSES_IGNORE) sts[k].MPI_ERROR = e;
             rc = MPI_ERR_IN_STATUS;
@@ -180,10 +180,10 @@ int mpirr_MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Wait);
     tracked_request *e = active() ? mpirr_track_find(*request) : NULL;
-    if (!e) return PMPI_Wait(request, status);
+    if (!e) return mpirr_replaying() ? mpirr_replay_wait(request, status) : PMPI_Wait(request, status);
     MPI_Request before = *request;
     MPI_Status local, *st = mpirr_status_or(status, &local);
-    int rc = PMPI_Wait(request, st);
+    int rc = mpirr_replaying() ? mpirr_replay_wait(request, st) : PMPI_Wait(request, st);
     if (rc == MPI_SUCCESS) tracked_completed(&call_, e, before, st);
     return rc;
 }
@@ -204,7 +204,7 @@ int mpirr_MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
             return MPI_SUCCESS;
         }
         *flag = 1;
-        rc = PMPI_Wait(request, st);
+        rc = mpirr_replay_wait(request, st);
     } else {
         rc = PMPI_Test(request, flag, st);
         if (rc != MPI_SUCCESS || !*flag) return rc;
@@ -225,10 +225,8 @@ int mpirr_MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *sta
             mpirr_replay_idle();
             return MPI_SUCCESS;
         }
-        int rc; /* the recorded success: poll until the request is complete, without freeing it */
-        do rc = PMPI_Request_get_status(request, flag, status);
-        while (rc == MPI_SUCCESS && !*flag);
-        return rc;
+        /* the recorded success: poll until the request is complete, without freeing it */
+        return mpirr_replay_request_done(request, flag, status);
     }
     int rc = PMPI_Request_get_status(request, flag, status);
     if (rc == MPI_SUCCESS && *flag) mpirr_record_test_ok(&call_, NULL, 0, 0, NULL);
@@ -263,7 +261,7 @@ static int any(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
                 mpirr_diverged(c->event, "the recording chose request %d of %s, the program "
                                          "passed %d requests", r.count, mpirr_call_name(c->id), count);
             *index = r.count;
-            rc = PMPI_Wait(&reqs[*index], st);
+            rc = mpirr_replay_wait(&reqs[*index], st);
         }
     } else {
         rc = blocking ? PMPI_Waitany(count, reqs, index, st) : PMPI_Testany(count, reqs, index, flag, st);
@@ -314,9 +312,11 @@ static int all(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
             hits_free(&h);
             return MPI_SUCCESS;
         }
-        rc = PMPI_Waitall(count, reqs, sts);
+        rc = mpirr_replay_waitall(count, reqs, sts);
     } else {
-        rc = blocking ? PMPI_Waitall(count, reqs, sts) : PMPI_Testall(count, reqs, flag, sts);
+        rc = blocking ? (mpirr_replaying() ? mpirr_replay_waitall(count, reqs, sts)
+                                           : PMPI_Waitall(count, reqs, sts))
+                      : PMPI_Testall(count, reqs, flag, sts);
         if (!blocking && rc == MPI_SUCCESS && *flag && mpirr_recording())
             mpirr_record_test_ok(c, NULL, 0, 0, NULL);
     }

@@ -28,6 +28,14 @@ __attribute__((constructor)) static void read_settings(void)
     else if (mode && !strcmp(mode, "run")) mpirr_rt.mode = MPIRR_MODE_RUN;
     if (noise) mpirr_rt.noise_us = (unsigned)strtoul(noise, NULL, 10);
     if (dir) snprintf(mpirr_rt.dir, sizeof mpirr_rt.dir, "%s", dir);
+    /* MPICH's blocking calls spin without yielding; Open MPI's yield when oversubscribed. */
+#ifdef OPEN_MPI
+    mpirr_rt.poll_waits = 0;
+#else
+    mpirr_rt.poll_waits = 1;
+#endif
+    const char *wait = getenv("MPIRR_REPLAY_WAIT");
+    if (wait) mpirr_rt.poll_waits = !strcmp(wait, "poll");
     const char *wt = getenv("MPIRR_WTIME");
     mpirr_rt.wtime = !wt || strcmp(wt, "0");
     if ((mpirr_rt.mode == MPIRR_MODE_RECORD || mpirr_rt.mode == MPIRR_MODE_REPLAY) && !dir) {

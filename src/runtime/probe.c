@@ -56,7 +56,7 @@ int mpirr_MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *
             return MPI_SUCCESS;
         }
         *flag = 1;
-        return PMPI_Probe(source, tag, comm, status);
+        return mpirr_replay_probe(source, tag, comm, status);
     }
     int wild = mpirr_is_wildcard(source, tag);
     MPI_Status local, *st = mpirr_status_or(status, &local);
@@ -77,7 +77,7 @@ int mpirr_MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message
             return MPI_SUCCESS;
         }
         *flag = 1;
-        return PMPI_Mprobe(source, tag, comm, message, status);
+        return mpirr_replay_mprobe(source, tag, comm, message, status);
     }
     int wild = mpirr_is_wildcard(source, tag);
     MPI_Status local, *st = mpirr_status_or(status, &local);

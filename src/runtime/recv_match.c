@@ -40,6 +40,11 @@ int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int 
     MPIRR_BEGIN(MPI_Recv);
     int record;
     MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &tag, status, &local, &record);
+    if (mpirr_replaying() && mpirr_rt.poll_waits) { /* polite waiting: see replay_wait.c */
+        MPI_Request req;
+        int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, &req);
+        return rc == MPI_SUCCESS ? mpirr_replay_wait(&req, status) : rc;
+    }
     int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, st);
     if (record) mpirr_record_match(&call_, st);
     return rc;

@@ -30,6 +30,7 @@ struct mpirr_runtime {
     int active;             /* log open: between MPI_Init and MPI_Finalize */
     int threaded;           /* MPI_THREAD_MULTIPLE granted: take the lock */
     int wtime;              /* MPI_Wtime values are recorded/replayed */
+    int poll_waits;         /* replay waits by polling and yielding (replay_wait.c) */
     int rank, nranks;
     unsigned noise_us;
     uint64_t event;         /* events so far on this rank */
@@ -103,6 +104,12 @@ int mpirr_replay_deferred(uint64_t event, uint32_t sub, unsigned kind, mpirr_rec
  * communicator, which can match nothing) so the poll loop costs what it cost in the recording,
  * and lets an oversubscribed MPI yield the core to the ranks it waits for. */
 void mpirr_replay_idle(void);
+/* replay_wait.c: waits for a recorded success without starving other ranks of the core. */
+int mpirr_replay_wait(MPI_Request *req, MPI_Status *st);
+int mpirr_replay_waitall(int count, MPI_Request reqs[], MPI_Status sts[]);
+int mpirr_replay_probe(int source, int tag, MPI_Comm comm, MPI_Status *st);
+int mpirr_replay_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *st);
+int mpirr_replay_request_done(MPI_Request req, int *flag, MPI_Status *st);
 /* Describes the next in-order record for error messages. */
 void mpirr_cursor_describe_next(char *buf, size_t n);
 const mpirr_log_header *mpirr_cursor_header(struct replay_cursor *cur);
