@@ -1,6 +1,6 @@
 #!/bin/bash
 # run.sh BUILD_DIR [REPS]: native vs record vs replay, side by side in one run, for every
-# benchmark on every MPI implementation built. Prints a markdown table: the loop time each
+# benchmark on every MPI implementation built. BENCH_SPECS="name:ranks ..." picks others. Prints a markdown table: the loop time each
 # benchmark measures itself (median of REPS runs), its ratio to native, log bytes per
 # nondeterministic event, and for the ping-pong the cost per message in ns.
 set -u
@@ -33,7 +33,7 @@ printf '| mpi | benchmark | ranks | native s | preloaded | record | replay | ND 
 printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 for impl in openmpi mpich; do
     [ -d "$BUILD/bench/$impl" ] || continue
-    for spec in callcost:1 pingpong:2 recv_bench:4 iprobe_bench:4 master_worker_bench:4; do
+    for spec in ${BENCH_SPECS:-callcost:1 pingpong:2 recv_bench:4 iprobe_bench:4 master_worker_bench:4}; do
         name=${spec%:*} np=${spec#*:}
         prog=$BUILD/bench/$impl/$name
         [ -x "$prog" ] || continue

@@ -14,11 +14,21 @@
 
 #include "runtime.h"
 
+/* Polls before the first yield: a wait that ends within a few microseconds (the common case on
+ * a dedicated core) should not pay for system calls. */
+#define SPIN_POLLS 64
+
+static void pause_poll(unsigned *polls)
+{
+    if (++*polls > SPIN_POLLS) sched_yield();
+}
+
 int mpirr_replay_wait(MPI_Request *req, MPI_Status *st)
 {
     if (!mpirr_rt.poll_waits) return PMPI_Wait(req, st);
     int flag = 0, rc;
-    while ((rc = PMPI_Test(req, &flag, st)) == MPI_SUCCESS && !flag) sched_yield();
+    unsigned polls = 0;
+    while ((rc = PMPI_Test(req, &flag, st)) == MPI_SUCCESS && !flag) pause_poll(&polls);
     return rc;
 }
 
@@ -26,7 +36,8 @@ int mpirr_replay_waitall(int count, MPI_Request reqs[], MPI_Status sts[])
 {
     if (!mpirr_rt.poll_waits) return PMPI_Waitall(count, reqs, sts);
     int flag = 0, rc;
-    while ((rc = PMPI_Testall(count, reqs, &flag, sts)) == MPI_SUCCESS && !flag) sched_yield();
+    unsigned polls = 0;
+    while ((rc = PMPI_Testall(count, reqs, &flag, sts)) == MPI_SUCCESS && !flag) pause_poll(&polls);
     return rc;
 }
 
@@ -34,7 +45,8 @@ int mpirr_replay_probe(int source, int tag, MPI_Comm comm, MPI_Status *st)
 {
     if (!mpirr_rt.poll_waits) return PMPI_Probe(source, tag, comm, st);
     int flag = 0, rc;
-    while ((rc = PMPI_Iprobe(source, tag, comm, &flag, st)) == MPI_SUCCESS && !flag) sched_yield();
+    unsigned polls = 0;
+    while ((rc = PMPI_Iprobe(source, tag, comm, &flag, st)) == MPI_SUCCESS && !flag) pause_poll(&polls);
     return rc;
 }
 
@@ -42,14 +54,16 @@ int mpirr_replay_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MP
 {
     if (!mpirr_rt.poll_waits) return PMPI_Mprobe(source, tag, comm, msg, st);
     int flag = 0, rc;
+    unsigned polls = 0;
     while ((rc = PMPI_Improbe(source, tag, comm, &flag, msg, st)) == MPI_SUCCESS && !flag)
-        sched_yield();
+        pause_poll(&polls);
     return rc;
 }
 
 int mpirr_replay_request_done(MPI_Request req, int *flag, MPI_Status *st)
 {
     int rc;
-    while ((rc = PMPI_Request_get_status(req, flag, st)) == MPI_SUCCESS && !*flag) sched_yield();
+    unsigned polls = 0;
+    while ((rc = PMPI_Request_get_status(req, flag, st)) == MPI_SUCCESS && !*flag) pause_poll(&polls);
     return rc;
 }
