@@ -1,6 +1,7 @@
 #!/bin/bash
 # run.sh BUILD_DIR [REPS]: native vs record vs replay, side by side in one run, for every
-# benchmark on every MPI implementation built. BENCH_SPECS="name:ranks ..." picks others. Prints a markdown table: the loop time each
+# benchmark on every MPI implementation built. BENCH_SPECS="name:ranks ..." picks others.
+# Prints a markdown table: the loop time each
 # benchmark measures itself (median of REPS runs), its ratio to native, log bytes per
 # nondeterministic event, and for the ping-pong the cost per message in ns.
 set -u
