@@ -16,6 +16,18 @@
 
 enum { TAG_TASK = 1, TAG_STOP = 2, TAG_RESULT = 3, TASK_WORK = 2000 };
 
+/* Gives worker w (rank w+1) the next task and posts the receive of its result, or stops it. */
+static void dispatch(bench_counts_t *bc, int w, long *next, long ntasks, long task[2],
+                     long result[2], MPI_Request *req) {
+  if (*next < ntasks) {
+    task[0] = (*next)++;
+    BENCH_CALL(bc, MPI_Send(task, 2, MPI_LONG, w + 1, TAG_TASK, MPI_COMM_WORLD));
+    BENCH_CALL(bc, MPI_Irecv(result, 2, MPI_LONG, w + 1, TAG_RESULT, MPI_COMM_WORLD, req));
+  } else {
+    BENCH_CALL(bc, MPI_Send(task, 2, MPI_LONG, w + 1, TAG_STOP, MPI_COMM_WORLD));
+  }
+}
+
 int main(int argc, char **argv) {
   int rank, size;
   prog_init(&argc, &argv, &rank, &size, 2);
@@ -43,13 +55,7 @@ int main(int argc, char **argv) {
     long next = 0, done = 0, task[2] = {0, 0};
     for (int w = 0; w < workers; w++) {
       reqs[w] = MPI_REQUEST_NULL;
-      if (next < ntasks) {
-        task[0] = next++;
-        BENCH_CALL(&bc, MPI_Send(task, 2, MPI_LONG, w + 1, TAG_TASK, MPI_COMM_WORLD));
-        BENCH_CALL(&bc, MPI_Irecv(res[w], 2, MPI_LONG, w + 1, TAG_RESULT, MPI_COMM_WORLD, &reqs[w]));
-      } else {
-        BENCH_CALL(&bc, MPI_Send(task, 2, MPI_LONG, w + 1, TAG_STOP, MPI_COMM_WORLD));
-      }
+      dispatch(&bc, w, &next, ntasks, task, res[w], &reqs[w]);
     }
     while (done < ntasks) {
       int outcount = 0;
@@ -63,13 +69,7 @@ int main(int argc, char **argv) {
       for (int i = 0; i < outcount; i++) {
         const int w = idx[i];
         done++;
-        if (next < ntasks) {
-          task[0] = next++;
-          BENCH_CALL(&bc, MPI_Send(task, 2, MPI_LONG, w + 1, TAG_TASK, MPI_COMM_WORLD));
-          BENCH_CALL(&bc, MPI_Irecv(res[w], 2, MPI_LONG, w + 1, TAG_RESULT, MPI_COMM_WORLD, &reqs[w]));
-        } else {
-          BENCH_CALL(&bc, MPI_Send(task, 2, MPI_LONG, w + 1, TAG_STOP, MPI_COMM_WORLD));
-        }
+        dispatch(&bc, w, &next, ntasks, task, res[w], &reqs[w]);
       }
     }
     free(reqs);
