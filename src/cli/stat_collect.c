@@ -86,6 +86,13 @@ static void collect_rank(struct rec_stats *st, struct rank_stat *rs)
         cli_error("%s", rs->error);
     }
     rs->ending = mpirr_log_reader_ending(rd, &rs->detail);
+    /* A rank that died noted its event count on the way out (crash.c): exact then. */
+    uint64_t noted = mpirr_log_reader_events(rd);
+    if (!rs->events_exact && noted >= rs->events) {
+        rs->events = noted;
+        rs->events_exact = rs->ending == MPIRR_END_SIGNAL || rs->ending == MPIRR_END_ABORT ||
+                           rs->ending == MPIRR_END_EXIT;
+    }
     rs->log_bytes = mpirr_log_reader_bytes(rd);
     rs->raw_bytes = mpirr_log_reader_raw_bytes(rd);
     mpirr_log_reader_close(rd);

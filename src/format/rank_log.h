@@ -54,6 +54,9 @@ int mpirr_log_append(mpirr_log_writer *w, const mpirr_record *r);
 int mpirr_log_flush(mpirr_log_writer *w);
 /* Async-signal-safe: notes how the run is ending (stored in the mapped tail). */
 void mpirr_log_set_ending(mpirr_log_writer *w, int ending, int detail);
+/* Async-signal-safe: notes how many events (MPI calls) the rank has made, so a recording cut
+ * short still tells where the rank was. */
+void mpirr_log_set_events(mpirr_log_writer *w, uint64_t events);
 /* Flushes, writes the ending, releases everything. w is freed even on error. */
 int mpirr_log_close(mpirr_log_writer *w);
 const char *mpirr_log_writer_error(const mpirr_log_writer *w);
@@ -72,6 +75,8 @@ int mpirr_log_read(mpirr_log_reader *r, mpirr_record *out);
 const char *mpirr_log_reader_error(const mpirr_log_reader *r);
 /* Valid after mpirr_log_read returned 0 or -1. */
 int mpirr_log_reader_ending(const mpirr_log_reader *r, int *detail);
+/* Events the rank had made when its log was last written to (0 if unknown). */
+uint64_t mpirr_log_reader_events(const mpirr_log_reader *r);
 /* Compressed bytes of .log plus raw bytes of the tail; number of frames. */
 uint64_t mpirr_log_reader_bytes(const mpirr_log_reader *r);
 uint64_t mpirr_log_reader_raw_bytes(const mpirr_log_reader *r); /* before compression */

@@ -34,6 +34,7 @@ struct mpirr_log_reader {
     uint8_t *tail;
     size_t tail_len;
     int ending, detail;
+    uint64_t events;
     char err[512];
 };
 
@@ -91,6 +92,7 @@ static void load_tail(mpirr_log_reader *r)
             r->tail_len = (size_t)st.st_size;
             r->ending = (int)mpirr_get_u32(r->tail + TL_ENDING);
             r->detail = (int)mpirr_get_u32(r->tail + TL_DETAIL);
+            r->events = mpirr_get_u64(r->tail + TL_EVENTS);
         } else {
             free(r->tail);
             r->tail = NULL;
@@ -252,6 +254,8 @@ int mpirr_log_reader_ending(const mpirr_log_reader *r, int *detail)
     if (r->ending != MPIRR_END_CUT) return r->ending;
     return r->saw_end ? MPIRR_END_FINALIZED : MPIRR_END_CUT;
 }
+
+uint64_t mpirr_log_reader_events(const mpirr_log_reader *r) { return r->events; }
 
 uint64_t mpirr_log_reader_bytes(const mpirr_log_reader *r) { return r->bytes; }
 uint64_t mpirr_log_reader_raw_bytes(const mpirr_log_reader *r) { return r->raw_bytes; }

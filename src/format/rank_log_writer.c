@@ -258,6 +258,12 @@ void mpirr_log_set_ending(mpirr_log_writer *w, int ending, int detail)
     mpirr_put_u32(w->tail + TL_ENDING, (uint32_t)ending);
 }
 
+void mpirr_log_set_events(mpirr_log_writer *w, uint64_t events)
+{
+    if (!w || !w->tail) return;
+    mpirr_put_u64(w->tail + TL_EVENTS, events);
+}
+
 int mpirr_log_close(mpirr_log_writer *w)
 {
     int rc = mpirr_log_flush(w);

@@ -146,6 +146,7 @@ static void stop(int ending, int detail)
     if (!mpirr_rt.active) return;
     mpirr_crash_guard_remove();
     if (mpirr_rt.writer) {
+        mpirr_log_set_events(mpirr_rt.writer, mpirr_rt.event);
         mpirr_log_set_ending(mpirr_rt.writer, ending, detail);
         if (mpirr_log_close(mpirr_rt.writer))
             mpirr_warn("rank %d: could not finish %s", mpirr_rt.rank, mpirr_rt.log_path);

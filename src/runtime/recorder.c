@@ -13,6 +13,7 @@ static unsigned long since_check;
 static void append_locked(const mpirr_record *r)
 {
     if (!mpirr_rt.writer) return;
+    mpirr_log_set_events(mpirr_rt.writer, mpirr_rt.event);
     if (mpirr_log_append(mpirr_rt.writer, r)) {
         mpirr_warn("recording rank %d: %s; the recording stops here", mpirr_rt.rank,
                    mpirr_log_writer_error(mpirr_rt.writer));
