@@ -200,7 +200,6 @@ int mpirr_MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         mpirr_record r;
         if (!take_outcome(&call_, MPIRR_REC_TEST_OK, &r)) {
             *flag = 0;
-            mpirr_replay_idle();
             return MPI_SUCCESS;
         }
         *flag = 1;
@@ -222,7 +221,6 @@ int mpirr_MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *sta
         mpirr_record r;
         if (!take_outcome(&call_, MPIRR_REC_TEST_OK, &r)) {
             *flag = 0;
-            mpirr_replay_idle();
             return MPI_SUCCESS;
         }
         /* the recorded success: poll until the request is complete, without freeing it */
@@ -248,7 +246,6 @@ static int any(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
             if (blocking)
                 mpirr_replay_expect(c, MPIRR_REC_CHOICE, "the index chosen by MPI_Waitany", &r);
             *flag = 0;
-            mpirr_replay_idle();
             *index = MPI_UNDEFINED;
             hits_free(&h);
             return MPI_SUCCESS;
@@ -308,7 +305,6 @@ static int all(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
         mpirr_record r;
         if (!take_outcome(c, MPIRR_REC_TEST_OK, &r)) {
             *flag = 0;
-            mpirr_replay_idle();
             hits_free(&h);
             return MPI_SUCCESS;
         }
@@ -360,7 +356,6 @@ static int some(const mpirr_call *c, int blocking, int incount, MPI_Request reqs
         if (!take_outcome(c, kind, &r)) {
             if (blocking) mpirr_replay_expect(c, kind, "the set chosen by MPI_Waitsome", &r);
             *outcount = 0;
-            mpirr_replay_idle();
             hits_free(&h);
             return MPI_SUCCESS;
         }

@@ -52,7 +52,6 @@ int mpirr_MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *
     if (mpirr_replaying()) {
         if (!replay_probe_found(&call_, &source, &tag)) {
             *flag = 0;
-            mpirr_replay_idle();
             return MPI_SUCCESS;
         }
         *flag = 1;
@@ -73,7 +72,6 @@ int mpirr_MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message
     if (mpirr_replaying()) {
         if (!replay_probe_found(&call_, &source, &tag)) {
             *flag = 0;
-            mpirr_replay_idle();
             return MPI_SUCCESS;
         }
         *flag = 1;

@@ -293,10 +293,3 @@ int mpirr_cursor_ending(struct replay_cursor *c, int *detail)
     *detail = c->ending_detail;
     return c->ending;
 }
-
-void mpirr_replay_idle(void)
-{
-    int flag;
-    if (mpirr_rt.have_shadow)
-        PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpirr_rt.shadow, &flag, MPI_STATUS_IGNORE);
-}

@@ -100,10 +100,6 @@ int mpirr_replay_take(const mpirr_call *c, mpirr_record *out);
 void mpirr_replay_expect(const mpirr_call *c, unsigned kind, const char *what, mpirr_record *out);
 /* The deferred record of kind keyed (event, sub); 0 if the recording has none. */
 int mpirr_replay_deferred(uint64_t event, uint32_t sub, unsigned kind, mpirr_record *out);
-/* Replay of an unsuccessful test or probe: gives MPI one progress step (a probe of the private
- * communicator, which can match nothing) so the poll loop costs what it cost in the recording,
- * and lets an oversubscribed MPI yield the core to the ranks it waits for. */
-void mpirr_replay_idle(void);
 /* replay_wait.c: waits for a recorded success without starving other ranks of the core. */
 int mpirr_replay_wait(MPI_Request *req, MPI_Status *st);
 int mpirr_replay_waitall(int count, MPI_Request reqs[], MPI_Status sts[]);
