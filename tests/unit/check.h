@@ -2,6 +2,7 @@
 #ifndef MPIRR_TEST_CHECK_H
 #define MPIRR_TEST_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,6 +15,15 @@ static int check_failures;
             check_failures++;                                                                  \
         }                                                                                      \
     } while (0)
+
+/* xorshift64: reproducible pseudo-random test input; *state must start non-zero. */
+static inline uint64_t test_rand(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
 
 #define CHECK_DONE() (check_failures ? (fprintf(stderr, "%d checks failed\n", check_failures), 1) : 0)
 

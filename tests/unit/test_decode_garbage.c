@@ -10,13 +10,7 @@
 #include "record_codec.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next(void) { return test_rand(&rng); }
 
 /* Decodes everything in buf; returns records decoded before the first error. */
 static int decode_all(const uint8_t *buf, size_t n, int32_t **idx, size_t *cap)

@@ -19,13 +19,7 @@ static int32_t idx_pool[NREC][4];
 static char dir[] = "/tmp/mpirr-test-ranklog-XXXXXX";
 
 static uint64_t rng = 88172645463325252ull;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next(void) { return test_rand(&rng); }
 
 /* A plausible mix of every record kind, events increasing, some deferred. */
 static void make_records(void)
