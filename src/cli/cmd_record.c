@@ -112,7 +112,8 @@ int cmd_record(int argc, char **argv)
     char cwd[PATH_MAX];
     if (path_cwd(cwd, sizeof cwd) != 0)
         return CLI_EXIT_FAIL;
-    struct session s = {.mode = "record", .wtime = a.wtime, .noise = run_opts_noise(&a.run)};
+    struct session s = {.mode = "record", .record_mode = a.mode->name, .wtime = a.wtime,
+                        .noise = run_opts_noise(&a.run)};
     if ((rc = session_prepare(&s, a.argc, a.argv, cwd, a.run.mpi)))
         return rc;
 

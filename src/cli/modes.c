@@ -8,6 +8,10 @@
 static const struct rec_mode modes[] = {
     /* wildcard receive sources, test outcomes, completion choices, MPI_Wtime values */
     {"sources"},
+    /* as sources, but wildcard receives only when they raced (piggybacked vector clocks) */
+    {"races"},
+    /* as sources, plus the source of every received message (the baseline) */
+    {"all"},
 };
 enum { NMODES = sizeof modes / sizeof modes[0] };
 

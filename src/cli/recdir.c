@@ -14,9 +14,11 @@
 
 #include "diag.h"
 
-/* The files a recording consists of: what --force may remove. */
+/* The files a recording consists of: what --force may remove. A stale rank-*.pending (races
+ * mode, left by a rank that died) would otherwise be read back as part of the new recording. */
 static const char rank_log_pattern[] = "rank-*.log";
-static const char *const recording_files[] = {rank_log_pattern, "rank-*.tail", "manifest", NULL};
+static const char *const recording_files[] = {rank_log_pattern, "rank-*.tail", "rank-*.pending",
+                                              "manifest", NULL};
 
 static int is_recording_file(const char *name)
 {

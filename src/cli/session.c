@@ -65,11 +65,13 @@ static void relay_runtime_errors(const char *path)
 
 int session_run(const struct session *s)
 {
-    struct env_var vars[8];
+    struct env_var vars[10];
     int n = 0;
     vars[n++] = (struct env_var){"MPIRR_MODE", s->mode};
     if (s->dir)
         vars[n++] = (struct env_var){"MPIRR_DIR", s->dir};
+    if (s->record_mode)
+        vars[n++] = (struct env_var){"MPIRR_RECORD_MODE", s->record_mode};
     if (s->wtime >= 0)
         vars[n++] = (struct env_var){"MPIRR_WTIME", s->wtime ? "1" : "0"};
     if (s->noise)

@@ -7,12 +7,14 @@
 #include <stdint.h>
 
 #include "call_ids.h"
+#include "rank_log.h"
 #include "record.h"
 #include "recording.h"
 
 struct rank_stat {
     int rank;
     int readable;           /* the log could be opened */
+    int logs;               /* logs opened: 1 if readable; in the total, the readable ranks */
     char error[600];        /* why reading stopped early; "" if the log read to its end */
     uint64_t events;        /* END's total, else the highest event number seen */
     int events_exact;       /* events came from the END record */
@@ -22,6 +24,12 @@ struct rank_stat {
     uint64_t by_call[MPIRR_CALL_ID_LIMIT]; /* outcomes by the call they belong to */
     uint64_t log_bytes, raw_bytes;
     int ending, detail;     /* enum mpirr_log_ending */
+    /* The runtime's counters from the tail (enum mpirr_counter); the total sums them, except
+     * MPIRR_CTR_PENDING_PEAK, the highest of the ranks'. */
+    uint64_t counters[MPIRR_CTR_LIMIT];
+    uint64_t entries_logged;    /* receive outcomes logged: MATCH + RECV_DONE records */
+    uint64_t pending_recovered; /* races mode: undecided outcomes recovered after a death
+                                   (included in entries_logged, as RECV_DONE records) */
 };
 
 struct rec_stats {
@@ -42,9 +50,13 @@ void stat_free(struct rec_stats *st);
 /* The record kinds that are nondeterministic outcomes (match .. wtime), as opposed to the
  * bookkeeping records (check, end). */
 int stat_is_outcome(unsigned kind);
-/* Log bytes (file header excluded, frame headers and bookkeeping records included) per
+/* Log bytes (file headers excluded, frame headers and bookkeeping records included) per
  * nondeterministic outcome; negative when there are none. */
 double stat_bytes_per_record(const struct rank_stat *r);
+/* 100 * entries_logged / messages received; negative when no message was received. */
+double stat_traced_percent(const struct rank_stat *r);
+/* Piggybacked bytes per piggybacked message; negative when none was sent. */
+double stat_piggyback_per_message(const struct rank_stat *r);
 /* "finalized", "signal 11 (SIGSEGV)", "MPI_Abort(3)", "cut off", or "unreadable". */
 void stat_ending_text(const struct rank_stat *r, char *out, size_t n);
 /* Whether the ending carries a detail number (signal, abort code, exit status). */

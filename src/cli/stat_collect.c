@@ -17,9 +17,23 @@ int stat_is_outcome(unsigned kind)
 
 double stat_bytes_per_record(const struct rank_stat *r)
 {
-    /* The fixed file header is not the records' cost: leave it out. */
-    uint64_t body = r->log_bytes > MPIRR_LOG_HEADER_BYTES ? r->log_bytes - MPIRR_LOG_HEADER_BYTES : 0;
+    /* The fixed file headers (one per log; the total has several) are not the records' cost:
+     * leave them out. */
+    uint64_t headers = (uint64_t)r->logs * MPIRR_LOG_HEADER_BYTES;
+    uint64_t body = r->log_bytes > headers ? r->log_bytes - headers : 0;
     return r->records ? (double)body / (double)r->records : -1.0;
+}
+
+double stat_traced_percent(const struct rank_stat *r)
+{
+    uint64_t received = r->counters[MPIRR_CTR_MSGS_RECEIVED];
+    return received ? 100.0 * (double)r->entries_logged / (double)received : -1.0;
+}
+
+double stat_piggyback_per_message(const struct rank_stat *r)
+{
+    uint64_t msgs = r->counters[MPIRR_CTR_PIGGYBACK_MSGS];
+    return msgs ? (double)r->counters[MPIRR_CTR_PIGGYBACK_BYTES] / (double)msgs : -1.0;
 }
 
 static void count_record(struct rank_stat *rs, const mpirr_record *rec)
@@ -32,6 +46,8 @@ static void count_record(struct rank_stat *rs, const mpirr_record *rec)
         if (rec->call < MPIRR_CALL_ID_LIMIT)
             rs->by_call[rec->call]++;
     }
+    if (rec->kind == MPIRR_REC_MATCH || rec->kind == MPIRR_REC_RECV_DONE)
+        rs->entries_logged++;
     if (rec->kind == MPIRR_REC_END) {
         rs->events = rec->total;
         rs->events_exact = 1;
@@ -74,6 +90,7 @@ static void collect_rank(struct rec_stats *st, struct rank_stat *rs)
         return;
     }
     rs->readable = 1;
+    rs->logs = 1;
     if (rs->rank == 0)
         copy_library_name(st->mpi_library, sizeof st->mpi_library,
                           mpirr_log_reader_header(rd)->mpi_library);
@@ -95,11 +112,15 @@ static void collect_rank(struct rec_stats *st, struct rank_stat *rs)
     }
     rs->log_bytes = mpirr_log_reader_bytes(rd);
     rs->raw_bytes = mpirr_log_reader_raw_bytes(rd);
+    for (unsigned c = 0; c < MPIRR_CTR_LIMIT; c++)
+        rs->counters[c] = mpirr_log_reader_counter(rd, c);
+    rs->pending_recovered = mpirr_log_reader_pending(rd);
     mpirr_log_reader_close(rd);
 }
 
 static void add_to_total(struct rank_stat *t, const struct rank_stat *rs)
 {
+    t->logs += rs->logs;
     t->events += rs->events;
     t->events_exact &= rs->events_exact;
     t->records += rs->records;
@@ -110,6 +131,14 @@ static void add_to_total(struct rank_stat *t, const struct rank_stat *rs)
         t->by_call[c] += rs->by_call[c];
     t->log_bytes += rs->log_bytes;
     t->raw_bytes += rs->raw_bytes;
+    for (unsigned c = 0; c < MPIRR_CTR_LIMIT; c++) {
+        if (c == MPIRR_CTR_PENDING_PEAK)
+            t->counters[c] = rs->counters[c] > t->counters[c] ? rs->counters[c] : t->counters[c];
+        else
+            t->counters[c] += rs->counters[c];
+    }
+    t->entries_logged += rs->entries_logged;
+    t->pending_recovered += rs->pending_recovered;
 }
 
 int stat_collect(const char *dir, struct rec_stats *st)

@@ -6,6 +6,15 @@
 #include "rank_log.h"
 #include "stat.h"
 
+/* v, or null for the negative "not defined" of stat.h's ratios. */
+static void put_double_or_null(struct json *j, const char *key, double v)
+{
+    if (v < 0)
+        json_null(j, key);
+    else
+        json_double(j, key, v);
+}
+
 /* The figures shared by a rank and the total. */
 static void put_counts(struct json *j, const struct rank_stat *r)
 {
@@ -31,10 +40,13 @@ static void put_counts(struct json *j, const struct rank_stat *r)
     json_uint(j, "log_bytes", r->log_bytes);
     json_uint(j, "raw_bytes", r->raw_bytes);
     double bpr = stat_bytes_per_record(r);
-    if (bpr < 0)
-        json_null(j, "bytes_per_record");
-    else
-        json_double(j, "bytes_per_record", bpr);
+    put_double_or_null(j, "bytes_per_record", bpr);
+    for (unsigned c = 0; c < MPIRR_CTR_LIMIT; c++)
+        json_uint(j, mpirr_counter_name(c), r->counters[c]);
+    json_uint(j, "entries_logged", r->entries_logged);
+    json_uint(j, "pending_recovered", r->pending_recovered);
+    put_double_or_null(j, "traced_percent", stat_traced_percent(r));
+    put_double_or_null(j, "piggyback_bytes_per_message", stat_piggyback_per_message(r));
 }
 
 static void put_rank(struct json *j, const struct rank_stat *r)
@@ -81,9 +93,13 @@ void stat_print_json(const struct rec_stats *st)
     for (int i = 0; i < st->nranks; i++)
         put_rank(&j, &st->ranks[i]);
     json_array_end(&j);
-    json_object_begin(&j, "total");
-    put_counts(&j, &st->total);
-    json_int(&j, "damaged", st->damaged);
-    json_object_end(&j);
+    /* "totals" is an alias of "total", for scripts written against that name. */
+    static const char *const total_keys[] = {"total", "totals"};
+    for (unsigned i = 0; i < sizeof total_keys / sizeof total_keys[0]; i++) {
+        json_object_begin(&j, total_keys[i]);
+        put_counts(&j, &st->total);
+        json_int(&j, "damaged", st->damaged);
+        json_object_end(&j);
+    }
     json_object_end(&j);
 }

@@ -26,6 +26,7 @@ enum {
     TL_VERSION = 8, TL_FRAMES = 12, TL_USED = 16, TL_NREC = 20, TL_ENDING = 24, TL_DETAIL = 28,
     TL_BASE_WRITTEN = 32, TL_BASE_WTIME = 40, TL_CAPACITY = 48,
     TL_EVENTS = 56, /* events the rank had made when it last wrote a record or died */
+    TL_COUNTERS = 64, /* MPIRR_CTR_LIMIT little-endian u64 counters (rank_log.h), live */
 
     MAX_FRAME_RAW = 64 << 20, /* readers refuse larger frames as corrupt */
 };

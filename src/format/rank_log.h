@@ -14,6 +14,9 @@
 
 #define MPIRR_LOG_VERSION 1
 #define MPIRR_LOG_FLAG_WTIME 1u /* MPI_Wtime values were recorded */
+#define MPIRR_LOG_FLAG_RACES 2u /* races mode: only racing wildcard receives are logged, all as
+                                   deferred RECV_DONE records (docs/races.md) */
+#define MPIRR_LOG_FLAG_ALL 4u   /* all mode: the source of every received message is logged */
 #define MPIRR_LOG_HEADER_BYTES 768 /* fixed file header at the start of every rank log */
 
 typedef struct mpirr_log_header {
@@ -38,6 +41,23 @@ enum mpirr_log_ending {
 };
 const char *mpirr_log_ending_name(int ending);
 
+/* Counters the runtime keeps in the mapped tail, so they are current even after a crash.
+ * Append only: the index is part of the format. */
+enum mpirr_counter {
+    MPIRR_CTR_MSGS_SENT = 0,     /* point-to-point messages sent (MPI_PROC_NULL excluded) */
+    MPIRR_CTR_MSGS_RECEIVED,     /* point-to-point messages received */
+    MPIRR_CTR_WILD_RECEIVES,     /* completed receives posted with MPI_ANY_SOURCE */
+    MPIRR_CTR_RACING_RECEIVES,   /* races mode: wildcard receives logged because they raced */
+    MPIRR_CTR_FALLBACK_LOGGED,   /* races mode: logged without a race being seen (memory bound,
+                                    messages never received by the end of the run) */
+    MPIRR_CTR_PIGGYBACK_BYTES,   /* races mode: bytes of timestamp headers sent */
+    MPIRR_CTR_PIGGYBACK_MSGS,    /* races mode: timestamp headers sent */
+    MPIRR_CTR_PENDING_PEAK,      /* races mode: most wildcard receives awaiting a verdict */
+    MPIRR_CTR_CLOCK_MERGES,      /* races mode: collectives whose timestamps were merged */
+    MPIRR_CTR_LIMIT
+};
+const char *mpirr_counter_name(unsigned which);
+
 /* File names inside a recording directory; buf receives "<dir>/rank-00003.log". */
 void mpirr_log_path(char *buf, size_t n, const char *dir, int rank, const char *suffix);
 
@@ -57,6 +77,8 @@ void mpirr_log_set_ending(mpirr_log_writer *w, int ending, int detail);
 /* Async-signal-safe: notes how many events (MPI calls) the rank has made, so a recording cut
  * short still tells where the rank was. */
 void mpirr_log_set_events(mpirr_log_writer *w, uint64_t events);
+/* The MPIRR_CTR_LIMIT counters, in the mapped tail (update them in place). */
+uint64_t *mpirr_log_counters(mpirr_log_writer *w);
 /* Flushes, writes the ending, releases everything. w is freed even on error. */
 int mpirr_log_close(mpirr_log_writer *w);
 const char *mpirr_log_writer_error(const mpirr_log_writer *w);
@@ -80,6 +102,11 @@ uint64_t mpirr_log_reader_events(const mpirr_log_reader *r);
 /* Compressed bytes of .log plus raw bytes of the tail; number of frames. */
 uint64_t mpirr_log_reader_bytes(const mpirr_log_reader *r);
 uint64_t mpirr_log_reader_raw_bytes(const mpirr_log_reader *r); /* before compression */
+/* A counter from the tail (0 if the tail is missing or older than the counter). */
+uint64_t mpirr_log_reader_counter(const mpirr_log_reader *r, unsigned which);
+/* Verdicts still pending when the rank died (rank-N.pending, pending_slots.h), returned as
+ * extra RECV_DONE records after the log's own. */
+uint64_t mpirr_log_reader_pending(const mpirr_log_reader *r);
 void mpirr_log_reader_close(mpirr_log_reader *r);
 
 #endif

@@ -11,6 +11,7 @@
 #include <zstd.h>
 
 #include "log_layout.h"
+#include "pending_slots.h"
 #include "record_codec.h"
 #include "varint.h"
 
@@ -30,6 +31,9 @@ struct mpirr_log_reader {
     uint64_t last_event;   /* last key event returned, for messages */
     uint64_t bytes, raw_bytes;
     int saw_end;
+    /* undecided races-mode outcomes of a rank that died (pending_slots.h), read last */
+    mpirr_record *pend;
+    size_t npend, pend_next;
     /* tail, loaded at open */
     uint8_t *tail;
     size_t tail_len;
@@ -73,14 +77,19 @@ int mpirr_header_decode(const uint8_t in[FILE_HEADER_BYTES], mpirr_log_header *h
 
 /* Loads <log path with .tail> if present; a missing tail means a clean close removed nothing
  * we need (the ending then comes from the END record). */
+static void sibling(const mpirr_log_reader *r, const char *suffix, char *out, size_t outlen)
+{
+    size_t n = strlen(r->path);
+    if (n > 4 && !strcmp(r->path + n - 4, ".log"))
+        snprintf(out, outlen, "%.*s.%s", (int)(n - 4), r->path, suffix);
+    else
+        snprintf(out, outlen, "%s.%s", r->path, suffix);
+}
+
 static void load_tail(mpirr_log_reader *r)
 {
     char tpath[4112];
-    size_t n = strlen(r->path);
-    if (n > 4 && !strcmp(r->path + n - 4, ".log"))
-        snprintf(tpath, sizeof tpath, "%.*s.tail", (int)(n - 4), r->path);
-    else
-        snprintf(tpath, sizeof tpath, "%s.tail", r->path);
+    sibling(r, "tail", tpath, sizeof tpath);
     FILE *t = fopen(tpath, "rb");
     if (!t) return;
     struct stat st;
@@ -129,6 +138,9 @@ mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errl
     }
     r->bytes = sizeof hdr;
     load_tail(r);
+    char ppath[4112];
+    sibling(r, "pending", ppath, sizeof ppath);
+    r->npend = mpirr_pending_load(ppath, &r->pend);
     return r;
 }
 
@@ -223,6 +235,10 @@ int mpirr_log_read(mpirr_log_reader *r, mpirr_record *out)
     if (r->done) return r->err[0] ? -1 : 0;
     while (!r->left || (r->in_tail && r->pos >= r->end)) {
         if (r->in_tail) {
+            if (r->pend_next < r->npend) {
+                *out = r->pend[r->pend_next++];
+                return 1;
+            }
             r->done = 1;
             return 0;
         }
@@ -260,6 +276,14 @@ uint64_t mpirr_log_reader_events(const mpirr_log_reader *r) { return r->events; 
 uint64_t mpirr_log_reader_bytes(const mpirr_log_reader *r) { return r->bytes; }
 uint64_t mpirr_log_reader_raw_bytes(const mpirr_log_reader *r) { return r->raw_bytes; }
 
+uint64_t mpirr_log_reader_counter(const mpirr_log_reader *r, unsigned which)
+{
+    if (!r->tail || which >= MPIRR_CTR_LIMIT) return 0;
+    return mpirr_get_u64(r->tail + TL_COUNTERS + 8 * which);
+}
+
+uint64_t mpirr_log_reader_pending(const mpirr_log_reader *r) { return r->npend; }
+
 void mpirr_log_reader_close(mpirr_log_reader *r)
 {
     if (!r) return;
@@ -267,5 +291,6 @@ void mpirr_log_reader_close(mpirr_log_reader *r)
     free(r->raw);
     free(r->idx);
     free(r->tail);
+    free(r->pend);
     free(r);
 }

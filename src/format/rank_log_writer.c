@@ -44,6 +44,15 @@ const char *mpirr_log_ending_name(int ending)
     }
 }
 
+const char *mpirr_counter_name(unsigned which)
+{
+    static const char *const names[MPIRR_CTR_LIMIT] = {
+        "messages_sent", "messages_received", "wildcard_receives", "racing_receives",
+        "fallback_logged", "piggyback_bytes", "piggyback_messages", "pending_peak",
+        "clock_merges"};
+    return which < MPIRR_CTR_LIMIT ? names[which] : "?";
+}
+
 void mpirr_log_path(char *buf, size_t n, const char *dir, int rank, const char *suffix)
 {
     snprintf(buf, n, "%s/rank-%05d.%s", dir, rank, suffix);
@@ -262,6 +271,12 @@ void mpirr_log_set_events(mpirr_log_writer *w, uint64_t events)
 {
     if (!w || !w->tail) return;
     mpirr_put_u64(w->tail + TL_EVENTS, events);
+}
+
+uint64_t *mpirr_log_counters(mpirr_log_writer *w)
+{
+    _Static_assert(TL_COUNTERS + 8 * MPIRR_CTR_LIMIT <= TAIL_HEADER_BYTES, "counters fit");
+    return (uint64_t *)(void *)(w->tail + TL_COUNTERS);
 }
 
 int mpirr_log_close(mpirr_log_writer *w)

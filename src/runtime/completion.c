@@ -4,10 +4,12 @@
  * request Waitany/Testany chose, which set Waitsome/Testsome returned, and, for tracked
  * requests (request_table.h), what a wildcard receive matched or whether a cancel took effect.
  * Replay returns "not yet" without touching MPI for unsuccessful tests, and for a recorded
- * success waits on exactly the recorded requests. Wait and Waitall are deterministic. */
+ * success waits on exactly the recorded requests. Wait and Waitall are deterministic. In races
+ * mode every completed receive reads its message's timestamp header here. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "piggyback.h"
 #include "request_table.h"
 #include "runtime.h"
 #include "special_calls.h"
@@ -69,14 +71,23 @@ static int hit_of(const struct hits *h, int index)
     return -1;
 }
 
-/* A tracked request completed with status st: log its outcome (record) or check it (replay). */
+/* A tracked request completed with status st and error code rc: read its header (races mode),
+ * log its outcome (record) or check it (replay). */
 static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Request handle,
-                              const MPI_Status *st)
+                              const MPI_Status *st, int rc)
 {
-    if ((e->flags & TRACK_PERSISTENT) && !(e->flags & TRACK_ACTIVE)) return; /* inactive: no-op */
+    if ((e->flags & TRACK_PERSISTENT) && !(e->flags & TRACK_ACTIVE) &&
+        !(e->flags & TRACK_HEADER))
+        return; /* inactive: no-op */
+    if (e->flags & TRACK_HEADER) {
+        mpirr_header_receive(e->comm, rc, st, e->race_id, c->event);
+        e->race_id = -1;
+    }
     int cancelled = 0;
-    PMPI_Test_cancelled(st, &cancelled);
-    if (mpirr_recording()) {
+    if (rc == MPI_SUCCESS) PMPI_Test_cancelled(st, &cancelled);
+    if (rc != MPI_SUCCESS) {
+        /* failed: nothing to log or check */
+    } else if (mpirr_recording() && (e->flags & (TRACK_WILDCARD | TRACK_CANCELLED))) {
         mpirr_record r = {.call = 0, .event = e->post_event, .sub = e->post_sub,
                           .cancelled = cancelled};
         if (e->flags & TRACK_WILDCARD) {
@@ -93,7 +104,7 @@ static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Reque
             r.event = e->cancel_event;
         }
         mpirr_record_append(&r);
-    } else if ((e->flags & TRACK_CANCELLED) && e->replay_cancelled >= 0 &&
+    } else if (mpirr_replaying() && (e->flags & TRACK_CANCELLED) && e->replay_cancelled >= 0 &&
                cancelled != e->replay_cancelled) {
         mpirr_diverged(c->event, "the request cancelled at event %llu was %s in the recording "
                                  "but %s in the replay (mpirr can force the outcome of a cancel "
@@ -108,6 +119,14 @@ static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Reque
     mpirr_unlock();
 }
 
+/* Whether a request completed despite an error (its message was received, truncated). */
+static int completed_with(int rc)
+{
+    int cls = rc;
+    if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &cls);
+    return rc == MPI_SUCCESS || cls == MPI_ERR_TRUNCATE;
+}
+
 /* Completion of the requests at the given array positions (statuses parallel to them). */
 static void hits_completed(const mpirr_call *c, const struct hits *h, int n, const int *index,
                            const MPI_Status *sts, int all)
@@ -118,7 +137,7 @@ static void hits_completed(const mpirr_call *c, const struct hits *h, int n, con
         if (hk < 0) continue;
         const MPI_Status *st = &sts[all ? pos : k];
         if (st->MPI_ERROR == MPI_ERR_PENDING) continue;
-        tracked_completed(c, h->entry[hk], h->handle[hk], st);
+        tracked_completed(c, h->entry[hk], h->handle[hk], st, st->MPI_ERROR);
     }
 }
 
@@ -184,7 +203,7 @@ int mpirr_MPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Request before = *request;
     MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc = mpirr_replaying() ? mpirr_replay_wait(request, st) : PMPI_Wait(request, st);
-    if (rc == MPI_SUCCESS) tracked_completed(&call_, e, before, st);
+    if (completed_with(rc)) tracked_completed(&call_, e, before, st, rc);
     return rc;
 }
 
@@ -206,10 +225,10 @@ int mpirr_MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         rc = mpirr_replay_wait(request, st);
     } else {
         rc = PMPI_Test(request, flag, st);
-        if (rc != MPI_SUCCESS || !*flag) return rc;
+        if (!completed_with(rc) || !*flag) return rc;
         mpirr_record_test_ok(&call_, NULL, 0, 0, NULL);
     }
-    if (e && rc == MPI_SUCCESS) tracked_completed(&call_, e, before, st);
+    if (e && completed_with(rc)) tracked_completed(&call_, e, before, st, rc);
     return rc;
 }
 
@@ -267,9 +286,10 @@ static int any(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
             else mpirr_record_test_ok(c, NULL, 0, *index, NULL);
         }
     }
-    if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED) {
-        st->MPI_ERROR = MPI_SUCCESS;
-        hits_completed(c, &h, 1, index, st, 0);
+    if (completed_with(rc) && *flag && *index != MPI_UNDEFINED && h.n) {
+        MPI_Status copy = *st; /* the user's status keeps its MPI_ERROR field untouched */
+        copy.MPI_ERROR = rc;
+        hits_completed(c, &h, 1, index, &copy, 0);
     }
     hits_free(&h);
     return rc;

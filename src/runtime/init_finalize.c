@@ -8,14 +8,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "comm_registry.h"
 #include "fingerprint.h"
+#include "piggyback.h"
+#include "race_check.h"
 #include "runtime.h"
 #include "special_calls.h"
+
+/* Where the counters go when no log holds them (not recording). */
+static uint64_t unlogged_counters[MPIRR_CTR_LIMIT];
 
 struct mpirr_runtime mpirr_rt = {
     .next_key = UINT64_MAX,
     .hash = 0xcbf29ce484222325ull,
     .lock = PTHREAD_MUTEX_INITIALIZER,
+    .counters = unlogged_counters,
 };
 
 __attribute__((constructor)) static void read_settings(void)
@@ -36,6 +43,11 @@ __attribute__((constructor)) static void read_settings(void)
 #endif
     const char *wait = getenv("MPIRR_REPLAY_WAIT");
     if (wait) mpirr_rt.poll_waits = !strcmp(wait, "poll");
+    const char *rm = getenv("MPIRR_RECORD_MODE");
+    if (rm && !strcmp(rm, "races")) mpirr_rt.rec_mode = MPIRR_REC_RACES;
+    else if (rm && !strcmp(rm, "all")) mpirr_rt.rec_mode = MPIRR_REC_ALL;
+    else if (rm && strcmp(rm, "sources"))
+        fprintf(stderr, "mpirr: unknown MPIRR_RECORD_MODE=%s; recording in sources mode\n", rm);
     const char *wt = getenv("MPIRR_WTIME");
     mpirr_rt.wtime = !wt || strcmp(wt, "0");
     if ((mpirr_rt.mode == MPIRR_MODE_RECORD || mpirr_rt.mode == MPIRR_MODE_REPLAY) && !dir) {
@@ -50,7 +62,9 @@ static void fill_header(mpirr_log_header *h)
     h->rank = mpirr_rt.rank;
     h->nranks = mpirr_rt.nranks;
     h->pid = (int32_t)getpid();
-    h->flags = mpirr_rt.wtime ? MPIRR_LOG_FLAG_WTIME : 0;
+    h->flags = (mpirr_rt.wtime ? MPIRR_LOG_FLAG_WTIME : 0) |
+               (mpirr_rt.rec_mode == MPIRR_REC_RACES ? MPIRR_LOG_FLAG_RACES : 0) |
+               (mpirr_rt.rec_mode == MPIRR_REC_ALL ? MPIRR_LOG_FLAG_ALL : 0);
     ssize_t n = readlink("/proc/self/exe", h->exe_path, sizeof h->exe_path - 1);
     if (n > 0) h->exe_path[n] = 0;
     h->exe_fingerprint = mpirr_file_fingerprint("/proc/self/exe");
@@ -77,7 +91,15 @@ static void start_recording(void)
         mpirr_warn("rank %d: %s; this rank is not recorded", mpirr_rt.rank, err);
         return;
     }
+    mpirr_rt.counters = mpirr_log_counters(mpirr_rt.writer);
     mpirr_rt.active = 1;
+    if (mpirr_rt.rec_mode == MPIRR_REC_RACES) {
+        mpirr_rt.piggyback = 1;
+        mpirr_piggyback_init();
+        mpirr_race_init();
+        mpirr_comm_register(MPI_COMM_WORLD);
+        mpirr_comm_register(MPI_COMM_SELF);
+    }
 }
 
 static void start_replay(void)
@@ -102,6 +124,10 @@ static void start_replay(void)
         mpirr_fatal("replay: rank %d runs a different executable than the one recorded in %s "
                     "(%s)", mpirr_rt.rank, mpirr_rt.log_path, h->exe_path);
     mpirr_rt.wtime = (h->flags & MPIRR_LOG_FLAG_WTIME) != 0;
+    mpirr_rt.rec_mode = (h->flags & MPIRR_LOG_FLAG_RACES) ? MPIRR_REC_RACES
+                        : (h->flags & MPIRR_LOG_FLAG_ALL) ? MPIRR_REC_ALL
+                                                          : MPIRR_REC_SOURCES;
+    if (mpirr_rt.rec_mode == MPIRR_REC_RACES) mpirr_cursor_preload(mpirr_rt.cursor, mpirr_rt.log_path);
     mpirr_rt.active = 1;
     mpirr_cursor_start(mpirr_rt.cursor);
 }
@@ -145,6 +171,12 @@ static void stop(int ending, int detail)
 {
     if (!mpirr_rt.active) return;
     mpirr_crash_guard_remove();
+    if (mpirr_rt.piggyback) { /* MPI_Abort: verdicts stay in the pending file */
+        mpirr_race_abandon();
+        mpirr_piggyback_finish();
+        mpirr_comms_reset();
+        mpirr_rt.piggyback = 0;
+    }
     if (mpirr_rt.writer) {
         mpirr_log_set_events(mpirr_rt.writer, mpirr_rt.event);
         mpirr_log_set_ending(mpirr_rt.writer, ending, detail);
@@ -158,12 +190,19 @@ static void stop(int ending, int detail)
     }
     mpirr_rt.next_key = UINT64_MAX;
     mpirr_rt.active = 0;
+    mpirr_rt.counters = unlogged_counters;
     mpirr_requests_reset();
 }
 
 int mpirr_MPI_Finalize(void)
 {
     MPIRR_BEGIN(MPI_Finalize);
+    if (mpirr_recording() && mpirr_rt.piggyback) {
+        mpirr_race_finish();
+        mpirr_piggyback_finish();
+        mpirr_comms_reset();
+        mpirr_rt.piggyback = 0;
+    }
     if (mpirr_recording()) {
         mpirr_record end = {.kind = MPIRR_REC_END, .call = MPIRR_ID_MPI_Finalize,
                             .event = call_.event, .total = call_.event, .value = mpirr_rt.hash};

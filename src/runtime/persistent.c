@@ -2,7 +2,10 @@
  * MPI_ANY_SOURCE/ANY_TAG) can match a different source at every start, but its source is fixed
  * when it is created. So record mode keys each activation by its MPI_Start/MPI_Startall event
  * (and index), and replay re-creates the request with the recorded source at every start,
- * writing the new handle back into the caller's variable (MPI_Start takes it by address). */
+ * writing the new handle back into the caller's variable (MPI_Start takes it by address).
+ * In races mode each start of a persistent send posts a header and each start of a wildcard
+ * receive opens a race entry. */
+#include "race_check.h"
 #include "request_table.h"
 #include "runtime.h"
 #include "special_calls.h"
@@ -12,7 +15,17 @@
 static void before_start(const mpirr_call *c, MPI_Request *req, uint32_t sub)
 {
     tracked_request *e = mpirr_track_find(*req);
-    if (!e || !(e->flags & TRACK_PERSISTENT) || !(e->flags & TRACK_WILDCARD)) return;
+    if (!e || !(e->flags & TRACK_PERSISTENT)) return;
+    if (e->flags & TRACK_SEND) {
+        mpirr_send_started(c, e);
+        return;
+    }
+    if (e->flags & TRACK_HEADER) { /* races mode, record */
+        int log_now;
+        e->race_id = mpirr_race_entry_for(c, sub, e->source, e->tag, e->comm, &log_now);
+        e->flags = (e->flags & ~(unsigned)TRACK_WILDCARD) | (log_now ? TRACK_WILDCARD : 0);
+    }
+    if (!(e->flags & (TRACK_WILDCARD | TRACK_HEADER))) return;
     e->post_event = c->event;
     e->post_call = c->id;
     e->post_sub = sub;
@@ -53,8 +66,13 @@ int mpirr_MPI_Request_free(MPI_Request *request)
     MPIRR_BEGIN(MPI_Request_free);
     if (mpirr_tracked_count) {
         mpirr_lock();
-        if (mpirr_track_find(*request)) mpirr_track_remove(*request);
+        tracked_request *e = mpirr_track_find(*request);
+        int race_id = e ? e->race_id : -1;
+        if (e) mpirr_track_remove(*request);
         mpirr_unlock();
+        /* An active receive freed before completion: its outcome is never seen, and a header
+         * its message carries would stay unread (docs/races.md, limits). */
+        mpirr_race_dropped(race_id);
     }
     return PMPI_Request_free(request);
 }

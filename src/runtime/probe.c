@@ -2,7 +2,10 @@
  * Nonblocking probes are nondeterministic even without wildcards (did a message arrive yet?):
  * only successful ones are recorded (TEST_OK, with the match when wildcard); replay answers
  * "nothing yet" at every other event, and at a recorded success blocks in the real probe for
- * the recorded message. */
+ * the recorded message. Races mode logs probes as sources mode does (a probe consumes no
+ * message, so its header is read only by the receive), and notes which communicator a matched
+ * probe's message belongs to, for MPI_Mrecv/MPI_Imrecv. */
+#include "piggyback.h"
 #include "runtime.h"
 #include "special_calls.h"
 #include "wildcard.h"
@@ -26,6 +29,7 @@ int mpirr_MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, M
     MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &tag, status, &local, &record);
     int rc = PMPI_Mprobe(source, tag, comm, message, st);
     if (record) mpirr_record_match(&call_, st);
+    if (rc == MPI_SUCCESS && mpirr_piggybacking()) mpirr_message_probed(*message, comm);
     return rc;
 }
 
@@ -81,5 +85,6 @@ int mpirr_MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message
     MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc = PMPI_Improbe(source, tag, comm, flag, message, st);
     if (rc == MPI_SUCCESS && *flag) mpirr_record_test_ok(&call_, st, wild, 0, NULL);
+    if (rc == MPI_SUCCESS && *flag && mpirr_piggybacking()) mpirr_message_probed(*message, comm);
     return rc;
 }

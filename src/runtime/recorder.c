@@ -10,7 +10,7 @@
 
 static unsigned long since_check;
 
-static void append_locked(const mpirr_record *r)
+static void write_one(const mpirr_record *r)
 {
     if (!mpirr_rt.writer) return;
     mpirr_log_set_events(mpirr_rt.writer, mpirr_rt.event);
@@ -25,15 +25,20 @@ static void append_locked(const mpirr_record *r)
 void mpirr_record_append(mpirr_record *r)
 {
     mpirr_lock();
+    mpirr_record_append_locked(r);
+    mpirr_unlock();
+}
+
+void mpirr_record_append_locked(mpirr_record *r)
+{
     r->written = mpirr_rt.event;
-    append_locked(r);
+    write_one(r);
     if (++since_check >= CHECK_EVERY && r->written == r->event) {
         mpirr_record chk = {.kind = MPIRR_REC_CHECK, .call = r->call, .event = r->event,
                             .written = r->event, .value = mpirr_rt.hash};
-        append_locked(&chk);
+        write_one(&chk);
         since_check = 0;
     }
-    mpirr_unlock();
 }
 
 static void fill_match(mpirr_record *r, const MPI_Status *st)

@@ -3,7 +3,11 @@
  * receive can only match the message it matched in the recording (MPI's non-overtaking order
  * per source, tag and communicator makes that message the first one eligible). Blocking calls
  * get an in-order MATCH record; nonblocking ones a deferred RECV_DONE written at completion
- * (completion.c) but looked up here, at the post. */
+ * (completion.c) but looked up here, at the post. In races mode every receive also reads its
+ * message's timestamp header when it completes (piggyback.h) and MPI_ANY_SOURCE receives are
+ * logged only if they raced (race_check.h), always as deferred RECV_DONE records. */
+#include "piggyback.h"
+#include "race_check.h"
 #include "request_table.h"
 #include "runtime.h"
 #include "special_calls.h"
@@ -34,32 +38,78 @@ MPI_Status *mpirr_wild_prepare(const mpirr_call *c, int *source, int *tag, MPI_S
     return st;
 }
 
+static void track_header(MPI_Request req, MPI_Comm comm, int race_id, unsigned flags);
+
+/* Races mode's state of one blocking receive call. */
+struct race_recv {
+    int id;      /* race entry, or -1 */
+    int log_now; /* wildcard on a communicator without headers: log like sources mode */
+};
+
+/* Before a blocking receive: sources/all mode as wild_prepare; races mode replay forces the
+ * logged source if the receive raced; races mode record needs a status (to find the header)
+ * and opens the race entry. */
+static MPI_Status *recv_prepare(const mpirr_call *c, int *source, int *tag, MPI_Comm comm,
+                                MPI_Status *status, MPI_Status *local, int *record,
+                                struct race_recv *rr)
+{
+    rr->id = -1;
+    rr->log_now = 0;
+    if (!mpirr_races_mode()) return mpirr_wild_prepare(c, source, tag, status, local, record);
+    *record = 0;
+    if (mpirr_replaying()) {
+        if (*source == MPI_ANY_SOURCE) mpirr_replay_post_args(c->event, 0, source, tag, &comm);
+        return status;
+    }
+    rr->id = mpirr_race_entry_for(c, 0, *source, *tag, comm, &rr->log_now);
+    MPI_Status *st = mpirr_status_or(status, local);
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    return st;
+}
+
+/* After it: log (sources/all mode), or read the header and run the race check (races). */
+static void recv_finish(const mpirr_call *c, MPI_Comm comm, int rc, const MPI_Status *st,
+                        int record, const struct race_recv *rr)
+{
+    if (record) mpirr_record_match(c, st);
+    if (!mpirr_races_mode() || !mpirr_recording()) return;
+    if (rr->log_now) mpirr_record_recv_done(c->event, 0, c->id, st, 0);
+    mpirr_header_receive(comm, rc, st, rr->id, c->event);
+}
+
 int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                    MPI_Comm comm, MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Recv);
     int record;
-    MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &tag, status, &local, &record);
+    struct race_recv rr;
+    MPI_Status local, *st = recv_prepare(&call_, &source, &tag, comm, status, &local, &record, &rr);
     if (mpirr_replaying() && mpirr_rt.poll_waits) { /* polite waiting: see replay_wait.c */
         MPI_Request req;
         int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, &req);
         return rc == MPI_SUCCESS ? mpirr_replay_wait(&req, status) : rc;
     }
     int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, st);
-    if (record) mpirr_record_match(&call_, st);
+    recv_finish(&call_, comm, rc, st, record, &rr);
     return rc;
 }
 
+/* The send half's header is waited for after the receive half's header is read, so that two
+ * ranks exchanging with Sendrecv never wait for each other's header. */
 int mpirr_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                        int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                        int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Sendrecv);
     int record;
-    MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &recvtag, status, &local, &record);
+    struct race_recv rr;
+    MPI_Status local, *st = recv_prepare(&call_, &source, &recvtag, comm, status, &local, &record, &rr);
+    mpirr_header_send h;
+    mpirr_header_post(&h, dest, sendtag, comm, call_.event, 0);
     int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                            recvtype, source, recvtag, comm, st);
-    if (record) mpirr_record_match(&call_, st);
+    recv_finish(&call_, comm, rc, st, record, &rr);
+    mpirr_header_done(&h, 1);
     return rc;
 }
 
@@ -69,9 +119,36 @@ int mpirr_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int 
 {
     MPIRR_BEGIN(MPI_Sendrecv_replace);
     int record;
-    MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &recvtag, status, &local, &record);
+    struct race_recv rr;
+    MPI_Status local, *st = recv_prepare(&call_, &source, &recvtag, comm, status, &local, &record, &rr);
+    mpirr_header_send h;
+    mpirr_header_post(&h, dest, sendtag, comm, call_.event, 0);
     int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
-    if (record) mpirr_record_match(&call_, st);
+    recv_finish(&call_, comm, rc, st, record, &rr);
+    mpirr_header_done(&h, 1);
+    return rc;
+}
+
+int mpirr_MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                    MPI_Status *status)
+{
+    MPIRR_BEGIN(MPI_Mrecv);
+    if (!mpirr_piggybacking()) return PMPI_Mrecv(buf, count, datatype, message, status);
+    MPI_Comm comm = mpirr_message_comm(*message);
+    MPI_Status local, *st = mpirr_status_or(status, &local);
+    int rc = PMPI_Mrecv(buf, count, datatype, message, st);
+    mpirr_header_receive(comm, rc, st, -1, call_.event);
+    return rc;
+}
+
+int mpirr_MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+                     MPI_Request *request)
+{
+    MPIRR_BEGIN(MPI_Imrecv);
+    if (!mpirr_piggybacking()) return PMPI_Imrecv(buf, count, datatype, message, request);
+    MPI_Comm comm = mpirr_message_comm(*message);
+    int rc = PMPI_Imrecv(buf, count, datatype, message, request);
+    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) track_header(*request, comm, -1, 0);
     return rc;
 }
 
@@ -95,10 +172,71 @@ int mpirr_replay_post_args(uint64_t event, uint32_t sub, int *source, int *tag, 
     return 0;
 }
 
+/* Races mode, record: a receive request whose completion must read a header. */
+static void track_header(MPI_Request req, MPI_Comm comm, int race_id, unsigned flags)
+{
+    mpirr_lock();
+    tracked_request *e = mpirr_track_add(req);
+    e->flags = TRACK_HEADER | flags;
+    e->comm = comm;
+    e->race_id = race_id;
+    e->replay_cancelled = -1;
+    mpirr_unlock();
+}
+
+int mpirr_race_entry_for(const mpirr_call *c, uint32_t sub, int source, int tag, MPI_Comm comm,
+                         int *log_now)
+{
+    *log_now = 0;
+    if (source != MPI_ANY_SOURCE) return -1;
+    mpirr_lock();
+    const mpirr_comm_info *ci = mpirr_comm_find(comm);
+    mpirr_unlock();
+    if (!ci) {
+        *log_now = 1;
+        return -1;
+    }
+    return mpirr_race_posted(ci, tag, c->event, sub, c->id);
+}
+
+void mpirr_record_recv_done(uint64_t event, uint32_t sub, unsigned call, const MPI_Status *st,
+                            int cancelled)
+{
+    mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = (uint16_t)call, .event = event,
+                      .sub = sub, .cancelled = cancelled};
+    if (!cancelled && mpirr_is_rank(st->MPI_SOURCE)) {
+        r.has_match = 1;
+        r.source = st->MPI_SOURCE;
+        r.tag = st->MPI_TAG;
+    }
+    mpirr_record_append(&r);
+}
+
+/* Races mode, record. A wildcard on a communicator without headers is tracked as in sources
+ * mode (TRACK_WILDCARD: its completion logs it). */
+static int irecv_races(const mpirr_call *c, void *buf, int count, MPI_Datatype datatype,
+                       int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    int log_now, id = mpirr_race_entry_for(c, 0, source, tag, comm, &log_now);
+    int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+    if (rc != MPI_SUCCESS || source == MPI_PROC_NULL) {
+        mpirr_race_dropped(id);
+        return rc;
+    }
+    track_header(*request, comm, id, log_now ? TRACK_WILDCARD : 0);
+    if (log_now) {
+        tracked_request *e = mpirr_track_find(*request);
+        e->post_event = c->event;
+        e->post_call = c->id;
+    }
+    return rc;
+}
+
 int mpirr_MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
     MPIRR_BEGIN(MPI_Irecv);
+    if (mpirr_piggybacking()) return irecv_races(&call_, buf, count, datatype, source, tag, comm, request);
     if (!mpirr_is_wildcard(source, tag)) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     int verdict = -1;
     if (mpirr_replaying()) verdict = mpirr_replay_post_args(call_.event, 0, &source, &tag, &comm);
@@ -110,29 +248,33 @@ int mpirr_MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int
         e->post_event = call_.event;
         e->post_call = MPIRR_ID_MPI_Irecv;
         e->replay_cancelled = verdict;
+        e->race_id = -1;
         mpirr_unlock();
     }
     return rc;
 }
 
+/* In races mode (record) every persistent receive reads headers; a wildcard one opens a race
+ * entry at each start (persistent.c). */
 int mpirr_MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                         MPI_Comm comm, MPI_Request *request)
 {
     MPIRR_BEGIN(MPI_Recv_init);
     int rc = PMPI_Recv_init(buf, count, datatype, source, tag, comm, request);
-    if (rc != MPI_SUCCESS || !mpirr_is_wildcard(source, tag) ||
-        !(mpirr_recording() || mpirr_replaying()))
-        return rc;
+    if (rc != MPI_SUCCESS || !(mpirr_recording() || mpirr_replaying())) return rc;
+    int races = mpirr_piggybacking() && source != MPI_PROC_NULL;
+    if (!races && !mpirr_is_wildcard(source, tag)) return rc;
     mpirr_lock();
     tracked_request *e = mpirr_track_add(*request);
-    e->flags = TRACK_WILDCARD | TRACK_PERSISTENT;
+    e->flags = TRACK_PERSISTENT | (races ? TRACK_HEADER : TRACK_WILDCARD);
     e->replay_cancelled = -1;
+    e->race_id = -1;
+    e->source = source;
+    e->tag = tag;
+    e->comm = comm;
     if (mpirr_replaying()) { /* replay re-creates it at each start: keep what it was given */
         e->buf = buf;
         e->count = count;
-        e->source = source;
-        e->tag = tag;
-        e->comm = comm;
         e->owns_type = PMPI_Type_dup(datatype, &e->type) == MPI_SUCCESS;
     }
     mpirr_unlock();

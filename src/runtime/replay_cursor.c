@@ -25,6 +25,7 @@ struct replay_cursor {
     uint64_t *def_keys; /* 0 = empty */
     size_t def_cap, def_len;
     int32_t *taken_indices; /* index list of the last record taken, valid until the next take */
+    int preloaded;          /* races mode: every RECV_DONE was read into the map at the start */
 };
 
 static uint64_t def_key(uint64_t event, uint32_t sub, unsigned kind)
@@ -120,7 +121,7 @@ static int read_one(struct replay_cursor *c)
         return 0;
     }
     if (is_deferred(&r)) {
-        def_put(c, &r);
+        if (!(c->preloaded && r.kind == MPIRR_REC_RECV_DONE)) def_put(c, &r);
         return 1;
     }
     if (c->qlen == c->qcap) {
@@ -179,6 +180,21 @@ const mpirr_log_header *mpirr_cursor_header(struct replay_cursor *c)
 }
 
 void mpirr_cursor_start(struct replay_cursor *c) { update_next_key(c); }
+
+/* Races mode decides late whether a receive raced, so its RECV_DONE records can lie anywhere
+ * after their key, and a receive with none must know it has none without reading to the end
+ * each time: all of them are read once, up front (they are few: only races are logged). */
+void mpirr_cursor_preload(struct replay_cursor *c, const char *path)
+{
+    char err[512];
+    mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
+    if (!rd) mpirr_fatal("replay: %s", err);
+    mpirr_record r;
+    while (mpirr_log_read(rd, &r) > 0) /* damage is reported by the main reader, in order */
+        if (r.kind == MPIRR_REC_RECV_DONE) def_put(c, &r);
+    mpirr_log_reader_close(rd);
+    c->preloaded = 1;
+}
 
 void mpirr_cursor_close(struct replay_cursor *c)
 {
@@ -281,7 +297,8 @@ int mpirr_replay_deferred(uint64_t event, uint32_t sub, unsigned kind, mpirr_rec
     struct replay_cursor *c = mpirr_rt.cursor;
     mpirr_lock();
     int found;
-    while (!(found = def_take(c, event, sub, kind, out)) && read_one(c)) {
+    int complete = c->preloaded && kind == MPIRR_REC_RECV_DONE;
+    while (!(found = def_take(c, event, sub, kind, out)) && !complete && read_one(c)) {
     }
     update_next_key(c);
     mpirr_unlock();

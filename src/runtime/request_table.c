@@ -67,11 +67,13 @@ tracked_request *mpirr_track_add(MPI_Request req)
     if (s) { /* a stale entry: its request ended without our seeing it (freed while active) */
         if (s->entry->owns_type) PMPI_Type_free(&s->entry->type);
         memset(s->entry, 0, sizeof *s->entry);
+        s->entry->race_id = -1;
         return s->entry;
     }
     if (2 * (mpirr_tracked_count + 1) > cap) grow();
     tracked_request *e = calloc(1, sizeof *e);
     if (!e) mpirr_fatal("out of memory tracking requests");
+    e->race_id = -1;
     insert(k, e);
     mpirr_tracked_count++;
     return e;

@@ -14,6 +14,8 @@ enum {
     TRACK_PERSISTENT = 2, /* from MPI_Recv_init: survives completion until MPI_Request_free */
     TRACK_CANCELLED = 4,  /* MPI_Cancel was called on it */
     TRACK_ACTIVE = 8,     /* persistent: started and not yet completed */
+    TRACK_SEND = 16,      /* persistent send (record mode): each start sends a header */
+    TRACK_HEADER = 32,    /* races mode: a receive whose message carries a header */
 };
 
 typedef struct tracked_request {
@@ -29,18 +31,23 @@ typedef struct tracked_request {
     int count, source, tag;
     MPI_Datatype type;     /* a dup owned by the entry when owns_type */
     int owns_type;
-    MPI_Comm comm;
+    MPI_Comm comm;         /* also: races mode receives and persistent sends */
+    int race_id;           /* races mode: the wildcard entry (race_check.h), or -1 */
 } tracked_request;
 
 extern unsigned long mpirr_tracked_count;
 
 /* NULL if not tracked. The pointer stays valid until the entry is removed. */
 tracked_request *mpirr_track_find(MPI_Request req);
-/* Adds (or replaces) the entry for req; returns it zeroed. */
+/* Adds (or replaces) the entry for req; returns it zeroed (race_id -1). */
 tracked_request *mpirr_track_add(MPI_Request req);
 void mpirr_track_remove(MPI_Request req);
 /* Moves an entry to a new handle value (replay re-creates persistent requests). */
 void mpirr_track_rekey(MPI_Request from, MPI_Request to);
 void mpirr_requests_reset(void);
+
+/* send_calls.c: a tracked persistent send was started at call c. */
+struct mpirr_call;
+void mpirr_send_started(const struct mpirr_call *c, tracked_request *e);
 
 #endif

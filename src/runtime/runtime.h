@@ -23,6 +23,13 @@ enum mpirr_mode {
     MPIRR_MODE_REPLAY,
 };
 
+/* What a recording logs (mpirr record --mode; the log header's flags say which in replay). */
+enum mpirr_rec_mode {
+    MPIRR_REC_SOURCES = 0, /* every wildcard receive's match */
+    MPIRR_REC_RACES,       /* only the wildcard receives that raced (race_check.h) */
+    MPIRR_REC_ALL,         /* every receive's match: the trace-everything baseline */
+};
+
 struct replay_cursor;
 
 struct mpirr_runtime {
@@ -31,6 +38,9 @@ struct mpirr_runtime {
     int threaded;           /* MPI_THREAD_MULTIPLE granted: take the lock */
     int wtime;              /* MPI_Wtime values are recorded/replayed */
     int poll_waits;         /* replay waits by polling and yielding (replay_wait.c) */
+    enum mpirr_rec_mode rec_mode;
+    int piggyback;          /* races mode recording: messages carry timestamps (piggyback.h) */
+    uint64_t *counters;     /* MPIRR_CTR_* (rank_log.h): in the mapped tail while recording */
     int rank, nranks;
     unsigned noise_us;
     uint64_t event;         /* events so far on this rank */
@@ -83,6 +93,7 @@ static inline int mpirr_replaying(void) { return mpirr_rt.active && mpirr_rt.mod
 
 /* ---- recorder.c: append one record (locks, reports I/O errors once) ---- */
 void mpirr_record_append(mpirr_record *r);
+void mpirr_record_append_locked(mpirr_record *r); /* the caller holds the runtime lock */
 /* Shorthands for in-order records of the current call. */
 void mpirr_record_match(const mpirr_call *c, const MPI_Status *st);
 void mpirr_record_test_ok(const mpirr_call *c, const MPI_Status *st, int has_match, int count,
@@ -109,6 +120,8 @@ int mpirr_replay_request_done(MPI_Request req, int *flag, MPI_Status *st);
 /* Describes the next in-order record for error messages. */
 void mpirr_cursor_describe_next(char *buf, size_t n);
 const mpirr_log_header *mpirr_cursor_header(struct replay_cursor *cur);
+/* Races mode: reads every RECV_DONE record of the log at path into the deferred map. */
+void mpirr_cursor_preload(struct replay_cursor *cur, const char *path);
 /* Positions on the first record; call once the runtime is active. */
 void mpirr_cursor_start(struct replay_cursor *cur);
 /* How the recording ended (valid once the cursor reached its end). */

@@ -1,0 +1,115 @@
+/* pending_slots.c: the mapped file of undecided races-mode outcomes (pending_slots.h).
+ * Slot: u64 event, u32 sub, i32 source, i32 tag, u16 call, u8 has_match, u8 live, 8 spare. */
+#include "pending_slots.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rank_log.h"
+#include "varint.h"
+
+enum { SL_EVENT = 0, SL_SUB = 8, SL_SOURCE = 12, SL_TAG = 16, SL_CALL = 20, SL_MATCH = 22,
+       SL_LIVE = 23 };
+
+struct mpirr_pending_slots {
+    uint8_t *map;
+    size_t len;
+    char path[4200];
+};
+
+mpirr_pending_slots *mpirr_pending_open(const char *dir, int rank, uint32_t capacity,
+                                        char *err, size_t errlen)
+{
+    mpirr_pending_slots *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    mpirr_log_path(p->path, sizeof p->path, dir, rank, "pending");
+    p->len = PENDING_HEADER_BYTES + (size_t)capacity * PENDING_SLOT_BYTES;
+    int fd = open(p->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0 || ftruncate(fd, (off_t)p->len)) {
+        snprintf(err, errlen, "%s: %s", p->path, strerror(errno));
+        if (fd >= 0) close(fd);
+        free(p);
+        return NULL;
+    }
+    p->map = mmap(NULL, p->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p->map == MAP_FAILED) {
+        snprintf(err, errlen, "%s: cannot map: %s", p->path, strerror(errno));
+        free(p);
+        return NULL;
+    }
+    memcpy(p->map, MPIRR_PENDING_MAGIC, 8);
+    mpirr_put_u32(p->map + 8, capacity);
+    return p;
+}
+
+static uint8_t *slot(mpirr_pending_slots *p, uint32_t i)
+{
+    return p->map + PENDING_HEADER_BYTES + (size_t)i * PENDING_SLOT_BYTES;
+}
+
+void mpirr_pending_set(mpirr_pending_slots *p, uint32_t i, const mpirr_record *r)
+{
+    uint8_t *s = slot(p, i);
+    mpirr_put_u64(s + SL_EVENT, r->event);
+    mpirr_put_u32(s + SL_SUB, r->sub);
+    mpirr_put_u32(s + SL_SOURCE, (uint32_t)r->source);
+    mpirr_put_u32(s + SL_TAG, (uint32_t)r->tag);
+    s[SL_CALL] = (uint8_t)r->call;
+    s[SL_CALL + 1] = (uint8_t)(r->call >> 8);
+    s[SL_MATCH] = r->has_match;
+    __atomic_store_n(&s[SL_LIVE], 1, __ATOMIC_RELEASE);
+}
+
+void mpirr_pending_clear(mpirr_pending_slots *p, uint32_t i)
+{
+    __atomic_store_n(&slot(p, i)[SL_LIVE], 0, __ATOMIC_RELEASE);
+}
+
+void mpirr_pending_close(mpirr_pending_slots *p, int remove)
+{
+    if (!p) return;
+    munmap(p->map, p->len);
+    if (remove) unlink(p->path);
+    free(p);
+}
+
+size_t mpirr_pending_load(const char *path, mpirr_record **out)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    struct stat st;
+    uint8_t hdr[PENDING_HEADER_BYTES];
+    size_t n = 0;
+    if (fstat(fileno(f), &st) == 0 && fread(hdr, 1, sizeof hdr, f) == sizeof hdr &&
+        !memcmp(hdr, MPIRR_PENDING_MAGIC, 8)) {
+        uint64_t cap = mpirr_get_u32(hdr + 8);
+        if (PENDING_HEADER_BYTES + cap * PENDING_SLOT_BYTES == (uint64_t)st.st_size) {
+            *out = calloc(cap ? cap : 1, sizeof **out);
+            uint8_t s[PENDING_SLOT_BYTES];
+            for (uint64_t i = 0; *out && i < cap && fread(s, 1, sizeof s, f) == sizeof s; i++) {
+                if (s[SL_LIVE] != 1) continue;
+                mpirr_record *r = &(*out)[n++];
+                r->kind = MPIRR_REC_RECV_DONE;
+                r->event = r->written = mpirr_get_u64(s + SL_EVENT);
+                r->sub = mpirr_get_u32(s + SL_SUB);
+                r->source = (int32_t)mpirr_get_u32(s + SL_SOURCE);
+                r->tag = (int32_t)mpirr_get_u32(s + SL_TAG);
+                r->call = (uint16_t)(s[SL_CALL] | s[SL_CALL + 1] << 8);
+                r->has_match = s[SL_MATCH] != 0;
+            }
+        }
+    }
+    fclose(f);
+    return n;
+}

@@ -1,0 +1,35 @@
+/* pending_slots.h: the verdicts races mode has not reached yet, kept where a dying process
+ * cannot lose them (rank-NNNNN.pending, a small file mapped into memory).
+ *
+ * In races mode a wildcard receive is logged only once a later message shows it raced, or
+ * dropped once no message can race with it any more; until then its outcome sits in a slot
+ * here. If the rank dies (even by SIGKILL) the slots still hold every undecided outcome, and
+ * the log reader returns them as RECV_DONE records: logging too much is always safe. A clean
+ * end removes the file. Layout in docs/format.md. */
+#ifndef MPIRR_PENDING_SLOTS_H
+#define MPIRR_PENDING_SLOTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record.h"
+
+#define MPIRR_PENDING_MAGIC "MPIRRPD1"
+enum { PENDING_HEADER_BYTES = 64, PENDING_SLOT_BYTES = 32 };
+
+typedef struct mpirr_pending_slots mpirr_pending_slots;
+
+/* Creates <dir>/rank-NNNNN.pending with room for capacity outcomes. NULL on error (err). */
+mpirr_pending_slots *mpirr_pending_open(const char *dir, int rank, uint32_t capacity,
+                                        char *err, size_t errlen);
+/* Stores r (a RECV_DONE outcome) in slot i, then marks it live. Async-signal-safe. */
+void mpirr_pending_set(mpirr_pending_slots *p, uint32_t i, const mpirr_record *r);
+void mpirr_pending_clear(mpirr_pending_slots *p, uint32_t i);
+/* Unmaps; removes the file when remove is set (every verdict was reached). */
+void mpirr_pending_close(mpirr_pending_slots *p, int remove);
+
+/* Reader side: the live slots of the file at path, as RECV_DONE records (malloc'ed array in
+ * *out, count returned; 0 if the file is absent or damaged). */
+size_t mpirr_pending_load(const char *path, mpirr_record **out);
+
+#endif

@@ -1,0 +1,303 @@
+/* race_check.c: the race verdicts of races mode (race_check.h). Done entries sit in a ring in
+ * completion order, which is also the order of their completion events, so a message whose
+ * header says its sender knew this rank's event E can only race with the tail of the ring
+ * (entries completed after E): the check walks back from the newest entry and stops there.
+ * The ring index is also the entry's slot in the pending file. */
+#include "race_check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pending_slots.h"
+#include "runtime.h"
+#include "vector_clock.h"
+
+#define DEFAULT_PENDING 8192
+
+struct posted {
+    int live, raced, tag, next_free;
+    const mpirr_comm_info *ci;
+    uint64_t key;
+    uint32_t sub;
+    unsigned call;
+};
+
+struct done {
+    uint64_t key, done;
+    uint32_t sub;
+    unsigned call;
+    int decided, tag_pattern, src, source, tag;
+    const mpirr_comm_info *ci;
+};
+
+struct early { uint64_t seq, knows; }; /* a message that arrived before an earlier one */
+
+static int P, me, log_all;
+static uint64_t *sent, *received, *prefix, *safe;
+static struct early **early;
+static size_t *nearly, *capearly;
+static struct posted *posts;
+static int nposts, free_post = -1;
+static struct done *ring;
+static uint32_t ring_cap, ring_head, ring_len;
+static uint64_t last_done;
+static mpirr_pending_slots *slots;
+
+static uint64_t *ctr(unsigned which) { return &mpirr_rt.counters[which]; }
+
+int mpirr_race_init(void)
+{
+    P = mpirr_rt.nranks;
+    me = mpirr_rt.rank;
+    sent = calloc((size_t)P, sizeof *sent);
+    received = calloc((size_t)P, sizeof *received);
+    prefix = calloc((size_t)P, sizeof *prefix);
+    safe = calloc((size_t)P, sizeof *safe);
+    early = calloc((size_t)P, sizeof *early);
+    nearly = calloc((size_t)P, sizeof *nearly);
+    capearly = calloc((size_t)P, sizeof *capearly);
+    const char *env = getenv("MPIRR_RACE_PENDING");
+    ring_cap = env ? (uint32_t)strtoul(env, NULL, 10) : DEFAULT_PENDING;
+    if (ring_cap < 1) ring_cap = 1;
+    ring = calloc(ring_cap, sizeof *ring);
+    if (!sent || !received || !prefix || !safe || !early || !nearly || !capearly || !ring)
+        mpirr_fatal("out of memory for race detection");
+    char err[512];
+    slots = mpirr_pending_open(mpirr_rt.dir, me, ring_cap, err, sizeof err);
+    if (!slots) {
+        mpirr_warn("rank %d: %s; logging every wildcard receive instead", me, err);
+        log_all = 1;
+    }
+    return 0;
+}
+
+static void free_all(void)
+{
+    for (int i = 0; i < P && early; i++) free(early[i]);
+    free(sent), free(received), free(prefix), free(safe), free(early), free(nearly);
+    free(capearly), free(posts), free(ring);
+    sent = received = prefix = safe = NULL;
+    early = NULL;
+    nearly = capearly = NULL;
+    posts = NULL;
+    ring = NULL;
+    nposts = 0;
+    free_post = -1;
+    ring_len = ring_head = 0;
+    last_done = 0;
+}
+
+uint64_t mpirr_race_next_seq(int dest) { return ++sent[dest]; }
+
+/* Writes the outcome as a RECV_DONE record keyed by the receive's post. */
+static void log_outcome(uint64_t key, uint32_t sub, unsigned call, int has_match, int source,
+                        int tag, int cancelled)
+{
+    mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = (uint16_t)call, .event = key,
+                      .sub = sub, .has_match = (uint8_t)has_match, .source = source, .tag = tag,
+                      .cancelled = cancelled};
+    mpirr_record_append_locked(&r);
+}
+
+static struct done *ring_at(uint32_t k) { return &ring[(ring_head + k) % ring_cap]; }
+static uint32_t slot_of(const struct done *d) { return (uint32_t)(d - ring); }
+
+static void decide(struct done *d, int log, unsigned counter)
+{
+    if (log) {
+        log_outcome(d->key, d->sub, d->call, 1, d->source, d->tag, 0);
+        (*ctr(counter))++;
+    }
+    d->decided = 1;
+    if (slots) mpirr_pending_clear(slots, slot_of(d));
+}
+
+static void pop_decided(void)
+{
+    while (ring_len && ring_at(0)->decided) {
+        ring_head = (ring_head + 1) % ring_cap;
+        ring_len--;
+    }
+}
+
+/* Whether no message can race with d any more (see race_check.h, "closed"). */
+static int closed(const struct done *d)
+{
+    const mpirr_comm_info *ci = d->ci;
+    for (int i = 0; i < ci->npeers; i++) {
+        int s = ci->world[i];
+        if (s == d->src) continue; /* same source: MPI's order per sender decides */
+        if (s == me ? received[me] != sent[me] : safe[s] < d->done) return 0;
+    }
+    return 1;
+}
+
+static void sweep(void)
+{
+    while (ring_len) {
+        struct done *d = ring_at(0);
+        if (!d->decided) {
+            if (!closed(d)) break;
+            decide(d, 0, 0);
+        }
+        pop_decided();
+    }
+}
+
+int mpirr_race_posted(const mpirr_comm_info *ci, int tag, uint64_t key, uint32_t sub, unsigned call)
+{
+    if (!ci || !mpirr_rt.piggyback) return -1;
+    mpirr_lock();
+    int id;
+    if (free_post >= 0) {
+        id = free_post;
+        free_post = posts[id].next_free;
+    } else {
+        struct posted *np = realloc(posts, (size_t)(nposts + 1) * sizeof *posts);
+        if (!np) mpirr_fatal("out of memory for race detection");
+        posts = np;
+        id = nposts++;
+    }
+    posts[id] = (struct posted){.live = 1, .tag = tag, .ci = ci, .key = key, .sub = sub,
+                                .call = call, .next_free = -1};
+    mpirr_unlock();
+    return id;
+}
+
+static void release_post(int id)
+{
+    posts[id].live = 0;
+    posts[id].next_free = free_post;
+    free_post = id;
+}
+
+static int accepts(int pattern, int tag) { return pattern == MPI_ANY_TAG || pattern == tag; }
+
+static void note_order(int src, uint64_t seq, uint64_t knows)
+{
+    received[src]++;
+    if (seq != prefix[src] + 1) {
+        if (seq <= prefix[src]) return; /* impossible unless a header was lost: ignore */
+        if (nearly[src] == capearly[src]) {
+            capearly[src] = capearly[src] ? 2 * capearly[src] : 8;
+            struct early *ne = realloc(early[src], capearly[src] * sizeof *ne);
+            if (!ne) mpirr_fatal("out of memory for race detection");
+            early[src] = ne;
+        }
+        early[src][nearly[src]++] = (struct early){seq, knows};
+        return;
+    }
+    prefix[src] = seq;
+    if (knows > safe[src]) safe[src] = knows;
+    for (size_t i = 0; i < nearly[src];) { /* messages that were waiting for this one */
+        struct early e = early[src][i];
+        if (e.seq != prefix[src] + 1) {
+            i++;
+            continue;
+        }
+        prefix[src] = e.seq;
+        if (e.knows > safe[src]) safe[src] = e.knows;
+        early[src][i] = early[src][--nearly[src]];
+        i = 0;
+    }
+}
+
+void mpirr_race_arrived(const mpirr_comm_info *ci, int src, int tag, uint64_t seq,
+                        uint64_t knows_me, int receiver)
+{
+    mpirr_lock();
+    (*ctr(MPIRR_CTR_MSGS_RECEIVED))++;
+    for (int i = 0; i < nposts; i++) {
+        struct posted *p = &posts[i];
+        if (p->live && i != receiver && p->ci->id == ci->id && accepts(p->tag, tag)) p->raced = 1;
+    }
+    for (uint32_t k = ring_len; k-- > 0;) {
+        struct done *d = ring_at(k);
+        if (d->done <= knows_me) break; /* completed before the send was made: ordered */
+        if (!d->decided && d->ci->id == ci->id && accepts(d->tag_pattern, tag) && d->src != src)
+            decide(d, 1, MPIRR_CTR_RACING_RECEIVES);
+    }
+    note_order(src, seq, knows_me);
+    sweep();
+    mpirr_unlock();
+}
+
+void mpirr_race_completed(int id, uint64_t done, int has_match, int source, int tag, int src,
+                          int cancelled)
+{
+    if (id < 0) return;
+    mpirr_lock();
+    struct posted p = posts[id];
+    release_post(id);
+    if (cancelled || !has_match) { /* replay must reproduce the cancel or the failure */
+        log_outcome(p.key, p.sub, p.call, has_match && !cancelled, source, tag, cancelled);
+        mpirr_unlock();
+        return;
+    }
+    (*ctr(MPIRR_CTR_WILD_RECEIVES))++;
+    done = MPIRR_VC_RECEIVED(done);
+    if (p.raced || log_all) {
+        log_outcome(p.key, p.sub, p.call, 1, source, tag, 0);
+        (*ctr(p.raced ? MPIRR_CTR_RACING_RECEIVES : MPIRR_CTR_FALLBACK_LOGGED))++;
+        mpirr_unlock();
+        return;
+    }
+    if (ring_len == ring_cap) { /* bound reached: log the oldest instead of forgetting it */
+        decide(ring_at(0), 1, MPIRR_CTR_FALLBACK_LOGGED);
+        pop_decided();
+    }
+    if (done < last_done) done = last_done; /* keeps the ring sorted; later is conservative */
+    last_done = done;
+    struct done *d = ring_at(ring_len++);
+    *d = (struct done){.key = p.key, .done = done, .sub = p.sub, .call = p.call,
+                       .tag_pattern = p.tag, .src = src, .source = source, .tag = tag, .ci = p.ci};
+    mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = (uint16_t)p.call, .event = p.key,
+                      .sub = p.sub, .has_match = 1, .source = source, .tag = tag};
+    mpirr_pending_set(slots, slot_of(d), &r);
+    if (ring_len > *ctr(MPIRR_CTR_PENDING_PEAK)) *ctr(MPIRR_CTR_PENDING_PEAK) = ring_len;
+    sweep();
+    mpirr_unlock();
+}
+
+void mpirr_race_dropped(int id)
+{
+    if (id < 0) return;
+    mpirr_lock();
+    release_post(id);
+    mpirr_unlock();
+}
+
+void mpirr_race_finish(void)
+{
+    if (!sent) return;
+    uint64_t *expected = calloc((size_t)P, sizeof *expected);
+    mpirr_comm_info *world = mpirr_comm_find(MPI_COMM_WORLD);
+    int known = expected && world &&
+                PMPI_Alltoall(sent, 1, MPI_UINT64_T, expected, 1, MPI_UINT64_T,
+                              world->shadow) == MPI_SUCCESS;
+    mpirr_lock();
+    for (uint32_t k = 0; k < ring_len; k++) {
+        struct done *d = ring_at(k);
+        if (d->decided) continue;
+        int unreceived = !known;
+        for (int i = 0; i < d->ci->npeers && !unreceived; i++) {
+            int s = d->ci->world[i];
+            unreceived = s != d->src && expected[s] > received[s];
+        }
+        decide(d, unreceived, MPIRR_CTR_FALLBACK_LOGGED);
+    }
+    ring_len = 0;
+    mpirr_unlock();
+    free(expected);
+    mpirr_pending_close(slots, 1);
+    slots = NULL;
+    free_all();
+}
+
+void mpirr_race_abandon(void)
+{
+    if (!sent) return;
+    mpirr_pending_close(slots, 0);
+    slots = NULL;
+    free_all();
+}

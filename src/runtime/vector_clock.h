@@ -1,0 +1,40 @@
+/* vector_clock.h: this rank's vector timestamp for races mode, and the differential encoding
+ * that keeps the piggybacked header small at scale.
+ *
+ * Entry i is the last event of world rank i known to happen before this rank's current event
+ * (events are the per-rank MPI call numbers the runtime already keeps; the own entry is the
+ * current event). A header to destination d carries only the entries that changed since the
+ * last header to d (Singhal & Kshemkalyani), found in O(changes) from a list kept in order of
+ * last change. MPI does not deliver a sender's messages in send order across tags and
+ * communicators, so a receiver may see a later delta before an earlier one: merging is a max,
+ * so it then knows less than the sender did for a while, which only makes it see more races
+ * (safe), never fewer. Callers hold the runtime lock. */
+#ifndef MPIRR_VECTOR_CLOCK_H
+#define MPIRR_VECTOR_CLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Timestamps count half-events: what a rank knows when it sends during event e is 2e, and a
+ * receive completing during event e is at 2e+1. A call that both sends and receives (Sendrecv,
+ * Startall) must not look, to the peer it sends to, as if its receive were already over: the
+ * peer's answer can still be the message that receive takes. */
+#define MPIRR_VC_SEND(event) (2 * (uint64_t)(event))
+#define MPIRR_VC_RECEIVED(event) (2 * (uint64_t)(event) + 1)
+
+void mpirr_vc_init(int nranks, int me);
+void mpirr_vc_free(void);
+/* Bytes a header can take at most. */
+size_t mpirr_vc_header_max(void);
+/* Encodes the header for a message to world rank dest: seq (its number among this rank's
+ * messages to dest), now (the send's event), dest's entry, then the changed entries. */
+size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out);
+/* Merges a header from world rank src; returns -1 if it is malformed. *knows_me: the sender's
+ * entry for this rank (the race check's input). */
+int mpirr_vc_apply(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows_me);
+/* The whole vector (own entry = now), for merging across a collective; nranks entries. */
+uint64_t *mpirr_vc_snapshot(uint64_t now);
+/* Merges a vector obtained from a collective reduction of snapshots. */
+void mpirr_vc_merge(const uint64_t *v);
+
+#endif
