@@ -171,10 +171,10 @@ static void stop(int ending, int detail)
 {
     if (!mpirr_rt.active) return;
     mpirr_crash_guard_remove();
-    if (mpirr_rt.piggyback) { /* MPI_Abort: verdicts stay in the pending file */
+    if (mpirr_rt.piggyback) {
+        /* MPI_Abort: the verdicts stay in the pending file. Headers in flight are not waited
+         * for (their receivers may be gone) and the process ends, taking the rest. */
         mpirr_race_abandon();
-        mpirr_piggyback_finish();
-        mpirr_comms_reset();
         mpirr_rt.piggyback = 0;
     }
     if (mpirr_rt.writer) {

@@ -1,11 +1,12 @@
 #!/bin/bash
-# deaths.sh MPIRR IMPL DIE_PROGRAM
+# deaths.sh MPIRR IMPL DIE_PROGRAM [MODE]
 # A run that dies while recorded still leaves a recording that replays up to the death, for
 # every way a run dies: SIGSEGV, abort() (SIGABRT), MPI_Abort, exit() without MPI_Finalize, and
 # SIGTERM/SIGINT sent to the launcher. The dying round depends on message order, so an equal
-# output proves the order was replayed; `mpirr stat` must name how rank 0 ended.
+# output proves the order was replayed; `mpirr stat` must name how rank 0 ended. In races mode
+# the receives still awaiting a verdict at the death come back from the pending file.
 . "$(dirname "$0")/lib.sh"
-MPIRR=$1 IMPL=$2 PROG=$3 NP=4 REPLAYS=3
+MPIRR=$1 IMPL=$2 PROG=$3 MODE=${4:-sources} NP=4 REPLAYS=3
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 
 # run_until_hang OUT_PREFIX SIGNAL CMD...: runs CMD, and when it prints "dying: hang" (rank 0
@@ -31,9 +32,9 @@ check_death() { # HOW ENDING_PATTERN [SIGNAL]
     how=$1 pattern=$2 sig=${3:-}
     rm -rf "$TMP/rec"
     if [ -n "$sig" ]; then
-        run_until_hang "$TMP/rec-$how" "$sig" "$MPIRR" record -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" hang "$TMP/rec-$how.seen"
+        run_until_hang "$TMP/rec-$how" "$sig" "$MPIRR" record --mode "$MODE" -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" hang "$TMP/rec-$how.seen"
     else
-        run "$TMP/rec-$how" "$MPIRR" record -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" "$how" "$TMP/rec-$how.seen"
+        run "$TMP/rec-$how" "$MPIRR" record --mode "$MODE" -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" "$how" "$TMP/rec-$how.seen"
     fi
     [ "$STATUS" -ne 0 ] || fail "$how: the recorded run exited 0"
     grep -q "^dying: " "$TMP/rec-$how.seen" || fail "$how: the recorded run did not reach its death"

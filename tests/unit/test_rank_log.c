@@ -1,5 +1,6 @@
 /* test_rank_log.c: the rank log writer and reader: round trips across many frames, recordings
- * left by a process that died (fatal signal, SIGKILL) without closing its log, and truncated or
+ * left by a process that died (fatal signal, SIGKILL) without closing its log (with races mode's
+ * pending verdicts and counters), and truncated or
  * corrupted files, which must yield exactly a prefix of the records and a message naming the
  * file, never a crash or a wrong record. */
 #include <signal.h>
@@ -11,6 +12,7 @@
 
 #include "call_ids.h"
 #include "check.h"
+#include "pending_slots.h"
 #include "rank_log.h"
 
 enum { NREC = 5000 };
@@ -193,6 +195,52 @@ int main(void)
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
     CHECK(read_log(path, &rc, err, sizeof err, &ending) == 1234);
     CHECK(rc == 0 && ending == MPIRR_END_CUT);
+
+    /* 3b. races mode's pending verdicts survive SIGKILL and come back after the log's records
+     * as RECV_DONE outcomes; cleared slots do not; a clean close removes the file */
+    pid = fork();
+    if (pid == 0) {
+        char e[512];
+        mpirr_log_header h = header();
+        mpirr_log_writer *w = mpirr_log_writer_open(dir, &h, 4096, e, sizeof e);
+        mpirr_pending_slots *p = mpirr_pending_open(dir, h.rank, 8, e, sizeof e);
+        if (!w || !p) _exit(4);
+        for (int i = 0; i < 10; i++) mpirr_log_append(w, &recs[i]);
+        mpirr_log_counters(w)[MPIRR_CTR_MSGS_SENT] = 77;
+        for (uint32_t i = 0; i < 3; i++) {
+            mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = MPIRR_ID_MPI_Irecv,
+                              .event = 100 + i, .sub = i, .has_match = 1,
+                              .source = (int32_t)i + 1, .tag = 9};
+            mpirr_pending_set(p, i, &r);
+        }
+        mpirr_pending_clear(p, 1);
+        raise(SIGKILL);
+        _exit(3);
+    }
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    {
+        mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
+        CHECK(rd != NULL);
+        mpirr_record r;
+        int n = 0, pend = 0;
+        while (mpirr_log_read(rd, &r) > 0)
+            if (n++ >= 10) {
+                CHECK(r.kind == MPIRR_REC_RECV_DONE && r.has_match && r.tag == 9);
+                CHECK((r.event == 100 && r.source == 1 && r.sub == 0) ||
+                      (r.event == 102 && r.source == 3 && r.sub == 2));
+                pend++;
+            }
+        CHECK(pend == 2 && mpirr_log_reader_pending(rd) == 2);
+        CHECK(mpirr_log_reader_counter(rd, MPIRR_CTR_MSGS_SENT) == 77);
+        mpirr_log_reader_close(rd);
+        mpirr_pending_slots *p = mpirr_pending_open(dir, 2, 4, err, sizeof err);
+        CHECK(p != NULL);
+        mpirr_pending_close(p, 1);
+        char ppath[600];
+        mpirr_log_path(ppath, sizeof ppath, dir, 2, "pending");
+        CHECK(access(ppath, F_OK) != 0);
+    }
 
     /* 4. truncation at every length of a finished log: a prefix, then a clear error */
     write_log(dir, 600, 512, 1);
