@@ -8,7 +8,8 @@
  *   Reduce, Gather: everyone -> root (MPI_Reduce);  Scan / Exscan: ranks 0..i -> rank i.
  * Collectives that move no bytes, the v/w variants (whose data flow is per pair), nonblocking
  * collectives and inter-communicators are treated conservatively: no merge, so events they
- * order look concurrent, which can only log more (docs/races.md measures the cost). */
+ * order look concurrent, which can only log more (docs/races.md measures the cost;
+ * MPIRR_CLOCK_MERGE=0 turns merging off, for that measurement). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,9 @@ static long bytes_of(int count, MPI_Datatype type)
 
 static void merge(int rc, MPI_Comm comm, enum flow flow, int root, long bytes, uint64_t now)
 {
-    if (rc != MPI_SUCCESS || !mpirr_piggybacking() || (bytes == 0 && flow != EVERYONE)) return;
+    if (rc != MPI_SUCCESS || !mpirr_piggybacking() || !mpirr_rt.clock_merge ||
+        (bytes == 0 && flow != EVERYONE))
+        return;
     mpirr_lock();
     mpirr_comm_info *ci = mpirr_comm_find(comm);
     if (!ci || ci->inter) {
@@ -87,7 +90,7 @@ int mpirr_MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     MPIRR_BEGIN(MPI_Gather);
     int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     int me = 0;
-    PMPI_Comm_rank(comm, &me);
+    if (mpirr_piggybacking()) PMPI_Comm_rank(comm, &me);
     /* every rank sends as many bytes as the root receives from each: all agree on zero */
     long bytes = me == root ? bytes_of(recvcount, recvtype) : bytes_of(sendcount, sendtype);
     merge(rc, comm, TO_ROOT, root, bytes, call_.event);
@@ -100,7 +103,7 @@ int mpirr_MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     MPIRR_BEGIN(MPI_Scatter);
     int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     int me = 0;
-    PMPI_Comm_rank(comm, &me);
+    if (mpirr_piggybacking()) PMPI_Comm_rank(comm, &me);
     long bytes = me == root ? bytes_of(sendcount, sendtype) : bytes_of(recvcount, recvtype);
     merge(rc, comm, FROM_ROOT, root, bytes, call_.event);
     return rc;

@@ -48,6 +48,8 @@ __attribute__((constructor)) static void read_settings(void)
     else if (rm && !strcmp(rm, "all")) mpirr_rt.rec_mode = MPIRR_REC_ALL;
     else if (rm && strcmp(rm, "sources"))
         fprintf(stderr, "mpirr: unknown MPIRR_RECORD_MODE=%s; recording in sources mode\n", rm);
+    const char *merge = getenv("MPIRR_CLOCK_MERGE");
+    mpirr_rt.clock_merge = !merge || strcmp(merge, "0");
     const char *wt = getenv("MPIRR_WTIME");
     mpirr_rt.wtime = !wt || strcmp(wt, "0");
     if ((mpirr_rt.mode == MPIRR_MODE_RECORD || mpirr_rt.mode == MPIRR_MODE_REPLAY) && !dir) {

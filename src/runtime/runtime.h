@@ -40,6 +40,7 @@ struct mpirr_runtime {
     int poll_waits;         /* replay waits by polling and yielding (replay_wait.c) */
     enum mpirr_rec_mode rec_mode;
     int piggyback;          /* races mode recording: messages carry timestamps (piggyback.h) */
+    int clock_merge;        /* races mode: collectives merge timestamps (MPIRR_CLOCK_MERGE) */
     uint64_t *counters;     /* MPIRR_CTR_* (rank_log.h): in the mapped tail while recording */
     int rank, nranks;
     unsigned noise_us;
