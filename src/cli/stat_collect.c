@@ -26,8 +26,9 @@ double stat_bytes_per_record(const struct rank_stat *r)
 
 double stat_traced_percent(const struct rank_stat *r)
 {
-    uint64_t received = r->counters[MPIRR_CTR_MSGS_RECEIVED];
-    return received ? 100.0 * (double)r->entries_logged / (double)received : -1.0;
+    /* sends are counted in every mode (receives only in races mode) */
+    uint64_t sent = r->counters[MPIRR_CTR_MSGS_SENT];
+    return sent ? 100.0 * (double)r->entries_logged / (double)sent : -1.0;
 }
 
 double stat_piggyback_per_message(const struct rank_stat *r)

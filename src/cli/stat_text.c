@@ -182,7 +182,7 @@ static void print_messages(const struct rec_stats *st)
     if (traced >= 0)
         printf(" (%.1f%% of messages traced)\n", traced);
     else
-        printf(" (no received messages counted)\n");
+        printf(" (no messages counted)\n");
     if (strcmp(st->rec.m.mode, "races") != 0)
         return;
     printf("races       racing: %" PRIu64 " logged, %" PRIu64 " fallback, %" PRIu64
