@@ -15,7 +15,8 @@
 #define DEFAULT_PENDING 8192
 
 struct posted {
-    int live, raced, tag, next_free;
+    int live, tag, next_free;
+    int seen_src, seen_several; /* senders of acceptable messages that went elsewhere meanwhile */
     const mpirr_comm_info *ci;
     uint64_t key;
     uint32_t sub;
@@ -159,7 +160,7 @@ int mpirr_race_posted(const mpirr_comm_info *ci, int tag, uint64_t key, uint32_t
         id = nposts++;
     }
     posts[id] = (struct posted){.live = 1, .tag = tag, .ci = ci, .key = key, .sub = sub,
-                                .call = call, .next_free = -1};
+                                .call = call, .next_free = -1, .seen_src = -1};
     mpirr_unlock();
     return id;
 }
@@ -209,7 +210,9 @@ void mpirr_race_arrived(const mpirr_comm_info *ci, int src, int tag, uint64_t se
     (*ctr(MPIRR_CTR_MSGS_RECEIVED))++;
     for (int i = 0; i < nposts; i++) {
         struct posted *p = &posts[i];
-        if (p->live && i != receiver && p->ci->id == ci->id && accepts(p->tag, tag)) p->raced = 1;
+        if (!p->live || i == receiver || p->ci->id != ci->id || !accepts(p->tag, tag)) continue;
+        if (p->seen_src < 0) p->seen_src = src;
+        else if (p->seen_src != src) p->seen_several = 1;
     }
     for (uint32_t k = ring_len; k-- > 0;) {
         struct done *d = ring_at(k);
@@ -236,9 +239,13 @@ void mpirr_race_completed(int id, uint64_t done, int has_match, int source, int 
     }
     (*ctr(MPIRR_CTR_WILD_RECEIVES))++;
     done = MPIRR_VC_RECEIVED(done);
-    if (p.raced || log_all) {
+    /* A message from another sender, acceptable to it, arrived elsewhere while it was posted:
+     * it could have been this receive's (conservative: it may have matched before). One from
+     * its own sender could not: MPI's order per sender and the posting order decide. */
+    int raced = p.seen_several || (p.seen_src >= 0 && p.seen_src != src);
+    if (raced || log_all) {
         log_outcome(p.key, p.sub, p.call, 1, source, tag, 0);
-        (*ctr(p.raced ? MPIRR_CTR_RACING_RECEIVES : MPIRR_CTR_FALLBACK_LOGGED))++;
+        (*ctr(raced ? MPIRR_CTR_RACING_RECEIVES : MPIRR_CTR_FALLBACK_LOGGED))++;
         mpirr_unlock();
         return;
     }
