@@ -9,11 +9,14 @@
  * Collectives that move no bytes, the v/w variants (whose data flow is per pair), nonblocking
  * collectives and inter-communicators are treated conservatively: no merge, so events they
  * order look concurrent, which can only log more (docs/races.md measures the cost;
+ * everyone-to-everyone merges also exchange message counts when a member has many undecided
+ * receives, race_check.h;
  * MPIRR_CLOCK_MERGE=0 turns merging off, for that measurement). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "piggyback.h"
+#include "race_check.h"
 #include "special_calls.h"
 #include "vector_clock.h"
 
@@ -39,14 +42,19 @@ static void merge(int rc, MPI_Comm comm, enum flow flow, int root, long bytes, u
     }
     MPI_Comm shadow = ci->shadow;
     int n = mpirr_rt.nranks;
-    uint64_t *mine = malloc(2 * (size_t)n * sizeof *mine), *all = mine + n;
+    /* one word more: whether any member wants a count exchange (race_check.h) */
+    uint64_t *mine = malloc(2 * ((size_t)n + 1) * sizeof *mine), *all = mine + n + 1;
     if (!mine) mpirr_fatal("out of memory merging timestamps");
     memcpy(mine, mpirr_vc_snapshot(now), (size_t)n * sizeof *mine);
     mpirr_unlock();
+    mine[n] = flow == EVERYONE && mpirr_race_wants_counts();
     int me = -1, ok = 1;
     PMPI_Comm_rank(comm, &me);
     switch (flow) {
-    case EVERYONE: PMPI_Allreduce(mine, all, n, MPI_UINT64_T, MPI_MAX, shadow); break;
+    case EVERYONE:
+        PMPI_Allreduce(mine, all, n + 1, MPI_UINT64_T, MPI_MAX, shadow);
+        if (all[n]) mpirr_race_exchange_counts(ci, MPIRR_VC_SEND(now));
+        break;
     case FROM_ROOT:
         memcpy(all, mine, (size_t)n * sizeof *all);
         PMPI_Bcast(all, n, MPI_UINT64_T, root, shadow);

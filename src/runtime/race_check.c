@@ -12,7 +12,9 @@
 #include "runtime.h"
 #include "vector_clock.h"
 
-#define DEFAULT_PENDING 8192
+/* Verdicts that may wait at once. The ring is calloc'ed (the kernel hands out zero pages
+ * lazily) and the pending file is sparse, so only what is used costs memory: ~100 B each. */
+#define DEFAULT_PENDING 65536
 
 struct posted {
     int live, tag, next_free;
@@ -32,11 +34,16 @@ struct done {
 };
 
 struct early { uint64_t seq, knows; }; /* a message that arrived before an earlier one */
+/* From a count exchange at a collective: once the first count messages from a rank are in,
+ * everything else it sends knows this rank's half-event knows. */
+struct checkpoint { uint64_t count, knows; };
 
 static int P, me, log_all;
 static uint64_t *sent, *received, *prefix, *safe;
 static struct early **early;
 static size_t *nearly, *capearly;
+static struct checkpoint **cps;
+static size_t *ncps;
 static struct posted *posts;
 static int nposts, free_post = -1;
 static struct done *ring;
@@ -57,11 +64,14 @@ int mpirr_race_init(void)
     early = calloc((size_t)P, sizeof *early);
     nearly = calloc((size_t)P, sizeof *nearly);
     capearly = calloc((size_t)P, sizeof *capearly);
+    cps = calloc((size_t)P, sizeof *cps);
+    ncps = calloc((size_t)P, sizeof *ncps);
     const char *env = getenv("MPIRR_RACE_PENDING");
     ring_cap = env ? (uint32_t)strtoul(env, NULL, 10) : DEFAULT_PENDING;
     if (ring_cap < 1) ring_cap = 1;
     ring = calloc(ring_cap, sizeof *ring);
-    if (!sent || !received || !prefix || !safe || !early || !nearly || !capearly || !ring)
+    if (!sent || !received || !prefix || !safe || !early || !nearly || !capearly || !cps ||
+        !ncps || !ring)
         mpirr_fatal("out of memory for race detection");
     char err[512];
     slots = mpirr_pending_open(mpirr_rt.dir, me, ring_cap, err, sizeof err);
@@ -75,6 +85,10 @@ int mpirr_race_init(void)
 static void free_all(void)
 {
     for (int i = 0; i < P && early; i++) free(early[i]);
+    for (int i = 0; i < P && cps; i++) free(cps[i]);
+    free(cps), free(ncps);
+    cps = NULL;
+    ncps = NULL;
     free(sent), free(received), free(prefix), free(safe), free(early), free(nearly);
     free(capearly), free(posts), free(ring);
     sent = received = prefix = safe = NULL;
@@ -174,6 +188,19 @@ static void release_post(int id)
 
 static int accepts(int pattern, int tag) { return pattern == MPI_ANY_TAG || pattern == tag; }
 
+static void apply_checkpoints(int src)
+{
+    size_t k = 0;
+    while (k < ncps[src] && cps[src][k].count <= prefix[src]) {
+        if (cps[src][k].knows > safe[src]) safe[src] = cps[src][k].knows;
+        k++;
+    }
+    if (k) {
+        memmove(cps[src], cps[src] + k, (ncps[src] - k) * sizeof **cps);
+        ncps[src] -= k;
+    }
+}
+
 static void note_order(int src, uint64_t seq, uint64_t knows)
 {
     received[src]++;
@@ -201,6 +228,7 @@ static void note_order(int src, uint64_t seq, uint64_t knows)
         early[src][i] = early[src][--nearly[src]];
         i = 0;
     }
+    apply_checkpoints(src);
 }
 
 void mpirr_race_arrived(const mpirr_comm_info *ci, int src, int tag, uint64_t seq,
@@ -264,6 +292,40 @@ void mpirr_race_completed(int id, uint64_t done, int has_match, int source, int 
     if (ring_len > *ctr(MPIRR_CTR_PENDING_PEAK)) *ctr(MPIRR_CTR_PENDING_PEAK) = ring_len;
     sweep();
     mpirr_unlock();
+}
+
+int mpirr_race_wants_counts(void)
+{
+    mpirr_lock();
+    int want = ring_len >= 64;
+    mpirr_unlock();
+    return want;
+}
+
+void mpirr_race_exchange_counts(const mpirr_comm_info *ci, uint64_t knows)
+{
+    if (!sent) return;
+    int n = ci->npeers;
+    uint64_t *out = malloc(2 * (size_t)n * sizeof *out), *in = out + n;
+    if (!out) mpirr_fatal("out of memory for race detection");
+    mpirr_lock();
+    for (int i = 0; i < n; i++) out[i] = sent[ci->world[i]];
+    mpirr_unlock();
+    if (PMPI_Alltoall(out, 1, MPI_UINT64_T, in, 1, MPI_UINT64_T, ci->shadow) == MPI_SUCCESS) {
+        mpirr_lock();
+        for (int i = 0; i < n; i++) {
+            int s = ci->world[i];
+            if (s == me) continue;
+            struct checkpoint *nc = realloc(cps[s], (ncps[s] + 1) * sizeof *nc);
+            if (!nc) mpirr_fatal("out of memory for race detection");
+            cps[s] = nc;
+            cps[s][ncps[s]++] = (struct checkpoint){in[i], knows};
+            apply_checkpoints(s);
+        }
+        sweep();
+        mpirr_unlock();
+    }
+    free(out);
 }
 
 void mpirr_race_dropped(int id)

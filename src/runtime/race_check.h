@@ -44,6 +44,15 @@ void mpirr_race_completed(int id, uint64_t done, int has_match, int source, int 
 /* Entry id will never complete (freed, or its receive call failed). */
 void mpirr_race_dropped(int id);
 
+/* At a collective that orders every member before every other (collective_clock.c): whether
+ * this rank has enough undecided receives to want the members to exchange message counts
+ * (the members agree through the collective's own reduction), and the exchange itself: once
+ * every message a member sent before the collective is in, the rest it sends know this rank's
+ * half-event knows, which closes the receives completed before it even if that member never
+ * sends here. */
+int mpirr_race_wants_counts(void);
+void mpirr_race_exchange_counts(const mpirr_comm_info *ci, uint64_t knows);
+
 /* Counts a message to world rank dest and returns its number (caller holds the lock). */
 uint64_t mpirr_race_next_seq(int dest);
 

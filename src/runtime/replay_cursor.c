@@ -33,6 +33,18 @@ static uint64_t def_key(uint64_t event, uint32_t sub, unsigned kind)
     return (event << 24) ^ ((uint64_t)sub << 4) ^ kind ^ (1ull << 63);
 }
 
+/* Slot of key k: a full mix, since keys differ mostly in their high bits (the event), which a
+ * plain multiplication would not carry down to the low bits the mask keeps. */
+static size_t def_home(uint64_t k, size_t cap)
+{
+    k ^= k >> 30;
+    k *= 0xbf58476d1ce4e5b9ull;
+    k ^= k >> 27;
+    k *= 0x94d049bb133111ebull;
+    k ^= k >> 31;
+    return (size_t)k & (cap - 1);
+}
+
 static void store(struct stored *s, const mpirr_record *r)
 {
     s->rec = *r;
@@ -51,7 +63,7 @@ static void def_put(struct replay_cursor *c, const mpirr_record *r)
 {
     if (2 * (c->def_len + 1) > c->def_cap) def_grow(c);
     uint64_t k = def_key(r->event, r->sub, r->kind);
-    size_t i = (size_t)(k * 0x9e3779b97f4a7c15ull) & (c->def_cap - 1);
+    size_t i = def_home(k, c->def_cap);
     while (c->def_keys[i] && c->def_keys[i] != k) i = (i + 1) & (c->def_cap - 1);
     if (c->def_keys[i]) free(c->def[i].indices); /* duplicate key: the later one wins */
     else c->def_len++;
@@ -84,7 +96,7 @@ static int def_take(struct replay_cursor *c, uint64_t event, uint32_t sub, unsig
 {
     if (!c->def_cap) return 0;
     uint64_t k = def_key(event, sub, kind);
-    size_t mask = c->def_cap - 1, i = (size_t)(k * 0x9e3779b97f4a7c15ull) & mask;
+    size_t mask = c->def_cap - 1, i = def_home(k, c->def_cap);
     while (c->def_keys[i] && c->def_keys[i] != k) i = (i + 1) & mask;
     if (!c->def_keys[i]) return 0;
     *out = c->def[i].rec; /* indices of deferred records are never used */
