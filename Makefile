@@ -46,6 +46,7 @@ check: demo sanitize test
 
 bench: build
 	@bench/run.sh $(BUILD)
+	@bench/table1/table1.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # run.sh BUILD_DIR [REPS]: native vs record vs replay, side by side in one run, for every
-# benchmark on every MPI implementation built. BENCH_SPECS="name:ranks ..." picks others.
+# benchmark on every MPI implementation built, in sources mode and in races mode. BENCH_SPECS="name:ranks ..." picks others.
 # Prints a markdown table: the loop time each
 # benchmark measures itself (median of REPS runs), its ratio to native, log bytes per
 # nondeterministic event, and for the ping-pong the cost per message in ns.
@@ -27,11 +27,13 @@ one_run() {
     # --no-wtime: the benchmarks time themselves with MPI_Wtime, which replay would replay
     record) rm -rf "$TMP/rec" && "${T[@]}" "$MPIRR" record --no-wtime -o "$TMP/rec" -- "${L[@]}" "$prog" ;;
     replay) "${T[@]}" "$MPIRR" replay "$TMP/rec" ;;
+    races) rm -rf "$TMP/rec-races" && "${T[@]}" "$MPIRR" record --no-wtime --mode=races -o "$TMP/rec-races" -- "${L[@]}" "$prog" ;;
+    replay-races) "${T[@]}" "$MPIRR" replay "$TMP/rec-races" ;;
     esac 2>"$TMP/err" | grep '^bench ' || { cat "$TMP/err" >&2; echo "bench failed: $mode $prog" >&2; }
 }
 
-printf '| mpi | benchmark | ranks | native s | preloaded | record | replay | ND events | log B/ND event | ns/call native → record | ns/msg native → record | ns/wildcard recv native → record → replay |\n'
-printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+printf '| mpi | benchmark | ranks | native s | preloaded | record | replay | record races | replay races | ND events | log B/ND event | races: logged / wildcard recvs, B/header | ns/call native → record | ns/msg native → record → races | ns/wildcard recv native → record → replay |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 for impl in openmpi mpich; do
     [ -d "$BUILD/bench/$impl" ] || continue
     for spec in ${BENCH_SPECS:-callcost:1 pingpong:2 recv_bench:4 iprobe_bench:4 master_worker_bench:4}; do
@@ -42,12 +44,14 @@ for impl in openmpi mpich; do
         # on 2 oversubscribed cores, natively too; run it only when asked (BENCH_MPICH_IPROBE=1).
         [ "$impl/$name" = mpich/iprobe_bench ] && [ -z "${BENCH_MPICH_IPROBE:-}" ] && continue
         declare -A secs=() ns=() nc=() nw=()
+        racesinfo=-
         line=""
-        for mode in native run record replay; do
+        for mode in native run record replay races replay-races; do
             vals=() nsv=() ncv=() nwv=()
             for r in $(seq "$REPS"); do
                 # replay needs a recording: record again before each replay rep
                 [ "$mode" = replay ] && one_run record "$impl" "$np" "$prog" >/dev/null
+                [ "$mode" = replay-races ] && one_run races "$impl" "$np" "$prog" >/dev/null
                 line=$(one_run "$mode" "$impl" "$np" "$prog")
                 vals+=("$(field seconds "$line")")
                 nsv+=("$(field ns_per_msg "$line")")
@@ -63,15 +67,22 @@ for impl in openmpi mpich; do
                 bytes=$(cat "$TMP"/rec/rank-*.log | wc -c)
                 hdr=$(( $(ls "$TMP"/rec/rank-*.log | wc -l) * 768 ))
             }
+            [ "$mode" = races ] && racesinfo=$("$MPIRR" stat --json "$TMP/rec-races" | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["total"]
+pb = t.get("piggyback_bytes_per_message")
+print("%d / %d, %s" % (t["entries_logged"], t["wildcard_receives"], "-" if pb is None else "%.1f" % pb))')
         done
         ratio() { awk -v a="$1" -v b="${secs[native]}" 'BEGIN {printf "%.3fx", a / b}'; }
         perev=$(awk -v b="$bytes" -v h="$hdr" -v n="$nd" 'BEGIN {if (n > 0) printf "%.2f", (b - h) / n; else print "-"}')
         delta() { [ -n "$1" ] && awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f → %.1f (%+.1f)", a, b, b - a}' || echo -; }
         wild=-
         [ -n "${nw[native]}" ] && wild="${nw[native]} → ${nw[record]} → ${nw[replay]}"
-        printf '| %s | %s | %s | %.4f | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$impl" "$name" "$np" \
+        msg=-
+        [ -n "${ns[native]}" ] && msg="${ns[native]} → ${ns[record]} → ${ns[races]}"
+        printf '| %s | %s | %s | %.4f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$impl" "$name" "$np" \
             "${secs[native]}" "$(ratio "${secs[run]}")" "$(ratio "${secs[record]}")" \
-            "$(ratio "${secs[replay]}")" "$nd" "$perev" "$(delta "${nc[native]}" "${nc[record]}")" \
-            "$(delta "${ns[native]}" "${ns[record]}")" "$wild"
+            "$(ratio "${secs[replay]}")" "$(ratio "${secs[races]}")" "$(ratio "${secs[replay-races]}")" \
+            "$nd" "$perev" "$racesinfo" "$(delta "${nc[native]}" "${nc[record]}")" "$msg" "$wild"
     done
 done

@@ -1,7 +1,8 @@
 #!/bin/bash
 # demo.sh BUILD_DIR: the `make demo` walk-through. Runs the bundled nondeterministic example
 # (racey_reduce: rank 0 sums partial results in arrival order, so the last digits change from
-# run to run) natively a few times, records one run, replays it, and shows `mpirr stat`.
+# run to run) natively a few times, records one run, replays it, and shows `mpirr stat`; then
+# the same in races mode, which logs only the receives that raced.
 set -eu
 BUILD=${1:-build}
 MPIRR=$BUILD/bin/mpirr
@@ -34,4 +35,15 @@ done
 
 say "mpirr stat $REC"
 "$MPIRR" stat "$REC"
+
+say "mpirr record --mode=races: timestamps on every message, only racing receives logged"
+rm -rf "$REC"
+"$MPIRR" record --mode=races -o "$REC" -- "${LAUNCH[@]}" "$APP" | tee "$REC.out" | sed 's/^/  /'
+"$MPIRR" replay --noise 300 "$REC" >"$REC.replay"
+sed 's/^/  /' "$REC.replay"
+if cmp -s "$REC.out" "$REC.replay"; then echo "  -> replay identical to the recording"; else
+    echo "  -> DIFFERENT from the recording" >&2
+    exit 1
+fi
+"$MPIRR" stat "$REC" | grep -E '^(mode|messages|races) '
 rm -f "$REC.out" "$REC.replay"

@@ -53,7 +53,8 @@ void mpirr_header_post(mpirr_header_send *h, int dest, int tag, MPI_Comm comm, u
     }
     MPI_Comm shadow = ci->shadow;
     size_t max = mpirr_vc_header_max();
-    h->buf = blocking && max <= sizeof h->local ? h->local : malloc(max);
+    h->to_self = w == mpirr_rt.rank;
+    h->buf = blocking && !h->to_self && max <= sizeof h->local ? h->local : malloc(max);
     if (!h->buf) mpirr_fatal("out of memory for piggyback headers");
     uint64_t seq = mpirr_race_next_seq(w);
     size_t len = mpirr_vc_header(w, seq, now, h->buf);
@@ -91,7 +92,7 @@ static void reclaim(void)
 void mpirr_header_done(mpirr_header_send *h, int blocking)
 {
     if (!h->active) return;
-    if (blocking) {
+    if (blocking && !h->to_self) {
         PMPI_Wait(&h->req, MPI_STATUS_IGNORE);
         if (h->buf != h->local) free(h->buf);
         return;

@@ -17,6 +17,7 @@
 typedef struct mpirr_header_send {
     MPI_Request req;
     int active;
+    int to_self;        /* never waited for: MPICH completes a send to self only once received */
     void *buf;          /* local, or malloc'ed when the header must outlive the call */
     uint8_t local[256];
 } mpirr_header_send;

@@ -11,7 +11,7 @@
  * destination and source (status source MPI_PROC_NULL, tag MPI_ANY_TAG, count 0);
  * MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE; Isend/Irecv/Waitall; Sendrecv and
  * Sendrecv_replace; Ssend, Bsend (MPI_Buffer_attach) and Rsend; persistent Send_init /
- * Recv_init with Start and Startall; truncated receives (MPI_Recv, MPI_Irecv + MPI_Wait, a
+ * Recv_init with Start and Startall; messages to self; truncated receives (MPI_Recv, MPI_Irecv + MPI_Wait, a
  * wildcard MPI_Recv) under MPI_ERRORS_RETURN on a dup'd communicator: the error class, and
  * the messages after it arrive intact. MPI_Get_count after a truncation is printed for Open
  * MPI, which reports the full message size; the standard leaves it undefined, and MPICH 4.0
@@ -453,6 +453,28 @@ static int truncated_count(int count) {
 #endif
 }
 
+/* Messages to self, blocking and nonblocking, on MPI_COMM_WORLD and MPI_COMM_SELF (MPICH
+ * completes a send to self only once it is received: a header must never be waited for). */
+static void check_self(void) {
+  int out[3], in[3];
+  MPI_Status st;
+  MPI_Request rq, sq;
+  MPI_Comm comms[2] = {W, MPI_COMM_SELF};
+  for (int c = 0; c < 2; c++) {
+    const int me = c == 0 ? rank : 0;
+    fill(out, 3, 40 + c);
+    MPI_Irecv(in, 3, MPI_INT, me, 150, comms[c], &rq);
+    MPI_Send(out, 3, MPI_INT, me, 150, comms[c]);
+    MPI_Wait(&rq, &st);
+    check_fill(in, 3, 40 + c, "self send");
+    observed("self blocking send %s", st_str(&st, MPI_INT));
+    MPI_Isend(out, 2, MPI_INT, me, 151, comms[c], &sq);
+    MPI_Recv(in, 3, MPI_INT, MPI_ANY_SOURCE, 151, comms[c], &st);
+    MPI_Wait(&sq, MPI_STATUS_IGNORE);
+    observed("self isend wildcard recv %s", st_str(&st, MPI_INT));
+  }
+}
+
 static void check_truncation(void) {
   MPI_Comm tc;
   MPI_Comm_dup(W, &tc);
@@ -538,6 +560,7 @@ int main(int argc, char **argv) {
   check_sendrecv();
   check_send_modes();
   check_persistent();
+  check_self();
   check_truncation();
   return digest_finish(&dg);
 }
