@@ -24,15 +24,27 @@ enum flow { EVERYONE, FROM_ROOT, TO_ROOT, PREFIX, EXCLUSIVE_PREFIX };
 
 static long bytes_of(int count, MPI_Datatype type)
 {
-    int size = 0;
-    if (count <= 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
+    int size = 0; /* outside races mode nothing merges: skip the query */
+    if (!mpirr_piggybacking() || count <= 0 || PMPI_Type_size(type, &size) != MPI_SUCCESS) return 0;
     return (long)count * size;
 }
 
+/* Bytes a rooted collective moves between the root and each rank, from the arguments this
+ * rank gives (the root's side, or every other rank's): all members agree on whether it is 0. */
+static long rooted_bytes(MPI_Comm comm, int root, int root_count, MPI_Datatype root_type,
+                         int count, MPI_Datatype type)
+{
+    int me = 0;
+    if (mpirr_piggybacking()) PMPI_Comm_rank(comm, &me);
+    return me == root ? bytes_of(root_count, root_type) : bytes_of(count, type);
+}
+
+/* A barrier moves nothing but orders everyone. */
+#define BARRIER_BYTES 1
+
 static void merge(int rc, MPI_Comm comm, enum flow flow, int root, long bytes, uint64_t now)
 {
-    if (rc != MPI_SUCCESS || !mpirr_piggybacking() || !mpirr_rt.clock_merge ||
-        (bytes == 0 && flow != EVERYONE))
+    if (rc != MPI_SUCCESS || !mpirr_piggybacking() || !mpirr_rt.clock_merge || bytes == 0)
         return;
     mpirr_lock();
     mpirr_comm_info *ci = mpirr_comm_find(comm);
@@ -80,7 +92,7 @@ int mpirr_MPI_Barrier(MPI_Comm comm)
 {
     MPIRR_BEGIN(MPI_Barrier);
     int rc = PMPI_Barrier(comm);
-    merge(rc, comm, EVERYONE, 0, 0, call_.event);
+    merge(rc, comm, EVERYONE, 0, BARRIER_BYTES, call_.event);
     return rc;
 }
 
@@ -97,11 +109,8 @@ int mpirr_MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 {
     MPIRR_BEGIN(MPI_Gather);
     int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    int me = 0;
-    if (mpirr_piggybacking()) PMPI_Comm_rank(comm, &me);
-    /* every rank sends as many bytes as the root receives from each: all agree on zero */
-    long bytes = me == root ? bytes_of(recvcount, recvtype) : bytes_of(sendcount, sendtype);
-    merge(rc, comm, TO_ROOT, root, bytes, call_.event);
+    merge(rc, comm, TO_ROOT, root,
+          rooted_bytes(comm, root, recvcount, recvtype, sendcount, sendtype), call_.event);
     return rc;
 }
 
@@ -110,10 +119,8 @@ int mpirr_MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 {
     MPIRR_BEGIN(MPI_Scatter);
     int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    int me = 0;
-    if (mpirr_piggybacking()) PMPI_Comm_rank(comm, &me);
-    long bytes = me == root ? bytes_of(sendcount, sendtype) : bytes_of(recvcount, recvtype);
-    merge(rc, comm, FROM_ROOT, root, bytes, call_.event);
+    merge(rc, comm, FROM_ROOT, root,
+          rooted_bytes(comm, root, sendcount, sendtype, recvcount, recvtype), call_.event);
     return rc;
 }
 
@@ -122,7 +129,7 @@ int mpirr_MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 {
     MPIRR_BEGIN(MPI_Allgather);
     int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    if (bytes_of(recvcount, recvtype)) merge(rc, comm, EVERYONE, 0, 1, call_.event);
+    merge(rc, comm, EVERYONE, 0, bytes_of(recvcount, recvtype), call_.event);
     return rc;
 }
 
@@ -131,7 +138,7 @@ int mpirr_MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 {
     MPIRR_BEGIN(MPI_Alltoall);
     int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    if (bytes_of(recvcount, recvtype)) merge(rc, comm, EVERYONE, 0, 1, call_.event);
+    merge(rc, comm, EVERYONE, 0, bytes_of(recvcount, recvtype), call_.event);
     return rc;
 }
 
@@ -149,7 +156,7 @@ int mpirr_MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 {
     MPIRR_BEGIN(MPI_Allreduce);
     int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-    if (bytes_of(count, datatype)) merge(rc, comm, EVERYONE, 0, 1, call_.event);
+    merge(rc, comm, EVERYONE, 0, bytes_of(count, datatype), call_.event);
     return rc;
 }
 
@@ -160,9 +167,9 @@ int mpirr_MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
     int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
     int n = 0;
     long total = 0;
-    if (rc == MPI_SUCCESS && PMPI_Comm_size(comm, &n) == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && mpirr_piggybacking() && PMPI_Comm_size(comm, &n) == MPI_SUCCESS)
         for (int i = 0; i < n; i++) total += bytes_of(recvcounts[i], datatype);
-    if (total) merge(rc, comm, EVERYONE, 0, 1, call_.event);
+    merge(rc, comm, EVERYONE, 0, total, call_.event);
     return rc;
 }
 
@@ -171,7 +178,7 @@ int mpirr_MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvc
 {
     MPIRR_BEGIN(MPI_Reduce_scatter_block);
     int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-    if (bytes_of(recvcount, datatype)) merge(rc, comm, EVERYONE, 0, 1, call_.event);
+    merge(rc, comm, EVERYONE, 0, bytes_of(recvcount, datatype), call_.event);
     return rc;
 }
 

@@ -87,22 +87,11 @@ static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Reque
     if (rc == MPI_SUCCESS) PMPI_Test_cancelled(st, &cancelled);
     if (rc != MPI_SUCCESS) {
         /* failed: nothing to log or check */
-    } else if (mpirr_recording() && (e->flags & (TRACK_WILDCARD | TRACK_CANCELLED))) {
-        mpirr_record r = {.call = 0, .event = e->post_event, .sub = e->post_sub,
-                          .cancelled = cancelled};
-        if (e->flags & TRACK_WILDCARD) {
-            r.kind = MPIRR_REC_RECV_DONE;
-            r.call = (uint16_t)e->post_call;
-            if (!cancelled && mpirr_is_rank(st->MPI_SOURCE)) {
-                r.has_match = 1;
-                r.source = st->MPI_SOURCE;
-                r.tag = st->MPI_TAG;
-            }
-        } else {
-            r.kind = MPIRR_REC_CANCEL_DONE;
-            r.call = MPIRR_ID_MPI_Cancel;
-            r.event = e->cancel_event;
-        }
+    } else if (mpirr_recording() && (e->flags & TRACK_WILDCARD)) {
+        mpirr_record_recv_done(e->post_event, e->post_sub, e->post_call, st, cancelled);
+    } else if (mpirr_recording() && (e->flags & TRACK_CANCELLED)) {
+        mpirr_record r = {.kind = MPIRR_REC_CANCEL_DONE, .call = MPIRR_ID_MPI_Cancel,
+                          .event = e->cancel_event, .cancelled = cancelled};
         mpirr_record_append(&r);
     } else if (mpirr_replaying() && (e->flags & TRACK_CANCELLED) && e->replay_cancelled >= 0 &&
                cancelled != e->replay_cancelled) {
@@ -117,14 +106,6 @@ static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Reque
     if (e->flags & TRACK_PERSISTENT) e->flags &= ~(unsigned)(TRACK_ACTIVE | TRACK_CANCELLED);
     else mpirr_track_remove(handle);
     mpirr_unlock();
-}
-
-/* Whether a request completed despite an error (its message was received, truncated). */
-static int completed_with(int rc)
-{
-    int cls = rc;
-    if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &cls);
-    return rc == MPI_SUCCESS || cls == MPI_ERR_TRUNCATE;
 }
 
 /* Completion of the requests at the given array positions (statuses parallel to them). */
@@ -203,7 +184,7 @@ int mpirr_MPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Request before = *request;
     MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc = mpirr_replaying() ? mpirr_replay_wait(request, st) : PMPI_Wait(request, st);
-    if (completed_with(rc)) tracked_completed(&call_, e, before, st, rc);
+    if (mpirr_consumed_message(rc)) tracked_completed(&call_, e, before, st, rc);
     return rc;
 }
 
@@ -225,10 +206,10 @@ int mpirr_MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         rc = mpirr_replay_wait(request, st);
     } else {
         rc = PMPI_Test(request, flag, st);
-        if (!completed_with(rc) || !*flag) return rc;
+        if (!mpirr_consumed_message(rc) || !*flag) return rc;
         mpirr_record_test_ok(&call_, NULL, 0, 0, NULL);
     }
-    if (e && completed_with(rc)) tracked_completed(&call_, e, before, st, rc);
+    if (e && mpirr_consumed_message(rc)) tracked_completed(&call_, e, before, st, rc);
     return rc;
 }
 
@@ -286,7 +267,7 @@ static int any(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
             else mpirr_record_test_ok(c, NULL, 0, *index, NULL);
         }
     }
-    if (completed_with(rc) && *flag && *index != MPI_UNDEFINED && h.n) {
+    if (mpirr_consumed_message(rc) && *flag && *index != MPI_UNDEFINED && h.n) {
         MPI_Status copy = *st; /* the user's status keeps its MPI_ERROR field untouched */
         copy.MPI_ERROR = rc;
         hits_completed(c, &h, 1, index, &copy, 0);

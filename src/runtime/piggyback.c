@@ -112,20 +112,11 @@ void mpirr_header_done(mpirr_header_send *h, int blocking)
     mpirr_unlock();
 }
 
-static int is_truncation(int rc)
-{
-    int cls = rc;
-    if (rc == MPI_SUCCESS) return 0;
-    PMPI_Error_class(rc, &cls);
-    return cls == MPI_ERR_TRUNCATE;
-}
-
 void mpirr_header_receive(MPI_Comm comm, int rc, const MPI_Status *st, int wild_id, uint64_t now)
 {
-    int cancelled = 0;
-    if (rc == MPI_SUCCESS || is_truncation(rc)) PMPI_Test_cancelled(st, &cancelled);
-    int matched = (rc == MPI_SUCCESS || is_truncation(rc)) && !cancelled &&
-                  mpirr_is_rank(st->MPI_SOURCE);
+    int cancelled = 0, consumed = mpirr_consumed_message(rc);
+    if (consumed) PMPI_Test_cancelled(st, &cancelled);
+    int matched = consumed && !cancelled && mpirr_is_rank(st->MPI_SOURCE);
     if (!mpirr_rt.piggyback || !mpirr_rt.active) return;
     mpirr_lock();
     mpirr_comm_info *ci = comm == MPI_COMM_NULL ? NULL : mpirr_comm_find(comm);

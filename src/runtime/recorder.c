@@ -57,6 +57,15 @@ void mpirr_record_match(const mpirr_call *c, const MPI_Status *st)
     mpirr_record_append(&r);
 }
 
+void mpirr_record_recv_done(uint64_t event, uint32_t sub, unsigned call, const MPI_Status *st,
+                            int cancelled)
+{
+    mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = (uint16_t)call, .event = event,
+                      .sub = sub, .cancelled = cancelled};
+    if (!cancelled) fill_match(&r, st);
+    mpirr_record_append(&r);
+}
+
 static void record_outcome(unsigned kind, const mpirr_call *c, const MPI_Status *st,
                            int count, const int *indices)
 {

@@ -202,19 +202,6 @@ int mpirr_race_entry_for(const mpirr_call *c, uint32_t sub, int source, int tag,
     return mpirr_race_posted(ci, tag, c->event, sub, c->id);
 }
 
-void mpirr_record_recv_done(uint64_t event, uint32_t sub, unsigned call, const MPI_Status *st,
-                            int cancelled)
-{
-    mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = (uint16_t)call, .event = event,
-                      .sub = sub, .cancelled = cancelled};
-    if (!cancelled && mpirr_is_rank(st->MPI_SOURCE)) {
-        r.has_match = 1;
-        r.source = st->MPI_SOURCE;
-        r.tag = st->MPI_TAG;
-    }
-    mpirr_record_append(&r);
-}
-
 /* Races mode, record. A wildcard on a communicator without headers is tracked as in sources
  * mode (TRACK_WILDCARD: its completion logs it). */
 static int irecv_races(const mpirr_call *c, void *buf, int count, MPI_Datatype datatype,

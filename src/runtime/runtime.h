@@ -100,6 +100,9 @@ void mpirr_record_match(const mpirr_call *c, const MPI_Status *st);
 void mpirr_record_test_ok(const mpirr_call *c, const MPI_Status *st, int has_match, int count,
                           const int *indices);
 void mpirr_record_choice(const mpirr_call *c, int count, const int *indices);
+/* A deferred RECV_DONE outcome keyed by (event, sub) of call: the match in st, or cancelled. */
+void mpirr_record_recv_done(uint64_t event, uint32_t sub, unsigned call, const MPI_Status *st,
+                            int cancelled);
 
 /* ---- replay_cursor.c ---- */
 struct replay_cursor *mpirr_cursor_open(const char *path, char *err, size_t errlen);
@@ -150,5 +153,13 @@ static inline MPI_Status *mpirr_status_or(MPI_Status *user, MPI_Status *local)
     return user == MPI_STATUS_IGNORE ? local : user;
 }
 static inline int mpirr_is_rank(int r) { return r >= 0; }
+/* Whether a receive that returned rc consumed its message: it succeeded, or the message was
+ * truncated (then its status still names it). */
+static inline int mpirr_consumed_message(int rc)
+{
+    int cls = rc;
+    if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &cls);
+    return rc == MPI_SUCCESS || cls == MPI_ERR_TRUNCATE;
+}
 
 #endif

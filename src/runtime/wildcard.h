@@ -37,8 +37,5 @@ int mpirr_replay_post_args(uint64_t event, uint32_t sub, int *source, int *tag, 
  * headers, so races cannot be seen and the outcome must be logged like sources mode does. */
 int mpirr_race_entry_for(const mpirr_call *c, uint32_t sub, int source, int tag, MPI_Comm comm,
                          int *log_now);
-/* Records a RECV_DONE outcome keyed by (event, sub) now (races mode without race check). */
-void mpirr_record_recv_done(uint64_t event, uint32_t sub, unsigned call, const MPI_Status *st,
-                            int cancelled);
 
 #endif
