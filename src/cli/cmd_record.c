@@ -18,12 +18,13 @@
 #include "run_opts.h"
 #include "session.h"
 
-enum { OPT_OUTPUT, OPT_MODE, OPT_NO_WTIME, OPT_FORCE };
+enum { OPT_OUTPUT, OPT_MODE, OPT_NO_WTIME, OPT_EVENTS, OPT_FORCE };
 
 static const struct cli_opt record_opts[] = {
     {"output", 'o', 1, OPT_OUTPUT},
     {"mode", 0, 1, OPT_MODE},
     {"no-wtime", 0, 0, OPT_NO_WTIME},
+    {"events", 0, 0, OPT_EVENTS},
     {"force", 0, 0, OPT_FORCE},
     RUN_OPTS_TABLE,
     {NULL, 0, 0, 0},
@@ -32,7 +33,7 @@ static const struct cli_opt record_opts[] = {
 struct record_args {
     const char *dir; /* NULL: the default name */
     const struct rec_mode *mode;
-    int wtime, force;
+    int wtime, events, force;
     struct run_opts run;
     int argc;
     char **argv;
@@ -46,6 +47,7 @@ static int parse(int argc, char **argv, struct record_args *a)
     a->dir = NULL;
     a->mode = rec_mode_default();
     a->wtime = 1;
+    a->events = 0;
     a->force = 0;
     run_opts_init(&a->run);
     const char *v;
@@ -63,6 +65,7 @@ static int parse(int argc, char **argv, struct record_args *a)
             }
             break;
         case OPT_NO_WTIME: a->wtime = 0; break;
+        case OPT_EVENTS: a->events = 1; break;
         case OPT_FORCE: a->force = 1; break;
         default:
             if (run_opts_apply(&a->run, "record", id, v) != 0)
@@ -113,7 +116,7 @@ int cmd_record(int argc, char **argv)
     if (path_cwd(cwd, sizeof cwd) != 0)
         return CLI_EXIT_FAIL;
     struct session s = {.mode = "record", .record_mode = a.mode->name, .wtime = a.wtime,
-                        .noise = run_opts_noise(&a.run)};
+                        .noise = run_opts_noise(&a.run), .events = a.events};
     if ((rc = session_prepare(&s, a.argc, a.argv, cwd, a.run.mpi)))
         return rc;
 

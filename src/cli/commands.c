@@ -8,6 +8,7 @@ static const struct command commands[] = {
     {"replay", cmd_replay, "replay"},
     {"run", cmd_run, "run"},
     {"stat", cmd_stat, "stat"},
+    {"events", cmd_events, "events"},
     {"help", cmd_help, "help"},
     {"version", cmd_version, "README"}, /* described in the overview */
 };

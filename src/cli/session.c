@@ -65,7 +65,7 @@ static void relay_runtime_errors(const char *path)
 
 int session_run(const struct session *s)
 {
-    struct env_var vars[10];
+    struct env_var vars[16];
     int n = 0;
     vars[n++] = (struct env_var){"MPIRR_MODE", s->mode};
     if (s->dir)
@@ -76,6 +76,15 @@ int session_run(const struct session *s)
         vars[n++] = (struct env_var){"MPIRR_WTIME", s->wtime ? "1" : "0"};
     if (s->noise)
         vars[n++] = (struct env_var){"MPIRR_NOISE_US", s->noise};
+    if (s->events) {
+        /* the history's tuning knobs (docs/events.md) travel with it */
+        static const char *const knobs[] = {"MPIRR_EVENTS_TICK_NS", "MPIRR_EVENTS_EXACT",
+                                            "MPIRR_EVENTS_LEVEL", "MPIRR_EVENTS_STAGE_KB"};
+        vars[n++] = (struct env_var){"MPIRR_EVENTS", "1"};
+        for (unsigned i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
+            if (getenv(knobs[i]))
+                vars[n++] = (struct env_var){knobs[i], getenv(knobs[i])};
+    }
     char *preload = preload_value(s->runtime_lib);
     if (!preload) {
         cli_error("out of memory");

@@ -16,6 +16,7 @@ struct session {
     const char *record_mode; /* MPIRR_RECORD_MODE (record: modes.h), or NULL */
     int wtime;           /* MPIRR_WTIME 1/0, or -1 to leave it unset */
     const char *noise;   /* MPIRR_NOISE_US, or NULL */
+    int events;          /* MPIRR_EVENTS=1: keep the event history (and pass MPIRR_EVENTS_*) */
     const char *workdir; /* run the command there, or NULL for the current directory */
     /* filled by session_prepare */
     struct launch_info li;

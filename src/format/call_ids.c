@@ -10,7 +10,7 @@ struct call_row {
 };
 
 static const struct call_row rows[] = {
-#define MPIRR_CALL(id, ret, name, cat, how, params, args) {id, #name, MPIRR_CAT_##cat},
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) {id, #name, MPIRR_CAT_##cat},
 #include "mpi_calls.def"
 #undef MPIRR_CALL
 };

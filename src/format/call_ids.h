@@ -5,7 +5,7 @@
 
 enum mpirr_call_id {
     MPIRR_CALL_NONE = 0,
-#define MPIRR_CALL(id, ret, name, cat, how, params, args) MPIRR_ID_##name = id,
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) MPIRR_ID_##name = id,
 #include "mpi_calls.def"
 #undef MPIRR_CALL
     MPIRR_CALL_ID_LIMIT = 256 /* ids are stored as one varint; keep them below this */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "comm_registry.h"
+#include "event_history.h"
 #include "fingerprint.h"
 #include "piggyback.h"
 #include "race_check.h"
@@ -95,6 +96,7 @@ static void start_recording(void)
     }
     mpirr_rt.counters = mpirr_log_counters(mpirr_rt.writer);
     mpirr_rt.active = 1;
+    mpirr_ev_start(mpirr_ev_init_t0);
     if (mpirr_rt.rec_mode == MPIRR_REC_RACES) {
         mpirr_rt.piggyback = 1;
         mpirr_piggyback_init();
@@ -150,6 +152,7 @@ static void start(void)
 int mpirr_MPI_Init(int *argc, char ***argv)
 {
     MPIRR_BEGIN(MPI_Init);
+    mpirr_ev_init_t0 = mpirr_ev_now();
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS) start();
     return rc;
@@ -158,6 +161,7 @@ int mpirr_MPI_Init(int *argc, char ***argv)
 int mpirr_MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     MPIRR_BEGIN(MPI_Init_thread);
+    mpirr_ev_init_t0 = mpirr_ev_now();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) {
         mpirr_rt.threaded = *provided == MPI_THREAD_MULTIPLE;

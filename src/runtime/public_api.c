@@ -1,6 +1,7 @@
 /* public_api.c: the functions declared in mpirr.h. */
 #include "mpirr.h"
 
+#include "event_history.h"
 #include "runtime.h"
 
 int mpirr_flush(void)
@@ -8,7 +9,7 @@ int mpirr_flush(void)
     mpirr_lock();
     int rc = mpirr_rt.writer ? mpirr_log_flush(mpirr_rt.writer) : 0;
     mpirr_unlock();
-    return rc;
+    return mpirr_ev_flush() ? -1 : rc;
 }
 
 const char *mpirr_mode(void)

@@ -57,6 +57,8 @@ struct mpirr_runtime {
 };
 
 extern struct mpirr_runtime mpirr_rt;
+/* The event number of this thread's current call (the event history's record number). */
+extern __thread uint64_t mpirr_tls_event __attribute__((tls_model("initial-exec")));
 
 typedef struct mpirr_call {
     uint64_t event;
@@ -81,6 +83,7 @@ static inline void mpirr_call_begin(mpirr_call *c, unsigned id)
     mpirr_lock();
     c->id = id;
     c->event = ++mpirr_rt.event;
+    mpirr_tls_event = c->event;
     /* Checked before this call joins the hash: checkpoints hold the hash of earlier events. */
     if (__builtin_expect(c->event >= mpirr_rt.next_key, 0)) mpirr_replay_check_event(c);
     mpirr_rt.hash = (mpirr_rt.hash ^ id) * 0x100000001b3ull;

@@ -7,7 +7,7 @@
 
 #define MPIRR_DECL_PASS(ret, name, params)
 #define MPIRR_DECL_SPECIAL(ret, name, params) ret mpirr_##name params;
-#define MPIRR_CALL(id, ret, name, cat, how, params, args) MPIRR_DECL_##how(ret, name, params)
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) MPIRR_DECL_##how(ret, name, params)
 #include "mpi_calls.def"
 #undef MPIRR_CALL
 #undef MPIRR_DECL_PASS

@@ -1,18 +1,40 @@
 /* wrappers.c: every intercepted MPI function, generated from mpi_calls.def.
- * PASS rows become: begin event, PMPI_<name>, end event. SPECIAL rows forward to
- * mpirr_<name>, which owns the call's nondeterminism (and does its own begin/end). */
+ * PASS rows count the event and call PMPI_<name>; SPECIAL rows forward to mpirr_<name>, which
+ * owns the call's nondeterminism (and counts its own event). Around both, when the event
+ * history is on, the row's event shape (event_shapes.h) fills one record: PRE before the call,
+ * POST after it, then the record is emitted. The call site is the wrapper's return address. */
+#include "event_shapes.h"
 #include "runtime.h"
 #include "special_calls.h"
 
-#define MPIRR_BODY_PASS(ret, name, args)                                                       \
-    mpirr_call c;                                                                              \
-    mpirr_call_begin(&c, MPIRR_ID_##name);                                                     \
-    ret rc = P##name args;                                                                     \
-    mpirr_call_end(&c);                                                                        \
-    return rc;
-#define MPIRR_BODY_SPECIAL(ret, name, args) return mpirr_##name args;
+static inline void pass_call(unsigned id)
+{
+    mpirr_call c;
+    mpirr_call_begin(&c, id);
+}
 
-#define MPIRR_CALL(id, ret, name, cat, how, params, args) \
-    ret name params { MPIRR_BODY_##how(ret, name, args) }
+#define MPIRR_INVOKE_PASS(name, args) (pass_call(MPIRR_ID_##name), P##name args)
+#define MPIRR_INVOKE_SPECIAL(name, args) mpirr_##name args
+
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev)                                  \
+    ret name params                                                                            \
+    {                                                                                          \
+        mpirr_ev_call ev_;                                                                     \
+        int ev_pre_ = mpirr_ev_on;                                                             \
+        if (__builtin_expect(ev_pre_, 0)) {                                                    \
+            mpirr_ev_begin(&ev_, MPIRR_ID_##name, __builtin_return_address(0));                \
+            MPIRR_EV_PRE ev                                                                    \
+        }                                                                                      \
+        ret rc_ = MPIRR_INVOKE_##how(name, args);                                              \
+        if (__builtin_expect(mpirr_ev_on, 0)) {                                                \
+            if (!ev_pre_) { /* MPI_Init: the history opened during the call */                 \
+                mpirr_ev_begin(&ev_, MPIRR_ID_##name, __builtin_return_address(0));            \
+                ev_.e.x_begin = mpirr_ev_init_t0;                                              \
+            }                                                                                  \
+            MPIRR_EV_POST ev                                                                   \
+            mpirr_ev_emit(&ev_, MPIRR_EVRC_##ret(rc_));                                        \
+        }                                                                                      \
+        return rc_;                                                                            \
+    }
 #include "mpi_calls.def"
 #undef MPIRR_CALL

@@ -1,0 +1,208 @@
+/* cmd_events.c: `mpirr events DIR [--rank R] [--raw] [--exact] [--defs] [--check]`: the event
+ * history of a recording made with --events, one event a line (event_print.h), or the raw
+ * decompressed record stream (--raw, for measuring compressors), or a cross-check that the
+ * rank logs and the history number events alike (--check). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "call_ids.h"
+#include "commands.h"
+#include "diag.h"
+#include "event_print.h"
+#include "event_trace.h"
+#include "opts.h"
+#include "rank_log.h"
+#include "recording.h"
+
+enum { OPT_RANK, OPT_RAW, OPT_EXACT, OPT_DEFS, OPT_CHECK };
+
+static const struct cli_opt events_opts[] = {
+    {"rank", 'r', 1, OPT_RANK},
+    {"raw", 0, 0, OPT_RAW},
+    {"exact", 0, 0, OPT_EXACT},
+    {"defs", 0, 0, OPT_DEFS},
+    {"check", 0, 0, OPT_CHECK},
+    {NULL, 0, 0, 0},
+};
+
+struct events_args {
+    int rank; /* -1: all */
+    int raw, exact, defs, check;
+    const char *dir;
+};
+
+static void raw_out(const void *p, size_t n, void *arg)
+{
+    fwrite(p, 1, n, (FILE *)arg);
+}
+
+/* The (event, call) keys of a rank log's records, sorted by event. */
+struct log_key {
+    uint64_t event;
+    unsigned call;
+};
+
+static int by_event(const void *a, const void *b)
+{
+    const struct log_key *x = a, *y = b;
+    return x->event < y->event ? -1 : x->event > y->event;
+}
+
+static struct log_key *log_keys(const char *dir, int rank, size_t *n)
+{
+    char path[PATH_MAX + 32], err[600];
+    recording_log_path(path, sizeof path, dir, rank);
+    mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
+    *n = 0;
+    if (!rd) {
+        cli_error("%s", err);
+        return NULL;
+    }
+    struct log_key *k = NULL;
+    size_t cap = 0;
+    mpirr_record rec;
+    while (mpirr_log_read(rd, &rec) == 1) {
+        if (!rec.call || !rec.event) continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 1024;
+            struct log_key *nk = realloc(k, cap * sizeof *nk);
+            if (!nk) break;
+            k = nk;
+        }
+        k[(*n)++] = (struct log_key){rec.event, rec.call};
+    }
+    mpirr_log_reader_close(rd);
+    if (k) qsort(k, *n, sizeof *k, by_event);
+    return k;
+}
+
+/* --check state for one rank: the history's call records must carry, at every event the
+ * rank log keys a record to, that record's call. */
+struct checker {
+    struct log_key *keys;
+    size_t n, next, agreed;
+    int rank;
+    int bad;
+};
+
+static void check_call(struct checker *c, const mpirr_event *e)
+{
+    while (c->next < c->n && c->keys[c->next].event < e->event) c->next++;
+    for (; c->next < c->n && c->keys[c->next].event == e->event; c->next++) {
+        if (c->keys[c->next].call == e->kind) {
+            c->agreed++;
+            continue;
+        }
+        if (!c->bad)
+            cli_error("rank %d event %llu: the rank log has a record of %s, the event history "
+                      "says %s", c->rank, (unsigned long long)e->event,
+                      mpirr_call_name(c->keys[c->next].call), mpirr_call_name(e->kind));
+        c->bad = 1;
+    }
+}
+
+/* 0, or CLI_EXIT_FAIL after a message. */
+static int one_rank(const struct events_args *a, const char *dir, int rank)
+{
+    char err[700];
+    mpirr_ev_reader *r = mpirr_evr_open(dir, rank, err, sizeof err);
+    if (!r) {
+        cli_error("%s", err);
+        return CLI_EXIT_FAIL;
+    }
+    struct event_printer *p = event_printer_new(rank, mpirr_evr_info(r), a->exact, a->defs);
+    struct checker chk = {.rank = rank};
+    if (a->check) chk.keys = log_keys(dir, rank, &chk.n);
+    if (a->raw) mpirr_evr_raw_sink(r, raw_out, stdout);
+    mpirr_event e;
+    int got;
+    uint64_t last = 0;
+    while ((got = mpirr_evr_next(r, &e)) == 1) {
+        if (e.kind < MPIRR_EVK_FIRST_META) last = e.event;
+        if (a->check && e.kind < MPIRR_EVK_FIRST_META) check_call(&chk, &e);
+        else if (!a->raw && !a->check && p) event_printer_put(p, &e, stdout);
+    }
+    int rc = 0;
+    if (got < 0) {
+        cli_error("%s", mpirr_evr_error(r));
+        rc = CLI_EXIT_FAIL;
+    } else if (!mpirr_evr_clean(r)) {
+        cli_error("rank %d: the event history ends at event %llu without MPI_Finalize (the "
+                  "rank died or is still running)", rank, (unsigned long long)last);
+    }
+    if (a->check) {
+        if (chk.bad) rc = CLI_EXIT_FAIL;
+        else printf("rank %d: %zu of %zu rank-log records agree with the event history\n", rank,
+                    chk.agreed, chk.n);
+        free(chk.keys);
+    }
+    event_printer_free(p);
+    mpirr_evr_close(r);
+    return rc;
+}
+
+static int parse(int argc, char **argv, struct events_args *a)
+{
+    struct opt_scan s;
+    opt_init(&s, "events", argc, argv);
+    memset(a, 0, sizeof *a);
+    a->rank = -1;
+    const char *v;
+    /* options may come before or after the directory (mpirr events run3 --rank 3) */
+    for (int id;;) {
+        id = opt_next(&s, events_opts, &v);
+        if (id == OPT_DONE) {
+            if (s.i >= argc || a->dir || s.dashdash) break;
+            a->dir = argv[s.i++];
+            continue;
+        }
+        switch (id) {
+        case OPT_BAD:
+        case OPT_HELP: return id;
+        case OPT_RANK: {
+            char *end;
+            long r = strtol(v, &end, 10);
+            if (*end || r < 0 || r > INT_MAX) {
+                cli_error("events: --rank needs a rank number, not '%s'", v);
+                return OPT_BAD;
+            }
+            a->rank = (int)r;
+            break;
+        }
+        case OPT_RAW: a->raw = 1; break;
+        case OPT_EXACT: a->exact = 1; break;
+        case OPT_DEFS: a->defs = 1; break;
+        default: a->check = 1; break;
+        }
+    }
+    if (!a->dir || s.i != argc) {
+        cli_error("events takes one recording directory (mpirr events DIR [--rank R])");
+        return OPT_BAD;
+    }
+    return 0;
+}
+
+int cmd_events(int argc, char **argv)
+{
+    struct events_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc == OPT_HELP) return help_for("events");
+    if (rc) return CLI_EXIT_USAGE;
+    struct recording rec;
+    if ((rc = recording_open(a.dir, &rec))) return rc;
+    int n = rec.m.nranks;
+    if (a.rank >= 0 && n > 0 && a.rank >= n) {
+        cli_error("%s has ranks 0 to %d; there is no rank %d", a.dir, n - 1, a.rank);
+        recording_close(&rec);
+        return CLI_EXIT_USAGE;
+    }
+    if (n <= 0) n = a.rank + 1;
+    for (int i = a.rank >= 0 ? a.rank : 0; i < (a.rank >= 0 ? a.rank + 1 : n); i++) {
+        int r = one_rank(&a, rec.dir, i);
+        if (r) rc = r;
+    }
+    recording_close(&rec);
+    return rc;
+}

@@ -1,0 +1,20 @@
+/* event_print.h: one rank's event history as text, one event a line (`mpirr events`): keeps
+ * what the definition records say (communicators, call sites, the load map) to print call
+ * records with their call sites as module+offset. docs/cli/events.md describes the lines. */
+#ifndef MPIRR_CLI_EVENT_PRINT_H
+#define MPIRR_CLI_EVENT_PRINT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event_trace.h"
+
+struct event_printer;
+
+struct event_printer *event_printer_new(int rank, const mpirr_ev_info *info, int exact, int defs);
+/* Prints e (a call record as one line; a definition as a "#" line when defs or always for
+ * communicators and modules) and remembers definitions. */
+void event_printer_put(struct event_printer *p, const mpirr_event *e, FILE *out);
+void event_printer_free(struct event_printer *p);
+
+#endif

@@ -1,0 +1,364 @@
+/* event_codec.c: the byte encoding of one event-history record, shared by the writer and the
+ * reader. Chosen for compressibility: no absolute values that grow through a run (event
+ * numbers are implicit, times are log2 codes against the reconstructed clock, requests are
+ * small reused slot numbers, call sites are indices), so the records of one time step repeat
+ * byte for byte in the next and the compressor stores them as one match. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "call_ids.h"
+#include "event_trace.h"
+#include "varint.h"
+
+/* Internal field bit: the event number is not the previous one plus one. */
+#define EVF_JUMP (1u << 15)
+#define MAX_ITEMS (1u << 24)
+#define MAX_RANKS (1u << 24)
+#define MAX_PATH 4096u
+
+static size_t put_s(uint8_t *p, int64_t v) { return mpirr_varint_put(p, mpirr_zigzag(v)); }
+
+size_t mpirr_ev_encoded_max(const mpirr_event *e)
+{
+    size_t n = 4 + 24 * MPIRR_VARINT_MAX;
+    n += (size_t)e->nitems * (4 * MPIRR_VARINT_MAX);
+    n += (size_t)(e->nranks + e->nremote) * MPIRR_VARINT_MAX;
+    if (e->kind == MPIRR_EVK_MODULE && e->path) n += strlen(e->path);
+    return n;
+}
+
+static size_t put_items(uint8_t *p, const mpirr_event *e)
+{
+    uint8_t *q = p;
+    q += mpirr_varint_put(q, e->nitems);
+    for (uint32_t i = 0; i < e->nitems; i++) {
+        const mpirr_ev_item *it = &e->items[i];
+        q += mpirr_varint_put(q, it->slot);
+        q += mpirr_varint_put(q, it->flags);
+        if (it->flags & MPIRR_EVI_RECV) {
+            q += put_s(q, it->src);
+            q += put_s(q, it->tag);
+            q += mpirr_varint_put(q, it->got);
+        }
+    }
+    return (size_t)(q - p);
+}
+
+static size_t put_ranks(uint8_t *p, const int32_t *ranks, uint32_t n)
+{
+    uint8_t *q = p;
+    int32_t prev = 0;
+    q += mpirr_varint_put(q, n);
+    for (uint32_t i = 0; i < n; i++) {
+        q += put_s(q, (int64_t)ranks[i] - prev);
+        prev = ranks[i];
+    }
+    return (size_t)(q - p);
+}
+
+static size_t encode_meta(const mpirr_event *e, uint8_t *q0)
+{
+    uint8_t *q = q0;
+    *q++ = (uint8_t)e->kind;
+    switch (e->kind) {
+    case MPIRR_EVK_COMM:
+        q += mpirr_varint_put(q, e->comm);
+        q += mpirr_varint_put(q, e->newcomm == UINT32_MAX ? 0 : (uint64_t)e->newcomm + 1);
+        q += mpirr_varint_put(q, e->req);
+        q += mpirr_varint_put(q, e->root ? 1 : 0);
+        q += put_ranks(q, e->ranks, e->nranks);
+        if (e->root) q += put_ranks(q, e->ranks + e->nranks, e->nremote);
+        break;
+    case MPIRR_EVK_SITE:
+        q += mpirr_varint_put(q, e->site);
+        q += mpirr_varint_put(q, e->addr);
+        break;
+    case MPIRR_EVK_MODULE: {
+        size_t len = e->path ? strlen(e->path) : 0;
+        q += mpirr_varint_put(q, e->addr);
+        q += mpirr_varint_put(q, e->got);
+        q += mpirr_varint_put(q, e->bytes);
+        q += mpirr_varint_put(q, len);
+        memcpy(q, e->path, len);
+        q += len;
+        break;
+    }
+    default: /* MPIRR_EVK_END */
+        q += mpirr_varint_put(q, e->event);
+        break;
+    }
+    return (size_t)(q - q0);
+}
+
+size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *out)
+{
+    if (e->kind >= MPIRR_EVK_FIRST_META) return encode_meta(e, out);
+    uint8_t *q = out;
+    uint32_t f = e->fields & ~(uint32_t)MPIRR_EVF_EXACT;
+    if (exact) f |= MPIRR_EVF_EXACT;
+    if (e->event != c->event + 1) f |= EVF_JUMP;
+    *q++ = (uint8_t)e->kind;
+    *q++ = (uint8_t)((f & 0x7f) | (f >> 7 ? 0x80 : 0));
+    if (f >> 7) q += mpirr_varint_put(q, f >> 7);
+    /* time: log2 of the ticks since the reconstructed time, so errors do not accumulate */
+    uint64_t d = e->x_begin > c->recon ? e->x_begin - c->recon : 0;
+    unsigned cb = mpirr_ev_time_code(d);
+    e->t_begin = c->recon + mpirr_ev_time_decode(cb);
+    d = e->x_end > e->t_begin ? e->x_end - e->t_begin : 0;
+    unsigned ce = mpirr_ev_time_code(d);
+    e->t_end = e->t_begin + mpirr_ev_time_decode(ce);
+    *q++ = (uint8_t)cb;
+    *q++ = (uint8_t)ce;
+    q += mpirr_varint_put(q, e->site);
+    if (f & EVF_JUMP) q += put_s(q, (int64_t)(e->event - c->event - 1));
+    if (f & MPIRR_EVF_COMM) q += mpirr_varint_put(q, e->comm);
+    if (f & MPIRR_EVF_PEER) q += put_s(q, e->peer);
+    if (f & MPIRR_EVF_TAG) q += put_s(q, e->tag);
+    if (f & MPIRR_EVF_BYTES) q += mpirr_varint_put(q, e->bytes);
+    if (f & MPIRR_EVF_REQ) q += mpirr_varint_put(q, e->req);
+    if (f & MPIRR_EVF_MATCH) {
+        q += put_s(q, e->src);
+        q += put_s(q, e->mtag);
+        q += mpirr_varint_put(q, e->got);
+    }
+    if (f & MPIRR_EVF_ROOT) q += put_s(q, e->root);
+    if (f & MPIRR_EVF_RPEER) {
+        q += put_s(q, e->rpeer);
+        q += put_s(q, e->rtag);
+    }
+    if (f & (MPIRR_EVF_DONE | MPIRR_EVF_START)) q += put_items(q, e);
+    if (f & MPIRR_EVF_NEWCOMM) q += mpirr_varint_put(q, e->newcomm);
+    if (f & MPIRR_EVF_RC) q += put_s(q, e->rc);
+    if (f & MPIRR_EVF_EXACT) {
+        q += put_s(q, (int64_t)(e->x_begin - c->exact));
+        q += mpirr_varint_put(q, e->x_end - e->x_begin);
+        c->exact = e->x_end;
+    }
+    c->event = e->event;
+    c->recon = e->t_end;
+    return (size_t)(q - out);
+}
+
+/* ---- decoding ---- */
+
+struct cur {
+    const uint8_t *p, *end;
+    int short_; /* ran off the end: the record is incomplete, not malformed */
+};
+
+static uint64_t get(struct cur *k)
+{
+    uint64_t v = 0;
+    if (k->short_) return 0;
+    const uint8_t *p = k->p;
+    if (mpirr_varint_get(&p, k->end, &v)) {
+        k->short_ = (size_t)(k->end - k->p) < MPIRR_VARINT_MAX ? 1 : 2;
+        return 0;
+    }
+    k->p = p;
+    return v;
+}
+static int64_t get_s(struct cur *k) { return mpirr_unzigzag(get(k)); }
+static int get_byte(struct cur *k)
+{
+    if (k->short_) return 0;
+    if (k->p >= k->end) {
+        k->short_ = 1;
+        return 0;
+    }
+    return *k->p++;
+}
+
+static void *grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return p;
+    size_t n = *cap ? *cap : 16;
+    while (n < need) n *= 2;
+    void *q = realloc(p, n * elem);
+    if (!q) return NULL;
+    *cap = n;
+    return q;
+}
+
+static int get_ranks(struct cur *k, mpirr_ev_scratch *s, uint32_t at, uint32_t *n, const char **why)
+{
+    uint64_t cnt = get(k);
+    if (k->short_) return 0;
+    if (cnt > MAX_RANKS) {
+        *why = "communicator with an impossible member count";
+        return -1;
+    }
+    int32_t *r = grow(s->ranks, &s->ranks_cap, at + cnt + 1, sizeof *r);
+    if (!r) {
+        *why = "out of memory";
+        return -1;
+    }
+    s->ranks = r;
+    int64_t prev = 0;
+    for (uint64_t i = 0; i < cnt && !k->short_; i++) {
+        prev += get_s(k);
+        r[at + i] = (int32_t)prev;
+    }
+    *n = (uint32_t)cnt;
+    return 0;
+}
+
+static long decode_meta(struct cur *k, const uint8_t *start, mpirr_event *e, mpirr_ev_scratch *s,
+                        const char **why)
+{
+    switch (e->kind) {
+    case MPIRR_EVK_COMM: {
+        e->comm = (uint32_t)get(k);
+        uint64_t parent = get(k);
+        e->newcomm = parent ? (uint32_t)(parent - 1) : UINT32_MAX;
+        e->req = (uint32_t)get(k);
+        e->root = (int32_t)get(k);
+        if (get_ranks(k, s, 0, &e->nranks, why)) return -1;
+        if (e->root && !k->short_ && get_ranks(k, s, e->nranks, &e->nremote, why)) return -1;
+        e->ranks = s->ranks;
+        break;
+    }
+    case MPIRR_EVK_SITE:
+        e->site = (uint32_t)get(k);
+        e->addr = get(k);
+        break;
+    case MPIRR_EVK_MODULE: {
+        e->addr = get(k);
+        e->got = get(k);
+        e->bytes = get(k);
+        uint64_t len = get(k);
+        if (k->short_) break;
+        if (len > MAX_PATH) {
+            *why = "load-map entry with an impossible path length";
+            return -1;
+        }
+        if ((size_t)(k->end - k->p) < len) {
+            k->short_ = 1;
+            break;
+        }
+        char *path = grow(s->path, &s->path_cap, len + 1, 1);
+        if (!path) {
+            *why = "out of memory";
+            return -1;
+        }
+        s->path = path;
+        memcpy(path, k->p, len);
+        path[len] = 0;
+        k->p += len;
+        e->path = path;
+        break;
+    }
+    case MPIRR_EVK_END:
+        e->event = get(k);
+        break;
+    default:
+        *why = "unknown record kind";
+        return -1;
+    }
+    if (k->short_ == 2) {
+        *why = "malformed number";
+        return -1;
+    }
+    return k->short_ ? 0 : (long)(k->p - start);
+}
+
+static int get_items(struct cur *k, mpirr_event *e, mpirr_ev_scratch *s, const char **why)
+{
+    uint64_t n = get(k);
+    if (k->short_) return 0;
+    if (n > MAX_ITEMS) {
+        *why = "impossible number of requests";
+        return -1;
+    }
+    mpirr_ev_item *it = grow(s->items, &s->items_cap, n + 1, sizeof *it);
+    if (!it) {
+        *why = "out of memory";
+        return -1;
+    }
+    s->items = it;
+    for (uint64_t i = 0; i < n && !k->short_; i++) {
+        memset(&it[i], 0, sizeof it[i]);
+        it[i].slot = (uint32_t)get(k);
+        it[i].flags = (uint32_t)get(k);
+        if (it[i].flags & MPIRR_EVI_RECV) {
+            it[i].src = (int32_t)get_s(k);
+            it[i].tag = (int32_t)get_s(k);
+            it[i].got = get(k);
+        }
+    }
+    e->nitems = (uint32_t)n;
+    e->items = it;
+    return 0;
+}
+
+long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end, mpirr_event *e,
+                     mpirr_ev_scratch *s, const char **why)
+{
+    struct cur k = {p, end, 0};
+    memset(e, 0, sizeof *e);
+    e->kind = (unsigned)get_byte(&k);
+    if (k.short_) return 0;
+    if (e->kind >= MPIRR_EVK_FIRST_META) return decode_meta(&k, p, e, s, why);
+    if (!mpirr_call_name(e->kind)) {
+        *why = "unknown call id";
+        return -1;
+    }
+    uint32_t f = (uint32_t)get_byte(&k);
+    if (f & 0x80) f = (f & 0x7f) | (uint32_t)(get(&k) << 7);
+    unsigned cb = (unsigned)get_byte(&k), ce = (unsigned)get_byte(&k);
+    if (!k.short_ && (cb > 64 || ce > 64)) {
+        *why = "impossible time code";
+        return -1;
+    }
+    e->site = (uint32_t)get(&k);
+    e->event = c->event + 1;
+    if (f & EVF_JUMP) e->event += (uint64_t)get_s(&k);
+    if (f & MPIRR_EVF_COMM) e->comm = (uint32_t)get(&k);
+    if (f & MPIRR_EVF_PEER) e->peer = (int32_t)get_s(&k);
+    if (f & MPIRR_EVF_TAG) e->tag = (int32_t)get_s(&k);
+    if (f & MPIRR_EVF_BYTES) e->bytes = get(&k);
+    if (f & MPIRR_EVF_REQ) e->req = (uint32_t)get(&k);
+    if (f & MPIRR_EVF_MATCH) {
+        e->src = (int32_t)get_s(&k);
+        e->mtag = (int32_t)get_s(&k);
+        e->got = get(&k);
+    }
+    if (f & MPIRR_EVF_ROOT) e->root = (int32_t)get_s(&k);
+    if (f & MPIRR_EVF_RPEER) {
+        e->rpeer = (int32_t)get_s(&k);
+        e->rtag = (int32_t)get_s(&k);
+    }
+    if ((f & (MPIRR_EVF_DONE | MPIRR_EVF_START)) && get_items(&k, e, s, why)) return -1;
+    if (f & MPIRR_EVF_NEWCOMM) e->newcomm = (uint32_t)get(&k);
+    if (f & MPIRR_EVF_RC) e->rc = (int32_t)get_s(&k);
+    uint64_t xb = 0, xd = 0;
+    if (f & MPIRR_EVF_EXACT) {
+        xb = c->exact + (uint64_t)get_s(&k);
+        xd = get(&k);
+    }
+    if (k.short_ == 2) {
+        *why = "malformed number";
+        return -1;
+    }
+    if (k.short_) return 0;
+    /* only now, with the whole record in hand, advance the codec state */
+    e->fields = f & ~EVF_JUMP;
+    e->t_begin = c->recon + mpirr_ev_time_decode(cb);
+    e->t_end = e->t_begin + mpirr_ev_time_decode(ce);
+    if (f & MPIRR_EVF_EXACT) {
+        e->x_begin = xb;
+        e->x_end = xb + xd;
+        c->exact = e->x_end;
+    }
+    c->event = e->event;
+    c->recon = e->t_end;
+    return (long)(k.p - p);
+}
+
+void mpirr_ev_scratch_free(mpirr_ev_scratch *s)
+{
+    free(s->items);
+    free(s->ranks);
+    free(s->path);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,32 @@
+/* event_layout.h: byte layout of the event-history file header, chunk headers and tail,
+ * private to event_writer.c and event_reader.c (docs/format.md is the public description). */
+#ifndef MPIRR_EVENT_LAYOUT_H
+#define MPIRR_EVENT_LAYOUT_H
+
+#define EV_MAGIC "MPIRREV1"
+#define EV_TAIL_MAGIC "MPIRRET1"
+#define EV_CHUNK_MAGIC 0x4356454du /* "MEVC" little-endian */
+#define EV_CODEC_ZSTD 1u
+#define EV_FLAG_EXACT 1u
+
+enum {
+    EV_HEADER_BYTES = 64,
+    EH_VERSION = 8, EH_RANK = 12, EH_NRANKS = 16, EH_TICK_SHIFT = 20, EH_FLAGS = 24,
+    EH_CODEC = 28, EH_BASE_NS = 32, EH_REALTIME_NS = 40,
+    EH_CHECK = 56, /* FNV-1a 64 of bytes [0, EH_CHECK) */
+
+    EV_CHUNK_BYTES = 32,
+    EC_MAGIC = 0, EC_ZLEN = 4,
+    EC_RAW_END = 8,  /* raw stream bytes fully decodable once this chunk is read */
+    EC_ZCHECK = 16,  /* FNV-1a 64 of the payload */
+    EC_CHECK = 24,   /* FNV-1a 64 of bytes [0, EC_CHECK) */
+
+    EV_TAIL_HEADER_BYTES = 4096,
+    ET_VERSION = 8, ET_CAPACITY = 12,
+    ET_RAW_START = 16, /* raw stream offset of the first staged byte */
+    ET_USED = 24,      /* staged bytes, stored after the bytes themselves */
+
+    EV_MAX_CHUNK = 64 << 20, /* readers refuse larger chunks as corrupt */
+};
+
+#endif

@@ -1,0 +1,274 @@
+/* event_reader.c: reads a rank's event history: the checked chunks of rank-N.events through
+ * one zstd stream, then whatever the mapped tail still holds beyond them. Works on a trace
+ * that is still growing or was cut off (it ends at the last complete record) and stops at
+ * damage with one line naming the file, the rank and the last good event; every record
+ * before the damage has been returned by then. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "event_layout.h"
+#include "event_trace.h"
+#include "varint.h"
+
+struct mpirr_ev_reader {
+    FILE *f;
+    char path[4200], tail_path[4200];
+    mpirr_ev_info info;
+    ZSTD_DStream *zd;
+    uint8_t *zin;
+    size_t zin_cap;
+    ZSTD_inBuffer in;
+    uint64_t chunk_raw_end;  /* largest raw_end of the chunks read */
+    uint8_t *buf;            /* raw bytes not parsed yet: [lo, hi) */
+    size_t cap, lo, hi;
+    uint64_t raw_decoded;    /* raw stream bytes produced so far (chunks and tail) */
+    int chunks_done, tail_done, clean, failed;
+    mpirr_ev_codec codec;
+    mpirr_ev_scratch scratch;
+    void (*sink)(const void *, size_t, void *);
+    void *sink_arg;
+    char err[640];
+};
+
+static int damaged(mpirr_ev_reader *r, const char *fmt, const char *what)
+{
+    char detail[256];
+    snprintf(detail, sizeof detail, fmt, what);
+    snprintf(r->err, sizeof r->err, "%s: rank %d: %s after event %llu (the events before it are readable)",
+             r->path, r->info.rank, detail, (unsigned long long)r->codec.event);
+    r->failed = 1;
+    return -1;
+}
+
+static int have_room(mpirr_ev_reader *r, size_t n)
+{
+    if (r->lo) { /* compact */
+        memmove(r->buf, r->buf + r->lo, r->hi - r->lo);
+        r->hi -= r->lo;
+        r->lo = 0;
+    }
+    if (r->cap - r->hi >= n) return 0;
+    size_t c = r->cap ? r->cap : 1 << 16;
+    while (c - r->hi < n) c *= 2;
+    uint8_t *b = realloc(r->buf, c);
+    if (!b) return -1;
+    r->buf = b;
+    r->cap = c;
+    return 0;
+}
+
+static void produced(mpirr_ev_reader *r, size_t n)
+{
+    if (r->sink && n) r->sink(r->buf + r->hi, n, r->sink_arg);
+    r->hi += n;
+    r->raw_decoded += n;
+}
+
+/* Reads the next chunk into the zstd input. 1: got one; 0: no more (end of file, or a chunk
+ * still being written / cut off); -1: damaged. */
+static int next_chunk(mpirr_ev_reader *r)
+{
+    uint8_t h[EV_CHUNK_BYTES];
+    long at = ftell(r->f);
+    size_t got = fread(h, 1, sizeof h, r->f);
+    if (got < sizeof h) return 0;
+    if (mpirr_get_u32(h + EC_MAGIC) != EV_CHUNK_MAGIC ||
+        mpirr_get_u64(h + EC_CHECK) != mpirr_fnv64(MPIRR_FNV64_OFFSET, h, EC_CHECK)) {
+        char where[64];
+        snprintf(where, sizeof where, "%ld", at);
+        return damaged(r, "corrupt chunk header at byte %s", where);
+    }
+    uint32_t zlen = mpirr_get_u32(h + EC_ZLEN);
+    if (zlen > EV_MAX_CHUNK) return damaged(r, "%s", "chunk of impossible size");
+    if (zlen > r->zin_cap) {
+        uint8_t *z = realloc(r->zin, zlen);
+        if (!z) return damaged(r, "%s", "out of memory");
+        r->zin = z;
+        r->zin_cap = zlen;
+    }
+    if (fread(r->zin, 1, zlen, r->f) < zlen) return 0; /* still being written, or cut off */
+    if (mpirr_get_u64(h + EC_ZCHECK) != mpirr_fnv64(MPIRR_FNV64_OFFSET, r->zin, zlen)) {
+        char where[64];
+        snprintf(where, sizeof where, "%ld", at);
+        return damaged(r, "corrupt chunk at byte %s (checksum mismatch)", where);
+    }
+    uint64_t raw_end = mpirr_get_u64(h + EC_RAW_END);
+    if (raw_end > r->chunk_raw_end) r->chunk_raw_end = raw_end;
+    r->info.chunks++;
+    r->info.compressed_bytes += zlen;
+    r->in = (ZSTD_inBuffer){r->zin, zlen, 0};
+    return 1;
+}
+
+/* Appends the tail's bytes beyond what the chunks held. */
+static int load_tail(mpirr_ev_reader *r)
+{
+    r->tail_done = 1;
+    FILE *t = fopen(r->tail_path, "rb");
+    if (!t) return 0; /* finished cleanly, or never got one */
+    uint8_t h[32];
+    int rc = 0;
+    if (fread(h, 1, sizeof h, t) < sizeof h || memcmp(h, EV_TAIL_MAGIC, 8)) {
+        rc = damaged(r, "%s", "the tail file is not an mpirr event tail");
+        goto out;
+    }
+    uint64_t start = mpirr_get_u64(h + ET_RAW_START), used = mpirr_get_u64(h + ET_USED);
+    uint32_t capacity = mpirr_get_u32(h + ET_CAPACITY);
+    if (used > capacity) {
+        rc = damaged(r, "%s", "the tail claims more bytes than it holds");
+        goto out;
+    }
+    if (start + used <= r->raw_decoded) goto out; /* the chunks already hold all of it */
+    if (start > r->raw_decoded) {
+        rc = damaged(r, "%s", "the tail does not continue the compressed trace (a chunk is missing)");
+        goto out;
+    }
+    uint64_t skip = r->raw_decoded - start, n = used - skip;
+    if (have_room(r, n) || fseek(t, (long)(EV_TAIL_HEADER_BYTES + skip), SEEK_SET) ||
+        fread(r->buf + r->hi, 1, n, t) < n) {
+        rc = damaged(r, "%s", "the tail file is shorter than it claims");
+        goto out;
+    }
+    r->info.tail_bytes = n;
+    produced(r, n);
+out:
+    fclose(t);
+    return rc;
+}
+
+/* Makes more raw bytes available. 1: some; 0: none left; -1: damaged. */
+static int refill(mpirr_ev_reader *r)
+{
+    for (;;) {
+        if (!r->chunks_done) {
+            if (r->in.pos < r->in.size || r->in.size) {
+                if (have_room(r, 1 << 16)) return damaged(r, "%s", "out of memory");
+                ZSTD_outBuffer out = {r->buf + r->hi, r->cap - r->hi, 0};
+                size_t z = ZSTD_decompressStream(r->zd, &out, &r->in);
+                if (ZSTD_isError(z)) return damaged(r, "corrupt compressed data (%s)", ZSTD_getErrorName(z));
+                produced(r, out.pos);
+                if (out.pos) return 1;
+                if (r->in.pos < r->in.size) continue;
+            }
+            r->in.size = r->in.pos = 0;
+            int c = next_chunk(r);
+            if (c < 0) return -1;
+            if (c == 0) r->chunks_done = 1;
+            continue;
+        }
+        if (!r->tail_done) {
+            size_t before = r->hi;
+            if (load_tail(r)) return -1;
+            if (r->hi > before) return 1;
+        }
+        return 0;
+    }
+}
+
+int mpirr_evr_next(mpirr_ev_reader *r, mpirr_event *e)
+{
+    if (r->failed) return -1;
+    for (;;) {
+        const char *why = NULL;
+        long n = r->hi > r->lo ? mpirr_ev_decode(&r->codec, r->buf + r->lo, r->buf + r->hi, e,
+                                                 &r->scratch, &why)
+                               : 0;
+        if (n < 0) return damaged(r, "malformed record (%s)", why);
+        if (n > 0) {
+            r->lo += (size_t)n;
+            if (e->kind == MPIRR_EVK_END) {
+                r->clean = 1;
+                continue;
+            }
+            if (r->clean) return damaged(r, "%s", "records after the end record");
+            return 1;
+        }
+        int more = refill(r);
+        if (more < 0) return -1;
+        if (!more) return 0; /* a partial record at the end: cut off while being written */
+    }
+}
+
+int mpirr_evr_clean(const mpirr_ev_reader *r) { return r->clean; }
+const char *mpirr_evr_error(const mpirr_ev_reader *r) { return r->err; }
+
+const mpirr_ev_info *mpirr_evr_info(const mpirr_ev_reader *r)
+{
+    ((mpirr_ev_reader *)r)->info.raw_bytes = r->raw_decoded;
+    return &r->info;
+}
+
+void mpirr_evr_raw_sink(mpirr_ev_reader *r, void (*sink)(const void *, size_t, void *), void *arg)
+{
+    r->sink = sink;
+    r->sink_arg = arg;
+}
+
+static int open_fail(mpirr_ev_reader *r, char *err, size_t errlen, const char *why)
+{
+    snprintf(err, errlen, "%s: %s", r->path, why);
+    mpirr_evr_close(r);
+    return 0;
+}
+
+mpirr_ev_reader *mpirr_evr_open(const char *dir, int rank, char *err, size_t errlen)
+{
+    mpirr_ev_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    mpirr_ev_path(r->path, sizeof r->path, dir, rank, 0);
+    mpirr_ev_path(r->tail_path, sizeof r->tail_path, dir, rank, 1);
+    r->info.rank = rank;
+    r->f = fopen(r->path, "rb");
+    if (!r->f) {
+        char why[128];
+        snprintf(why, sizeof why, "%s%s", strerror(errno),
+                 errno == ENOENT ? " (was the run recorded with --events?)" : "");
+        return open_fail(r, err, errlen, why), NULL;
+    }
+    uint8_t h[EV_HEADER_BYTES];
+    if (fread(h, 1, sizeof h, r->f) < sizeof h)
+        return open_fail(r, err, errlen, "truncated header: not a complete event history"), NULL;
+    if (memcmp(h, EV_MAGIC, 8)) return open_fail(r, err, errlen, "not an mpirr event history"), NULL;
+    if (mpirr_get_u64(h + EH_CHECK) != mpirr_fnv64(MPIRR_FNV64_OFFSET, h, EH_CHECK))
+        return open_fail(r, err, errlen, "corrupt header (checksum mismatch)"), NULL;
+    r->info.version = (int)mpirr_get_u32(h + EH_VERSION);
+    if (r->info.version != MPIRR_EVENTS_VERSION) {
+        char why[128];
+        snprintf(why, sizeof why, "event history version %d, this mpirr reads version %d",
+                 r->info.version, MPIRR_EVENTS_VERSION);
+        return open_fail(r, err, errlen, why), NULL;
+    }
+    if (mpirr_get_u32(h + EH_CODEC) != EV_CODEC_ZSTD)
+        return open_fail(r, err, errlen, "unknown compression codec"), NULL;
+    if ((int)mpirr_get_u32(h + EH_RANK) != rank) {
+        char why[128];
+        snprintf(why, sizeof why, "holds rank %u, expected rank %d", mpirr_get_u32(h + EH_RANK), rank);
+        return open_fail(r, err, errlen, why), NULL;
+    }
+    r->info.nranks = (int)mpirr_get_u32(h + EH_NRANKS);
+    r->info.tick_shift = mpirr_get_u32(h + EH_TICK_SHIFT);
+    r->info.exact = (mpirr_get_u32(h + EH_FLAGS) & EV_FLAG_EXACT) != 0;
+    r->info.start_realtime_ns = mpirr_get_u64(h + EH_REALTIME_NS);
+    if (r->info.tick_shift > 40) return open_fail(r, err, errlen, "impossible tick size"), NULL;
+    r->zd = ZSTD_createDStream();
+    if (!r->zd) return open_fail(r, err, errlen, "out of memory"), NULL;
+    ZSTD_initDStream(r->zd);
+    return r;
+}
+
+void mpirr_evr_close(mpirr_ev_reader *r)
+{
+    if (!r) return;
+    if (r->f) fclose(r->f);
+    ZSTD_freeDStream(r->zd);
+    free(r->zin);
+    free(r->buf);
+    mpirr_ev_scratch_free(&r->scratch);
+    free(r);
+}

@@ -1,0 +1,169 @@
+/* event_trace.h: the event history (p2d2's compressible trace): one record per intercepted MPI
+ * call of a rank, with the fields later analysis needs, stored as one streaming-compressed
+ * byte stream per rank (rank-N.events) plus a mapped tail of not-yet-compressed records
+ * (rank-N.events.tail) that outlives the process. The writer is used by the runtime, the
+ * reader by every tool. docs/format.md ("Event history") is the public description. */
+#ifndef MPIRR_EVENT_TRACE_H
+#define MPIRR_EVENT_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MPIRR_EVENTS_VERSION 1
+
+/* Peers and tags are stored MPI-implementation independent. */
+enum {
+    MPIRR_EV_ANY = -1,       /* MPI_ANY_SOURCE / MPI_ANY_TAG */
+    MPIRR_EV_PROC_NULL = -2, /* MPI_PROC_NULL */
+    MPIRR_EV_ROOT = -3,      /* MPI_ROOT (inter-communicator collectives) */
+};
+
+/* Which optional fields a call record carries (mpirr_event.fields). */
+enum {
+    MPIRR_EVF_COMM = 1 << 0,
+    MPIRR_EVF_PEER = 1 << 1,    /* peer: destination or source as given */
+    MPIRR_EVF_TAG = 1 << 2,
+    MPIRR_EVF_BYTES = 1 << 3,   /* message size (sends) or buffer size (receives) */
+    MPIRR_EVF_REQ = 1 << 4,     /* the request slot this call created */
+    MPIRR_EVF_MATCH = 1 << 5,   /* src, mtag, got: what a receive or probe matched */
+    MPIRR_EVF_ROOT = 1 << 6,
+    MPIRR_EVF_RPEER = 1 << 7,   /* rpeer, rtag: the receive side of a Sendrecv */
+    MPIRR_EVF_DONE = 1 << 8,    /* items: the requests this call completed */
+    MPIRR_EVF_START = 1 << 9,   /* items: the persistent requests this call started */
+    MPIRR_EVF_NEWCOMM = 1 << 10,
+    MPIRR_EVF_RC = 1 << 11,     /* the call returned an error code */
+    MPIRR_EVF_EXACT = 1 << 12,  /* exact begin/end ticks (MPIRR_EVENTS_EXACT; for checks) */
+};
+
+/* Record kinds besides call ids (which are 1..MPIRR_EVK_FIRST_META-1). */
+enum {
+    MPIRR_EVK_FIRST_META = 250,
+    MPIRR_EVK_COMM = 251,   /* a communicator id and its members' world ranks */
+    MPIRR_EVK_SITE = 252,   /* a call-site index and its return address */
+    MPIRR_EVK_MODULE = 253, /* a loaded object: base address, size, path (the load map) */
+    MPIRR_EVK_END = 254,    /* the rank finished cleanly (MPI_Finalize) */
+};
+
+/* Flags of a completed or started request (mpirr_ev_item.flags). */
+enum {
+    MPIRR_EVI_RECV = 1,      /* a receive: src/tag/got are its match */
+    MPIRR_EVI_CANCELLED = 2,
+    MPIRR_EVI_UNKNOWN = 4,   /* a request mpirr did not see created */
+};
+
+typedef struct mpirr_ev_item {
+    uint32_t slot, flags;
+    int32_t src, tag;
+    uint64_t got;
+} mpirr_ev_item;
+
+typedef struct mpirr_event {
+    unsigned kind;           /* call id (call_ids.h) or MPIRR_EVK_* */
+    uint64_t event;          /* the rank's event number, as in the rank log */
+    uint32_t fields;         /* MPIRR_EVF_* */
+    uint32_t site;           /* call-site index (MPIRR_EVK_SITE defines it) */
+    uint32_t comm, newcomm, req;
+    int32_t peer, tag, root, rpeer, rtag, src, mtag, rc;
+    uint64_t bytes, got;
+    uint32_t nitems;
+    mpirr_ev_item *items;    /* DONE or START items (owned by the writer's caller / reader) */
+    /* Times in ticks since the trace's base. The writer takes exact times (x_*) and stores
+     * log2 codes; the reader gives the reconstructed times (t_*), and x_* when EXACT. */
+    uint64_t t_begin, t_end, x_begin, x_end;
+    /* MPIRR_EVK_COMM: id in comm, parent in newcomm (UINT32_MAX: none), creating call in req,
+     * inter-communicator flag in root, members' world ranks in ranks[0..nranks) (local group
+     * then, for inter-communicators, remote group of nremote). */
+    uint32_t nranks, nremote;
+    int32_t *ranks;
+    /* MPIRR_EVK_SITE: index in site, return address in addr. MPIRR_EVK_MODULE: load bias in
+     * addr, the executable range [addr + got, addr + bytes), path (so a site's address in the
+     * object's own terms, for addr2line, is site - addr). MPIRR_EVK_END: events in event. */
+    uint64_t addr;
+    const char *path;
+} mpirr_event;
+
+/* log2 time codes (p2d2 section 2.2): a delta D of ticks is stored as 0 for D = 0, else
+ * 1 + floor(log2 D), and decodes to 2^(code-1). */
+static inline unsigned mpirr_ev_time_code(uint64_t d)
+{
+    return d ? 64u - (unsigned)__builtin_clzll(d) : 0u;
+}
+static inline uint64_t mpirr_ev_time_decode(unsigned code)
+{
+    return code ? 1ull << (code - 1) : 0;
+}
+
+/* ---- writer (the runtime) ---- */
+typedef struct mpirr_ev_writer mpirr_ev_writer;
+
+typedef struct mpirr_ev_params {
+    int rank, nranks;
+    unsigned tick_shift;     /* a tick is 2^tick_shift ns */
+    int exact;               /* also store exact times */
+    int level;               /* zstd level */
+    size_t stage_bytes;      /* raw bytes staged in the mapped tail before compressing */
+    uint64_t base_ns;        /* CLOCK_MONOTONIC ns of tick 0 */
+    uint64_t start_realtime_ns;
+} mpirr_ev_params;
+
+void mpirr_ev_path(char *buf, size_t n, const char *dir, int rank, int tail);
+mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char *err, size_t errlen);
+/* Appends one record; times are exact ns (CLOCK_MONOTONIC) for call records. 0 or -1 (I/O). */
+int mpirr_evw_append(mpirr_ev_writer *w, mpirr_event *e);
+/* Compresses the staged records into the trace file (the debugger's mpirr_flush). */
+int mpirr_evw_flush(mpirr_ev_writer *w);
+/* Writes the END record (clean), flushes, removes the tail; frees. */
+int mpirr_evw_close(mpirr_ev_writer *w, int clean);
+const char *mpirr_evw_error(const mpirr_ev_writer *w);
+
+/* ---- reader (every tool) ---- */
+typedef struct mpirr_ev_reader mpirr_ev_reader;
+
+typedef struct mpirr_ev_info {
+    int rank, nranks, version;
+    unsigned tick_shift;
+    int exact;
+    uint64_t start_realtime_ns;
+    uint64_t compressed_bytes, raw_bytes, chunks, tail_bytes;
+} mpirr_ev_info;
+
+/* NULL with a one-line message naming the file on failure. */
+mpirr_ev_reader *mpirr_evr_open(const char *dir, int rank, char *err, size_t errlen);
+/* 1: *e filled (valid until the next call); 0: end of the trace; -1: damaged (error()). Call
+ * records and meta records both come through here, in stream order. */
+int mpirr_evr_next(mpirr_ev_reader *r, mpirr_event *e);
+/* After next() returned 0: 1 if the rank finished cleanly (END record), 0 if cut off. */
+int mpirr_evr_clean(const mpirr_ev_reader *r);
+const char *mpirr_evr_error(const mpirr_ev_reader *r);
+const mpirr_ev_info *mpirr_evr_info(const mpirr_ev_reader *r);
+/* The raw (decompressed) record stream read so far is passed to sink as it is decoded. */
+void mpirr_evr_raw_sink(mpirr_ev_reader *r, void (*sink)(const void *, size_t, void *), void *arg);
+void mpirr_evr_close(mpirr_ev_reader *r);
+
+/* ---- codec (shared by writer and reader; event_codec.c) ---- */
+typedef struct mpirr_ev_codec {
+    uint64_t event;          /* event number of the previous call record */
+    uint64_t recon;          /* reconstructed time of the previous record's end */
+    uint64_t exact;          /* exact end of the previous record (EXACT) */
+} mpirr_ev_codec;
+
+/* Largest encoded record with n items and a path/ranks payload of extra bytes. */
+size_t mpirr_ev_encoded_max(const mpirr_event *e);
+/* Encodes e (computing its time codes from x_begin/x_end for call records, and setting
+ * e->t_begin/t_end to the reconstructed times); returns bytes written. */
+size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *out);
+/* Decodes one record from [p, end). Returns bytes consumed, 0 if the record is incomplete,
+ * or -1 if malformed (*why set). Items, ranks and path point into scratch, grown as needed. */
+typedef struct mpirr_ev_scratch {
+    mpirr_ev_item *items;
+    size_t items_cap;
+    int32_t *ranks;
+    size_t ranks_cap;
+    char *path;
+    size_t path_cap;
+} mpirr_ev_scratch;
+long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end, mpirr_event *e,
+                     mpirr_ev_scratch *s, const char **why);
+void mpirr_ev_scratch_free(mpirr_ev_scratch *s);
+
+#endif
