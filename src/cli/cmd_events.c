@@ -150,15 +150,14 @@ static int parse(int argc, char **argv, struct events_args *a)
     memset(a, 0, sizeof *a);
     a->rank = -1;
     const char *v;
+    int operands = 0;
     /* options may come before or after the directory (mpirr events run3 --rank 3) */
-    for (int id;;) {
-        id = opt_next(&s, events_opts, &v);
-        if (id == OPT_DONE) {
-            if (s.i >= argc || a->dir || s.dashdash) break;
-            a->dir = argv[s.i++];
-            continue;
-        }
+    for (int id; (id = opt_next_mixed(&s, events_opts, &v)) != OPT_DONE;) {
         switch (id) {
+        case OPT_OPERAND:
+            a->dir = v;
+            operands++;
+            break;
         case OPT_BAD:
         case OPT_HELP: return id;
         case OPT_RANK: {
@@ -177,7 +176,7 @@ static int parse(int argc, char **argv, struct events_args *a)
         default: a->check = 1; break;
         }
     }
-    if (!a->dir || s.i != argc) {
+    if (operands != 1) {
         cli_error("events takes one recording directory (mpirr events DIR [--rank R])");
         return OPT_BAD;
     }

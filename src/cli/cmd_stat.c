@@ -17,29 +17,35 @@ int cmd_stat(int argc, char **argv)
 {
     struct opt_scan s;
     opt_init(&s, "stat", argc, argv);
-    int json = 0;
-    const char *v;
-    for (int id; (id = opt_next(&s, stat_opts, &v)) != OPT_DONE;) {
+    int json = 0, operands = 0;
+    const char *v, *dir = NULL;
+    /* the directory may come before or after --json */
+    for (int id; (id = opt_next_mixed(&s, stat_opts, &v)) != OPT_DONE;) {
         if (id == OPT_HELP)
             return help_for("stat");
         if (id == OPT_BAD)
             return CLI_EXIT_USAGE;
-        json = 1;
+        if (id == OPT_OPERAND) {
+            dir = v;
+            operands++;
+        } else {
+            json = 1;
+        }
     }
-    if (s.i != argc - 1) {
-        cli_error(s.i >= argc ? "stat needs a recording directory (mpirr stat [--json] DIR)"
-                              : "stat takes one recording directory (mpirr stat [--json] DIR)");
+    if (operands != 1) {
+        cli_error(!operands ? "stat needs a recording directory (mpirr stat [--json] DIR)"
+                            : "stat takes one recording directory (mpirr stat [--json] DIR)");
         return CLI_EXIT_USAGE;
     }
     struct rec_stats st;
-    int rc = stat_collect(argv[s.i], &st);
+    int rc = stat_collect(dir, &st);
     if (rc == 0) {
         if (json)
             stat_print_json(&st);
         else
             stat_print_text(&st);
         /* The figures above cover what could be read; the damage was reported on stderr. */
-        rc = st.damaged ? CLI_EXIT_FAIL : 0;
+        rc = st.damaged || st.ev.damaged ? CLI_EXIT_FAIL : 0;
     }
     stat_free(&st);
     return rc;

@@ -106,3 +106,12 @@ int opt_command_words(struct opt_scan *s, int *argc, char ***argv)
     cli_error("%s needs a command to run (mpirr %s [options] -- COMMAND...)", s->cmd, s->cmd);
     return OPT_BAD;
 }
+
+int opt_next_mixed(struct opt_scan *s, const struct cli_opt *table, const char **value)
+{
+    int id = s->dashdash ? OPT_DONE : opt_next(s, table, value);
+    if (id != OPT_DONE || s->i >= s->argc)
+        return id;
+    *value = s->argv[s->i++];
+    return OPT_OPERAND;
+}

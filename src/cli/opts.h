@@ -16,6 +16,7 @@ enum {
     OPT_DONE = -1, /* no more options: s->i is the first operand (or argc) */
     OPT_BAD = -2,  /* usage error, already reported */
     OPT_HELP = -3, /* -h or --help */
+    OPT_OPERAND = -4, /* opt_next_mixed: a word that is not an option */
 };
 
 struct opt_scan {
@@ -32,6 +33,11 @@ int opt_is_help(const char *word);
 void opt_init(struct opt_scan *s, const char *cmd, int argc, char **argv);
 /* Next option's id (its value in *value, or NULL), or one of OPT_DONE, OPT_BAD, OPT_HELP. */
 int opt_next(struct opt_scan *s, const struct cli_opt *table, const char **value);
+
+/* Like opt_next for commands whose options may also follow their operands (mpirr stat DIR
+ * --json): an operand comes back as OPT_OPERAND with the word in *value; after "--" every
+ * word is an operand. OPT_DONE once the words run out. */
+int opt_next_mixed(struct opt_scan *s, const struct cli_opt *table, const char **value);
 
 /* For commands without options: the scan up to the first operand. OPT_DONE, OPT_HELP, or
  * OPT_BAD (reported). */

@@ -32,6 +32,17 @@ struct rank_stat {
                                    (included in entries_logged, as RECV_DONE records) */
 };
 
+/* The event history (record --events), all ranks. */
+struct events_stat {
+    int present;            /* rank 0 has one */
+    uint64_t events;        /* call records */
+    uint64_t raw_bytes;     /* the decompressed record streams */
+    uint64_t stored_bytes;  /* the rank-N.events files as stored (headers included) */
+    uint64_t tail_bytes;    /* records a dead rank left uncompressed in its tail */
+    int cut_off;            /* ranks whose history has no clean end */
+    int damaged;            /* ranks whose history is missing or damaged */
+};
+
 struct rec_stats {
     struct recording rec;
     char mpi_library[128];  /* from rank 0's header */
@@ -39,6 +50,7 @@ struct rec_stats {
     struct rank_stat *ranks;
     struct rank_stat total; /* sums; events_exact if every rank's was */
     int damaged;            /* ranks whose log was missing, unreadable or damaged */
+    struct events_stat ev;
 };
 
 /* Reads the manifest and every rank log. Problems with single logs are reported (one line
@@ -61,6 +73,13 @@ double stat_piggyback_per_message(const struct rank_stat *r);
 void stat_ending_text(const struct rank_stat *r, char *out, size_t n);
 /* Whether the ending carries a detail number (signal, abort code, exit status). */
 int stat_ending_has_detail(int ending);
+
+/* stat_events.c: reads every rank's event history, if the recording has one, into st->ev
+ * (problems reported one line each, counted in st->ev.damaged). */
+void stat_collect_events(struct rec_stats *st);
+/* Stored bytes per event and raw/stored; negative when undefined. */
+double stat_events_bytes_per_event(const struct events_stat *e);
+double stat_events_ratio(const struct events_stat *e);
 
 void stat_print_text(const struct rec_stats *st);
 void stat_print_json(const struct rec_stats *st);

@@ -164,6 +164,7 @@ int stat_collect(const char *dir, struct rec_stats *st)
             st->damaged++;
         add_to_total(&st->total, rs);
     }
+    stat_collect_events(st);
     return 0;
 }
 

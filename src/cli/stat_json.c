@@ -101,5 +101,20 @@ void stat_print_json(const struct rec_stats *st)
         json_int(&j, "damaged", st->damaged);
         json_object_end(&j);
     }
+    if (st->ev.present) {
+        const struct events_stat *e = &st->ev;
+        json_object_begin(&j, "events");
+        json_uint(&j, "count", e->events);
+        json_uint(&j, "raw_bytes", e->raw_bytes);
+        json_uint(&j, "compressed_bytes", e->stored_bytes);
+        put_double_or_null(&j, "bytes_per_event", stat_events_bytes_per_event(e));
+        put_double_or_null(&j, "compression_ratio", stat_events_ratio(e));
+        json_uint(&j, "tail_bytes", e->tail_bytes);
+        json_int(&j, "cut_off", e->cut_off);
+        json_int(&j, "damaged", e->damaged);
+        json_object_end(&j);
+    } else {
+        json_null(&j, "events");
+    }
     json_object_end(&j);
 }

@@ -197,6 +197,27 @@ static void print_messages(const struct rec_stats *st)
     printf(", %" PRIu64 " clock merges\n", c[MPIRR_CTR_CLOCK_MERGES]);
 }
 
+/*   events      361800 events in 51234 bytes (0.142 B/event); raw 2894400 bytes, 56.5x
+ *               (98.2% compression) */
+static void print_events(const struct rec_stats *st)
+{
+    const struct events_stat *e = &st->ev;
+    if (!e->present)
+        return;
+    printf("events      %" PRIu64 " events in %" PRIu64 " bytes", e->events, e->stored_bytes);
+    double per = stat_events_bytes_per_event(e), ratio = stat_events_ratio(e);
+    if (per >= 0)
+        printf(" (%.3f B/event)", per);
+    printf("; raw %" PRIu64 " bytes", e->raw_bytes);
+    if (ratio > 0)
+        printf(", %.1fx (%.1f%% compression)", ratio, 100.0 * (1.0 - 1.0 / ratio));
+    if (e->cut_off)
+        printf("; %d rank(s) cut off", e->cut_off);
+    if (e->damaged)
+        printf("; %d rank(s) damaged", e->damaged);
+    printf("\n");
+}
+
 static void print_by_call(const struct rec_stats *st)
 {
     printf("\noutcome records by call (all ranks)\n");
@@ -223,5 +244,6 @@ void stat_print_text(const struct rec_stats *st)
     printf("\n");
     print_table(st);
     print_messages(st);
+    print_events(st);
     print_by_call(st);
 }

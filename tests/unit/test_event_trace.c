@@ -1,0 +1,407 @@
+/* test_event_trace.c: the event history's writer and reader (event_trace.h) without MPI:
+ * every field survives the round trip; log2 time deltas against the reconstructed clock keep
+ * the reconstruction within its bound on a long run instead of drifting; repeated phases
+ * compress to almost nothing; a writer killed without closing leaves every record readable
+ * (mapped tail); truncated and corrupted files give every record before the damage and then
+ * a clear error, never a crash. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "call_ids.h"
+#include "check.h"
+#include "event_trace.h"
+
+static char dir[] = "/tmp/mpirr-evtest.XXXXXX";
+
+static mpirr_ev_writer *open_writer(int rank, size_t stage, int exact)
+{
+    mpirr_ev_params p = {.rank = rank, .nranks = 4, .tick_shift = 0, .exact = exact,
+                         .stage_bytes = stage, .base_ns = 1000};
+    char err[512];
+    mpirr_ev_writer *w = mpirr_evw_open(dir, &p, err, sizeof err);
+    if (!w) fprintf(stderr, "%s\n", err);
+    return w;
+}
+
+/* A deterministic pseudo-random call record number i (times exact, in ns from base 1000). */
+static void make_call(mpirr_event *e, uint64_t i, uint64_t *t, uint64_t *rng, mpirr_ev_item *items)
+{
+    static const unsigned kinds[] = {MPIRR_ID_MPI_Send, MPIRR_ID_MPI_Irecv, MPIRR_ID_MPI_Waitall,
+                                     MPIRR_ID_MPI_Sendrecv, MPIRR_ID_MPI_Bcast, MPIRR_ID_MPI_Startall};
+    memset(e, 0, sizeof *e);
+    e->kind = kinds[test_rand(rng) % 6];
+    e->event = i + 1 + (i % 97 == 96); /* an occasional jump in numbering */
+    e->site = (uint32_t)(test_rand(rng) % 5);
+    e->fields = MPIRR_EVF_COMM | MPIRR_EVF_PEER | MPIRR_EVF_TAG | MPIRR_EVF_BYTES;
+    e->comm = (uint32_t)(test_rand(rng) % 3);
+    e->peer = (int32_t)(test_rand(rng) % 8) - 3;
+    e->tag = (int32_t)(test_rand(rng) % 100) - 1;
+    e->bytes = test_rand(rng) % 100000;
+    if (e->kind == MPIRR_ID_MPI_Irecv) {
+        e->fields |= MPIRR_EVF_REQ;
+        e->req = (uint32_t)(test_rand(rng) % 4);
+    }
+    if (e->kind == MPIRR_ID_MPI_Sendrecv) {
+        e->fields |= MPIRR_EVF_RPEER | MPIRR_EVF_MATCH | MPIRR_EVF_RC;
+        e->rpeer = -1;
+        e->rtag = 7;
+        e->src = 2;
+        e->mtag = 7;
+        e->got = 12;
+        e->rc = 15;
+    }
+    if (e->kind == MPIRR_ID_MPI_Bcast) {
+        e->fields |= MPIRR_EVF_ROOT | MPIRR_EVF_NEWCOMM;
+        e->root = 0;
+        e->newcomm = 9;
+    }
+    if (e->kind == MPIRR_ID_MPI_Waitall || e->kind == MPIRR_ID_MPI_Startall) {
+        e->fields |= e->kind == MPIRR_ID_MPI_Waitall ? MPIRR_EVF_DONE : MPIRR_EVF_START;
+        e->nitems = (uint32_t)(test_rand(rng) % 4);
+        for (uint32_t k = 0; k < e->nitems; k++)
+            items[k] = (mpirr_ev_item){(uint32_t)k, k & 1 ? MPIRR_EVI_RECV : 0, k & 1 ? 3 : 0,
+                                       k & 1 ? 5 : 0, k & 1 ? 64 : 0};
+        e->items = items;
+    }
+    *t += test_rand(rng) % 5000;
+    e->x_begin = *t;
+    *t += test_rand(rng) % 3000;
+    e->x_end = *t;
+}
+
+static int same_call(const mpirr_event *a, const mpirr_event *b)
+{
+    if (a->kind != b->kind || a->event != b->event || a->site != b->site ||
+        (a->fields & ~(uint32_t)MPIRR_EVF_EXACT) != (b->fields & ~(uint32_t)MPIRR_EVF_EXACT) ||
+        a->comm != b->comm || a->peer != b->peer || a->tag != b->tag || a->bytes != b->bytes ||
+        a->req != b->req || a->rpeer != b->rpeer || a->rtag != b->rtag || a->src != b->src ||
+        a->mtag != b->mtag || a->got != b->got || a->rc != b->rc || a->root != b->root ||
+        a->newcomm != b->newcomm || a->nitems != b->nitems)
+        return 0;
+    for (uint32_t k = 0; k < a->nitems; k++)
+        if (memcmp(&a->items[k], &b->items[k], sizeof a->items[k])) return 0;
+    return 1;
+}
+
+enum { N = 20000 };
+static mpirr_event written[N];
+static mpirr_ev_item written_items[N][4];
+
+/* Writes N records (plus definitions) as rank 0; closes cleanly unless die. */
+static void write_trace(int rank, size_t stage, int die)
+{
+    mpirr_ev_writer *w = open_writer(rank, stage, 1);
+    CHECK(w != NULL);
+    if (!w) return;
+    int32_t ranks[4] = {0, 1, 2, 3};
+    mpirr_event def = {.kind = MPIRR_EVK_COMM, .comm = 0, .newcomm = UINT32_MAX, .nranks = 4,
+                       .ranks = ranks};
+    CHECK(mpirr_evw_append(w, &def) == 0);
+    mpirr_event mod = {.kind = MPIRR_EVK_MODULE, .addr = 0x400000, .got = 0x1000, .bytes = 0x9000,
+                       .path = "/usr/bin/app"};
+    CHECK(mpirr_evw_append(w, &mod) == 0);
+    uint64_t t = 1000, rng = 42;
+    for (uint64_t i = 0; i < N; i++) {
+        make_call(&written[i], i, &t, &rng, written_items[i]);
+        mpirr_event copy = written[i];
+        CHECK(mpirr_evw_append(w, &copy) == 0);
+        if (i == N / 2) CHECK(mpirr_evw_flush(w) == 0);
+    }
+    if (die) _exit(0); /* killed: no close, no flush */
+    CHECK(mpirr_evw_close(w, 1) == 0);
+}
+
+/* Reads rank's trace; returns how many call records matched written[] in order, and whether
+ * the reader ended cleanly (1), cut off (0), or with an error (-1). */
+static uint64_t read_trace(int rank, int *how, char *err, size_t errlen)
+{
+    char e2[512];
+    mpirr_ev_reader *r = mpirr_evr_open(dir, rank, e2, sizeof e2);
+    if (!r) {
+        snprintf(err, errlen, "%s", e2);
+        *how = -2;
+        return 0;
+    }
+    mpirr_event e;
+    uint64_t i = 0;
+    int got, defs = 0;
+    while ((got = mpirr_evr_next(r, &e)) == 1) {
+        if (e.kind == MPIRR_EVK_COMM) {
+            CHECK(e.nranks == 4 && e.ranks[3] == 3 && e.newcomm == UINT32_MAX);
+            defs++;
+            continue;
+        }
+        if (e.kind == MPIRR_EVK_MODULE) {
+            CHECK(e.addr == 0x400000 && e.got == 0x1000 && e.bytes == 0x9000 &&
+                  !strcmp(e.path, "/usr/bin/app"));
+            defs++;
+            continue;
+        }
+        if (i >= N || !same_call(&e, &written[i])) {
+            fprintf(stderr, "record %llu differs\n", (unsigned long long)i);
+            CHECK(0);
+            break;
+        }
+        /* exact times came back, relative to the base */
+        CHECK(e.x_begin == written[i].x_begin - 1000 && e.x_end == written[i].x_end - 1000);
+        i++;
+    }
+    *how = got < 0 ? -1 : mpirr_evr_clean(r);
+    if (got < 0) snprintf(err, errlen, "%s", mpirr_evr_error(r));
+    mpirr_evr_close(r);
+    return i;
+}
+
+static void test_round_trip(void)
+{
+    int how;
+    char err[700] = "";
+    write_trace(0, 4096, 0);
+    CHECK(read_trace(0, &how, err, sizeof err) == N);
+    CHECK(how == 1);
+    char tail[600];
+    mpirr_ev_path(tail, sizeof tail, dir, 0, 1);
+    CHECK(access(tail, F_OK) != 0); /* a clean close leaves no tail */
+}
+
+/* A writer killed without closing: the chunks plus the mapped tail hold every record. */
+static void test_killed_writer(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        write_trace(1, 64 << 10, 1);
+        _exit(1);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    int how;
+    char err[700] = "";
+    CHECK(read_trace(1, &how, err, sizeof err) == N);
+    CHECK(how == 0); /* cut off, not an error */
+}
+
+static off_t file_size(const char *p)
+{
+    struct stat s;
+    return stat(p, &s) ? -1 : s.st_size;
+}
+
+static int copy_prefix(const char *from, const char *to, off_t n)
+{
+    FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+    int rc = a && b ? 0 : -1;
+    for (off_t i = 0; a && b && i < n; i++) {
+        int c = fgetc(a);
+        if (c == EOF) break;
+        fputc(c, b);
+    }
+    if (a) fclose(a);
+    if (b) fclose(b);
+    return rc;
+}
+
+/* Every prefix of a trace reads as a prefix of its records; cuts inside the header fail to
+ * open with a message naming the file. */
+static void test_truncated(void)
+{
+    char src[600], dst[600];
+    mpirr_ev_path(src, sizeof src, dir, 0, 0);
+    mpirr_ev_path(dst, sizeof dst, dir, 2, 0);
+    off_t size = file_size(src);
+    uint64_t prev = 0;
+    /* a file of another rank is refused, naming the file */
+    CHECK(copy_prefix(src, dst, size) == 0);
+    int how0;
+    char err0[700] = "";
+    read_trace(2, &how0, err0, sizeof err0);
+    CHECK(how0 == -2 && strstr(err0, dst) && strstr(err0, "expected rank 2"));
+    mpirr_ev_path(dst, sizeof dst, dir, 0, 0);
+    char keep[700];
+    snprintf(keep, sizeof keep, "%s.whole", src);
+    CHECK(rename(src, keep) == 0);
+    for (off_t cut = 0;; cut = cut + (cut < 200 ? 7 : 211) < size ? cut + (cut < 200 ? 7 : 211) : size) {
+        CHECK(copy_prefix(keep, dst, cut) == 0);
+        int how;
+        char err[700] = "";
+        uint64_t got = read_trace(0, &how, err, sizeof err);
+        if (cut < 64) {
+            CHECK(how == -2 && strstr(err, "rank-00000.events"));
+        } else {
+            CHECK(how == 0 || (how == 1 && cut == size)); /* cut off, never an error */
+            CHECK(got >= prev); /* longer prefixes give at least as many records */
+            prev = got;
+        }
+        if (cut == size) break;
+    }
+    CHECK(prev == N);
+    CHECK(rename(keep, src) == 0);
+}
+
+/* A flipped byte in a chunk: every record before that chunk comes back, then one line
+ * naming the file, the rank and the last good event. */
+static void test_corrupted(void)
+{
+    char path[600];
+    mpirr_ev_path(path, sizeof path, dir, 0, 0);
+    off_t size = file_size(path);
+    int fd = open(path, O_RDWR);
+    CHECK(fd >= 0);
+    off_t at = size / 2;
+    unsigned char c;
+    CHECK(pread(fd, &c, 1, at) == 1);
+    c ^= 0x40;
+    CHECK(pwrite(fd, &c, 1, at) == 1);
+    int how;
+    char err[700] = "";
+    uint64_t got = read_trace(0, &how, err, sizeof err);
+    CHECK(how == -1);
+    CHECK(got > 0 && got < N);
+    CHECK(strstr(err, "rank-00000.events") && strstr(err, "rank 0") && strstr(err, "after event"));
+    c ^= 0x40;
+    CHECK(pwrite(fd, &c, 1, at) == 1);
+    close(fd);
+    /* a garbage file is refused at the header */
+    FILE *f = fopen(path, "wb");
+    fputs("this is not an event history, just some text that is long enough to have a header", f);
+    fclose(f);
+    got = read_trace(0, &how, err, sizeof err);
+    CHECK(how == -2 && strstr(err, "not an mpirr event history"));
+}
+
+/* The reconstructed clock: always at or before the real one, and behind it by less than the
+ * largest gap between consecutive timestamps, however long the run (p2d2 section 2.2: deltas
+ * against the reconstructed time correct themselves). */
+static void test_time_bound(void)
+{
+    mpirr_ev_writer *w = open_writer(3, 0, 1);
+    CHECK(w != NULL);
+    if (!w) return;
+    uint64_t rng = 7, t = 1000, maxgap = 0;
+    enum { LONG = 1000000 };
+    for (uint64_t i = 0; i < LONG; i++) {
+        /* long stretches of constant small gaps (3 ticks), which a log2 code underestimates
+         * every time, with occasional bursts */
+        uint64_t g1 = i % 1000 < 990 ? 3 : test_rand(&rng) % 100000;
+        uint64_t g2 = i % 1000 < 990 ? 3 : test_rand(&rng) % 1000;
+        maxgap = g1 > maxgap ? g1 : maxgap;
+        maxgap = g2 > maxgap ? g2 : maxgap;
+        mpirr_event e = {.kind = MPIRR_ID_MPI_Send, .event = i + 1};
+        t += g1;
+        e.x_begin = t;
+        t += g2;
+        e.x_end = t;
+        CHECK(mpirr_evw_append(w, &e) == 0);
+    }
+    CHECK(mpirr_evw_close(w, 1) == 0);
+    char err[512];
+    mpirr_ev_reader *r = mpirr_evr_open(dir, 3, err, sizeof err);
+    CHECK(r != NULL);
+    if (!r) return;
+    mpirr_event e;
+    uint64_t n = 0, worst = 0;
+    while (mpirr_evr_next(r, &e) == 1) {
+        CHECK(e.t_begin <= e.x_begin && e.t_end <= e.x_end);
+        uint64_t eb = e.x_begin - e.t_begin, ee = e.x_end - e.t_end;
+        worst = eb > worst ? eb : worst;
+        worst = ee > worst ? ee : worst;
+        n++;
+    }
+    CHECK(n == LONG);
+    CHECK(worst < maxgap);
+    printf("time: %llu records, worst reconstruction error %llu ticks, largest gap %llu ticks\n",
+           (unsigned long long)n, (unsigned long long)worst, (unsigned long long)maxgap);
+    const mpirr_ev_info *info = mpirr_evr_info(r);
+    printf("time: %llu raw bytes, %llu compressed (%.3f bytes/event)\n",
+           (unsigned long long)info->raw_bytes, (unsigned long long)info->compressed_bytes,
+           (double)info->compressed_bytes / (double)n);
+    mpirr_evr_close(r);
+}
+
+/* A communication phase repeated many times stores as one pattern plus references. */
+static void test_repetition(void)
+{
+    mpirr_ev_writer *w = open_writer(4, 0, 0);
+    CHECK(w != NULL);
+    if (!w) return;
+    enum { PHASE = 18, STEPS = 20000 };
+    uint64_t ev = 0, t = 1000;
+    for (int s = 0; s < STEPS; s++)
+        for (int k = 0; k < PHASE; k++) {
+            mpirr_event e = {.kind = k % 3 == 0 ? MPIRR_ID_MPI_Isend
+                                     : k % 3 == 1 ? MPIRR_ID_MPI_Irecv : MPIRR_ID_MPI_Wait,
+                             .event = ++ev, .site = (uint32_t)k,
+                             .fields = MPIRR_EVF_COMM | MPIRR_EVF_PEER | MPIRR_EVF_TAG | MPIRR_EVF_BYTES,
+                             .peer = k < 9 ? 1 : 3, .tag = 5, .bytes = 8192};
+            t += 1 << 14; /* steady phases: identical time codes */
+            e.x_begin = t;
+            t += 1 << 10;
+            e.x_end = t;
+            CHECK(mpirr_evw_append(w, &e) == 0);
+        }
+    CHECK(mpirr_evw_close(w, 1) == 0);
+    char err[512];
+    mpirr_ev_reader *r = mpirr_evr_open(dir, 4, err, sizeof err);
+    CHECK(r != NULL);
+    if (!r) return;
+    mpirr_event e;
+    uint64_t n = 0;
+    while (mpirr_evr_next(r, &e) == 1) n++;
+    const mpirr_ev_info *info = mpirr_evr_info(r);
+    double per = (double)info->compressed_bytes / (double)n;
+    printf("repetition: %llu events, %llu raw bytes, %llu compressed: %.4f bytes/event\n",
+           (unsigned long long)n, (unsigned long long)info->raw_bytes,
+           (unsigned long long)info->compressed_bytes, per);
+    CHECK(n == (uint64_t)PHASE * STEPS);
+    CHECK(per < 0.05);
+    mpirr_evr_close(r);
+}
+
+/* A record larger than the stage (a Waitall over many requests) goes straight through. */
+static void test_big_record(void)
+{
+    mpirr_ev_writer *w = open_writer(5, 4096, 0);
+    CHECK(w != NULL);
+    if (!w) return;
+    enum { ITEMS = 50000 };
+    mpirr_ev_item *items = calloc(ITEMS, sizeof *items);
+    for (uint32_t i = 0; i < ITEMS; i++) items[i] = (mpirr_ev_item){i, MPIRR_EVI_RECV, (int32_t)(i % 7), 1, i};
+    mpirr_event e = {.kind = MPIRR_ID_MPI_Waitall, .event = 1, .fields = MPIRR_EVF_DONE,
+                     .nitems = ITEMS, .items = items, .x_begin = 2000, .x_end = 3000};
+    CHECK(mpirr_evw_append(w, &e) == 0);
+    mpirr_event s = {.kind = MPIRR_ID_MPI_Barrier, .event = 2, .x_begin = 4000, .x_end = 5000};
+    CHECK(mpirr_evw_append(w, &s) == 0);
+    CHECK(mpirr_evw_close(w, 1) == 0);
+    char err[512];
+    mpirr_ev_reader *r = mpirr_evr_open(dir, 5, err, sizeof err);
+    CHECK(r != NULL);
+    if (r) {
+        mpirr_event got;
+        CHECK(mpirr_evr_next(r, &got) == 1 && got.nitems == ITEMS && got.items[ITEMS - 1].got == ITEMS - 1 &&
+              got.items[12].src == 5);
+        CHECK(mpirr_evr_next(r, &got) == 1 && got.kind == MPIRR_ID_MPI_Barrier && got.event == 2);
+        CHECK(mpirr_evr_next(r, &got) == 0 && mpirr_evr_clean(r));
+        mpirr_evr_close(r);
+    }
+    free(items);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) return 1;
+    test_round_trip();
+    test_killed_writer();
+    test_truncated();
+    test_corrupted();
+    test_time_bound();
+    test_repetition();
+    test_big_record();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd)) return 1;
+    return CHECK_DONE();
+}
