@@ -11,8 +11,9 @@ extern "C" {
 
 #define MPIRR_VERSION_STRING "0.1.0"
 
-/* Compresses everything recorded so far into the rank log (recording survives anyway; this
- * makes it compact). Callable from a debugger in a stopped process. 0 on success. */
+/* Compresses everything recorded so far into the rank log and, with `mpirr record --events`,
+ * the event history (recording survives anyway; this makes it compact and puts the history
+ * in its chunks). Callable from a debugger in a stopped process. 0 on success. */
 int mpirr_flush(void);
 
 /* "off", "run", "record" or "replay". */
