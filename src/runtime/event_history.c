@@ -21,8 +21,15 @@ struct module {
     uint64_t lo, hi; /* executable range */
 };
 
+/* Most calls come from a few sites: a direct-mapped cache in front of the map. */
+#define SITE_CACHE 64
+
 static struct {
     mpirr_ev_writer *w;
+    struct {
+        uint64_t addr;
+        uint32_t idx;
+    } site_cache[SITE_CACHE];
     handle_map sites;      /* return address -> call-site index */
     uint32_t nsites;
     struct module *mods;
@@ -93,7 +100,13 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
 static uint32_t site_index(const void *site)
 {
     uint64_t addr = (uint64_t)(uintptr_t)site, idx;
-    if (handle_map_get(&ev.sites, addr, &idx)) return (uint32_t)idx;
+    unsigned slot = (unsigned)(addr ^ (addr >> 6)) % SITE_CACHE;
+    if (ev.site_cache[slot].addr == addr) return ev.site_cache[slot].idx;
+    if (handle_map_get(&ev.sites, addr, &idx)) {
+        ev.site_cache[slot].addr = addr;
+        ev.site_cache[slot].idx = (uint32_t)idx;
+        return (uint32_t)idx;
+    }
     if (!covered(addr)) dl_iterate_phdr(add_module, NULL); /* a library loaded since */
     idx = ev.nsites++;
     handle_map_put(&ev.sites, addr, idx);
@@ -151,6 +164,7 @@ void mpirr_ev_stop(int clean)
         mpirr_warn("rank %d: could not finish the event history", mpirr_rt.rank);
     ev.w = NULL;
     handle_map_free(&ev.sites);
+    memset(ev.site_cache, 0, sizeof ev.site_cache);
     free(ev.mods);
     ev.mods = NULL;
     ev.nmods = ev.mods_cap = 0;

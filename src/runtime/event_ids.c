@@ -22,6 +22,9 @@ struct slot {
 
 static struct {
     handle_map comms;  /* comm handle -> id */
+    uint64_t last_key; /* most calls name the communicator of the call before */
+    uint32_t last_id;
+    int have_last;
     uint32_t ncomms;
     handle_map reqs;   /* request handle -> first slot */
     struct slot *slots;
@@ -79,6 +82,7 @@ static uint32_t define(MPI_Comm comm, MPI_Comm like, uint32_t parent, unsigned b
 {
     uint32_t id = ids.ncomms++;
     handle_map_put(&ids.comms, comm_key(comm), id);
+    ids.have_last = 0; /* the handle may be a freed communicator's */
     mpirr_event e = {.kind = MPIRR_EVK_COMM, .comm = id, .newcomm = parent, .req = by};
     int inter = 0;
     MPI_Group g;
@@ -102,9 +106,16 @@ static uint32_t define(MPI_Comm comm, MPI_Comm like, uint32_t parent, unsigned b
 uint32_t mpirr_ev_comm_id(MPI_Comm comm)
 {
     if (comm == MPI_COMM_NULL) return UINT32_MAX;
-    uint64_t id;
+    uint64_t id, key = comm_key(comm);
     mpirr_lock();
-    if (!handle_map_get(&ids.comms, comm_key(comm), &id)) id = define(comm, comm, UINT32_MAX, 0);
+    if (ids.have_last && ids.last_key == key) {
+        id = ids.last_id;
+    } else {
+        if (!handle_map_get(&ids.comms, key, &id)) id = define(comm, comm, UINT32_MAX, 0);
+        ids.last_key = key;
+        ids.last_id = (uint32_t)id;
+        ids.have_last = 1;
+    }
     mpirr_unlock();
     return (uint32_t)id;
 }
@@ -126,6 +137,7 @@ void mpirr_ev_comm_freed(MPI_Comm comm)
 {
     mpirr_lock();
     handle_map_del(&ids.comms, comm_key(comm));
+    ids.have_last = 0;
     mpirr_unlock();
 }
 

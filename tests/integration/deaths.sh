@@ -1,12 +1,17 @@
 #!/bin/bash
-# deaths.sh MPIRR IMPL DIE_PROGRAM [MODE]
+# deaths.sh MPIRR IMPL DIE_PROGRAM [MODE [events]]
 # A run that dies while recorded still leaves a recording that replays up to the death, for
 # every way a run dies: SIGSEGV, abort() (SIGABRT), MPI_Abort, exit() without MPI_Finalize, and
 # SIGTERM/SIGINT sent to the launcher. The dying round depends on message order, so an equal
 # output proves the order was replayed; `mpirr stat` must name how rank 0 ended. In races mode
-# the receives still awaiting a verdict at the death come back from the pending file.
+# the receives still awaiting a verdict at the death come back from the pending file. With
+# "events" the run also keeps its event history, which must hold every call rank 0 made up to
+# its death (the last event the crash noted, MPI_Abort's own record), read as cut off, not
+# damaged; the replays are then left to the other variants.
 . "$(dirname "$0")/lib.sh"
-MPIRR=$1 IMPL=$2 PROG=$3 MODE=${4:-sources} NP=4 REPLAYS=3
+MPIRR=$1 IMPL=$2 PROG=$3 MODE=${4:-sources} EVENTS=${5:-} NP=4 REPLAYS=3
+EVOPT=()
+[ "$EVENTS" = events ] && EVOPT=(--events) && REPLAYS=0
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 
 # run_until_hang OUT_PREFIX SIGNAL CMD...: runs CMD, and when it prints "dying: hang" (rank 0
@@ -28,13 +33,38 @@ run_until_hang() {
     grep -q '^dying: hang' "$out.out" || { cat "$out.err" >&2; fail "never reached the hang: $*"; }
 }
 
+# check_history HOW: rank 0's event history reads to the end of what it did.
+check_history() {
+    "$MPIRR" events "$TMP/rec" --rank 0 >"$TMP/ev-$1.txt" 2>"$TMP/ev-$1.err" ||
+        { cat "$TMP/ev-$1.err" >&2; fail "$1: mpirr events failed on the history of a dead rank"; }
+    grep -q "rank 0: the event history ends at event" "$TMP/ev-$1.err" ||
+        fail "$1: mpirr events did not say the history of the dead rank 0 is cut off"
+    python3 - "$TMP/stat-$1.json" "$TMP/ev-$1.txt" "$1" <<'PY' || fail "$1: the event history of rank 0 does not reach its death"
+import json, sys
+s = json.load(open(sys.argv[1]))
+r0 = [r for r in s["ranks"] if r["rank"] == 0][0]
+calls = [l.split() for l in open(sys.argv[2]) if not l.startswith("#")]
+last = int(calls[-1][0].split(":")[1])
+numbers = [int(c[0].split(":")[1]) for c in calls]
+assert numbers == list(range(1, len(numbers) + 1)), "event numbers are not 1..n"
+if sys.argv[3] == "mpiabort":
+    assert calls[-1][1] == "MPI_Abort", calls[-1]
+# the crash note counts the call the rank died in; the history holds the calls that returned
+# (and MPI_Abort's, written before it leaves)
+if r0["events_exact"]:
+    assert last in (r0["events"], r0["events"] - 1), (last, r0["events"])
+assert s["events"]["count"] > 0 and s["events"]["damaged"] == 0, s["events"]
+PY
+    echo "ok: $1: rank 0's event history holds events 1..$(grep -vc '^#' "$TMP/ev-$1.txt")"
+}
+
 check_death() { # HOW ENDING_PATTERN [SIGNAL]
     how=$1 pattern=$2 sig=${3:-}
     rm -rf "$TMP/rec"
     if [ -n "$sig" ]; then
-        run_until_hang "$TMP/rec-$how" "$sig" "$MPIRR" record --mode "$MODE" -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" hang "$TMP/rec-$how.seen"
+        run_until_hang "$TMP/rec-$how" "$sig" "$MPIRR" record --mode "$MODE" "${EVOPT[@]}" -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" hang "$TMP/rec-$how.seen"
     else
-        run "$TMP/rec-$how" "$MPIRR" record --mode "$MODE" -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" "$how" "$TMP/rec-$how.seen"
+        run "$TMP/rec-$how" "$MPIRR" record --mode "$MODE" "${EVOPT[@]}" -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" "$how" "$TMP/rec-$how.seen"
     fi
     [ "$STATUS" -ne 0 ] || fail "$how: the recorded run exited 0"
     grep -q "^dying: " "$TMP/rec-$how.seen" || fail "$how: the recorded run did not reach its death"
@@ -47,6 +77,7 @@ r0 = [r for r in s["ranks"] if r["rank"] == 0][0]
 text = "%s %s" % (r0["ending"], r0.get("ending_detail", ""))
 sys.exit(0 if re.search(sys.argv[2], text) and r0["records"] > 0 else 1)
 PY
+    [ "$EVENTS" = events ] && check_history "$how"
     for i in $(seq $REPLAYS); do
         if [ -n "$sig" ]; then
             run_until_hang "$TMP/rep-$how$i" "$sig" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec" \
