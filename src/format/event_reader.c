@@ -25,7 +25,7 @@ struct mpirr_ev_reader {
     uint8_t *buf;            /* raw bytes not parsed yet: [lo, hi) */
     size_t cap, lo, hi;
     uint64_t raw_decoded;    /* raw stream bytes produced so far (chunks and tail) */
-    int chunks_done, tail_done, clean, failed;
+    int chunks_done, tail_done, tail_seen, clean, failed;
     mpirr_ev_codec codec;
     mpirr_ev_scratch scratch;
     void (*sink)(const void *, size_t, void *);
@@ -109,6 +109,7 @@ static int load_tail(mpirr_ev_reader *r)
     r->tail_done = 1;
     FILE *t = fopen(r->tail_path, "rb");
     if (!t) return 0; /* finished cleanly, or never got one */
+    r->tail_seen = 1;
     uint8_t h[32];
     int rc = 0;
     if (fread(h, 1, sizeof h, t) < sizeof h || memcmp(h, EV_TAIL_MAGIC, 8)) {
@@ -188,7 +189,12 @@ int mpirr_evr_next(mpirr_ev_reader *r, mpirr_event *e)
         }
         int more = refill(r);
         if (more < 0) return -1;
-        if (!more) return 0; /* a partial record at the end: cut off while being written */
+        if (more) continue;
+        /* A writer that is running or died keeps its tail; one that finished removed it after
+         * the end record. No end and no tail: the file was cut short after the run. */
+        if (!r->clean && !r->tail_seen)
+            return damaged(r, "%s", "truncated (no end record, and no tail of a running or dead rank)");
+        return 0; /* a partial record at the end: cut off while being written */
     }
 }
 
