@@ -3,6 +3,7 @@
  * decompressed record stream (--raw, for measuring compressors), or a cross-check that the
  * rank logs and the history number events alike (--check). */
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,8 @@ static void raw_out(const void *p, size_t n, void *arg)
     fwrite(p, 1, n, (FILE *)arg);
 }
 
-/* The (event, call) keys of a rank log's records, sorted by event. */
+/* The (event, call) keys of a rank log's records, sorted by event; NULL with *n = SIZE_MAX
+ * if the log cannot be read (reported). */
 struct log_key {
     uint64_t event;
     unsigned call;
@@ -58,6 +60,7 @@ static struct log_key *log_keys(const char *dir, int rank, size_t *n)
     *n = 0;
     if (!rd) {
         cli_error("%s", err);
+        *n = SIZE_MAX; /* unreadable, as opposed to no records */
         return NULL;
     }
     struct log_key *k = NULL;
@@ -78,29 +81,46 @@ static struct log_key *log_keys(const char *dir, int rank, size_t *n)
     return k;
 }
 
-/* --check state for one rank: the history's call records must carry, at every event the
- * rank log keys a record to, that record's call. */
+/* --check state for one rank: the call of every event in the history (threads may emit
+ * records out of event order), then every rank-log record must fall on an event of its call. */
 struct checker {
-    struct log_key *keys;
-    size_t n, next, agreed;
-    int rank;
-    int bad;
+    uint8_t *kind; /* by event number; 0: not in the history */
+    uint64_t cap, last;
 };
 
-static void check_call(struct checker *c, const mpirr_event *e)
+static void check_note(struct checker *c, const mpirr_event *e)
 {
-    while (c->next < c->n && c->keys[c->next].event < e->event) c->next++;
-    for (; c->next < c->n && c->keys[c->next].event == e->event; c->next++) {
-        if (c->keys[c->next].call == e->kind) {
-            c->agreed++;
+    if (e->event >= c->cap) {
+        uint64_t cap = c->cap ? c->cap : 4096;
+        while (cap <= e->event) cap *= 2;
+        uint8_t *k = realloc(c->kind, cap);
+        if (!k) return;
+        memset(k + c->cap, 0, cap - c->cap);
+        c->kind = k;
+        c->cap = cap;
+    }
+    c->kind[e->event] = (uint8_t)e->kind;
+    if (e->event > c->last) c->last = e->event;
+}
+
+/* 0 if every key agrees, else CLI_EXIT_FAIL after one line about the first that does not. */
+static int check_keys(const struct checker *c, const struct log_key *keys, size_t n, int rank)
+{
+    size_t agreed = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned have = keys[i].event < c->cap ? c->kind[keys[i].event] : 0;
+        if (have == keys[i].call) {
+            agreed++;
             continue;
         }
-        if (!c->bad)
-            cli_error("rank %d event %llu: the rank log has a record of %s, the event history "
-                      "says %s", c->rank, (unsigned long long)e->event,
-                      mpirr_call_name(c->keys[c->next].call), mpirr_call_name(e->kind));
-        c->bad = 1;
+        if (!have && keys[i].event > c->last) continue; /* after a cut-off history's end */
+        cli_error("rank %d event %llu: the rank log has a record of %s, the event history %s%s",
+                  rank, (unsigned long long)keys[i].event, mpirr_call_name(keys[i].call),
+                  have ? "says " : "has no such event", have ? mpirr_call_name(have) : "");
+        return CLI_EXIT_FAIL;
     }
+    printf("rank %d: %zu of %zu rank-log records agree with the event history\n", rank, agreed, n);
+    return 0;
 }
 
 /* 0, or CLI_EXIT_FAIL after a message. */
@@ -113,15 +133,14 @@ static int one_rank(const struct events_args *a, const char *dir, int rank)
         return CLI_EXIT_FAIL;
     }
     struct event_printer *p = event_printer_new(rank, mpirr_evr_info(r), a->exact, a->defs);
-    struct checker chk = {.rank = rank};
-    if (a->check) chk.keys = log_keys(dir, rank, &chk.n);
+    struct checker chk = {0};
     if (a->raw) mpirr_evr_raw_sink(r, raw_out, stdout);
     mpirr_event e;
     int got;
     uint64_t last = 0;
     while ((got = mpirr_evr_next(r, &e)) == 1) {
         if (e.kind < MPIRR_EVK_FIRST_META) last = e.event;
-        if (a->check && e.kind < MPIRR_EVK_FIRST_META) check_call(&chk, &e);
+        if (a->check && e.kind < MPIRR_EVK_FIRST_META) check_note(&chk, &e);
         else if (!a->raw && !a->check && p) event_printer_put(p, &e, stdout);
     }
     int rc = 0;
@@ -133,10 +152,12 @@ static int one_rank(const struct events_args *a, const char *dir, int rank)
                   "rank died or is still running)", rank, (unsigned long long)last);
     }
     if (a->check) {
-        if (chk.bad) rc = CLI_EXIT_FAIL;
-        else printf("rank %d: %zu of %zu rank-log records agree with the event history\n", rank,
-                    chk.agreed, chk.n);
-        free(chk.keys);
+        size_t n;
+        struct log_key *keys = log_keys(dir, rank, &n);
+        int c = n != SIZE_MAX ? check_keys(&chk, keys, n, rank) : CLI_EXIT_FAIL;
+        if (c) rc = c;
+        free(keys);
+        free(chk.kind);
     }
     event_printer_free(p);
     mpirr_evr_close(r);
