@@ -28,7 +28,10 @@ for mode in sources races; do
     rm -rf "$TMP/rec" "$TMP/self" "$TMP/self.rec"
     mkdir -p "$TMP/self"
 
-    run "$TMP/record" "$MPIRR" record --events "${mode_opt[@]}" -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" "$TMP/self"
+    # sources mode also stores exact times, to check the reconstructed ones against
+    exact=0
+    [ "$mode" = sources ] && exact=1
+    MPIRR_EVENTS_EXACT=$exact run "$TMP/record" "$MPIRR" record --events "${mode_opt[@]}" -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" "$TMP/self"
     [ "$STATUS" -eq 0 ] || { cat "$TMP/record.err" >&2; fail "$mode: recording selflog exited $STATUS"; }
 
     total=0
@@ -49,6 +52,34 @@ for mode in sources races; do
     [ "$st" -eq 0 ] || { cat "$TMP/events-all.err" >&2; fail "$mode: mpirr events (all ranks) exited $st"; }
     cmp -s <(calls "$TMP/events-all.txt") <(for r in $(seq 0 $((NP - 1))); do calls "$TMP/events-$r.txt"; done) ||
         fail "$mode: mpirr events without --rank is not the per-rank dumps in rank order"
+
+    # the reconstructed clock never runs ahead of the real one, and trails it by at most
+    # b_i = (g_i + b_(i-1)) / 2, g_i the gap to the timestamp before: less than the largest gap
+    # however long the run (docs/events.md)
+    if [ "$exact" = 1 ]; then
+        "$MPIRR" events "$TMP/rec" --exact >"$TMP/exact.txt" || fail "$mode: mpirr events --exact failed"
+        python3 - "$TMP/exact.txt" <<'PY' || fail "$mode: reconstructed times break their bound"
+import re, sys
+ranks = {}
+for line in open(sys.argv[1]):
+    m = re.search(r"^(\d+):\d+ .* t=([\d.]+)\+([\d.]+) exact=([\d.]+)\+([\d.]+)", line)
+    if m:
+        r, tb, td, xb, xd = m.group(1), *map(float, m.groups()[1:])
+        ranks.setdefault(r, []).append((tb, tb + td, xb, xb + xd))
+assert len(ranks) == 4, "exact times missing"
+for r, recs in ranks.items():
+    stamps = [(t, x) for tb, te, xb, xe in recs for t, x in ((tb, xb), (te, xe))]
+    gap = max(b[1] - a[1] for a, b in zip(stamps, stamps[1:]))
+    worst = max(x - t for t, x in stamps)
+    assert min(x - t for t, x in stamps) > -0.002, "reconstructed time ahead of the real one"
+    bound = 0.0
+    for (t0, x0), (t, x) in zip(stamps, stamps[1:]):
+        bound = (x - x0 + bound) / 2
+        assert x - t <= bound + 0.002, (r, t, x, bound)
+    assert worst < gap + 0.002, (r, worst, gap)
+    print("rank %s: %d timestamps, worst error %.1f us, largest gap %.1f us" % (r, len(stamps), worst, gap))
+PY
+    fi
 
     # the rank logs (what replay enforces) and the history number events alike
     "$MPIRR" events "$TMP/rec" --check >"$TMP/check.txt" 2>"$TMP/check.err" ||
