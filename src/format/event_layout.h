@@ -17,16 +17,20 @@ enum {
 
     EV_CHUNK_BYTES = 32,
     EC_MAGIC = 0, EC_ZLEN = 4,
-    EC_RAW_END = 8,  /* raw stream bytes fully decodable once this chunk is read */
+    EC_RAW_END = 8,  /* raw stream bytes (whole blocks) decodable once this chunk is read */
     EC_ZCHECK = 16,  /* FNV-1a 64 of the payload */
     EC_CHECK = 24,   /* FNV-1a 64 of bytes [0, EC_CHECK) */
 
+    /* The tail stages the next block: its records' bytes at EV_TAIL_HEADER_BYTES, their time
+     * codes after capacity more bytes. */
     EV_TAIL_HEADER_BYTES = 4096,
     ET_VERSION = 8, ET_CAPACITY = 12,
-    ET_RAW_START = 16, /* raw stream offset of the first staged byte */
-    ET_USED = 24,      /* staged bytes, stored after the bytes themselves */
+    ET_RAW_START = 16, /* raw stream offset where the staged block will start */
+    ET_USED = 24,      /* record bytes staged, stored after them and after their time codes */
+    ET_TUSED = 32,     /* time-code bytes staged, stored before the records' count grows */
 
     EV_MAX_CHUNK = 64 << 20, /* readers refuse larger chunks as corrupt */
+    EV_MAX_BLOCK = 1 << 30,  /* and larger blocks */
 };
 
 #endif

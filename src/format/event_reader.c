@@ -1,5 +1,6 @@
 /* event_reader.c: reads a rank's event history: the checked chunks of rank-N.events through
- * one zstd stream, then whatever the mapped tail still holds beyond them. Works on a trace
+ * one zstd stream, block by block (records, then their time codes), then the block the
+ * mapped tail still stages beyond them. Works on a trace
  * that is still growing or was cut off (it ends at the last complete record) and stops at
  * damage with one line naming the file, the rank and the last good event; every record
  * before the damage has been returned by then. */
@@ -22,9 +23,15 @@ struct mpirr_ev_reader {
     size_t zin_cap;
     ZSTD_inBuffer in;
     uint64_t chunk_raw_end;  /* largest raw_end of the chunks read */
-    uint8_t *buf;            /* raw bytes not parsed yet: [lo, hi) */
+    uint8_t *buf;            /* decompressed bytes not consumed yet: [lo, hi) */
     size_t cap, lo, hi;
     uint64_t raw_decoded;    /* raw stream bytes produced so far (chunks and tail) */
+    uint64_t raw_blocks;     /* raw stream bytes of the whole blocks consumed */
+    /* the block being read: its records [bp, bend) and time codes [tp, tend) */
+    const uint8_t *bp, *bend, *tp, *tend;
+    size_t block_next;       /* buf offset after the block (chunk blocks) */
+    int in_block, in_tail;
+    uint8_t *tailbuf;
     int chunks_done, tail_done, tail_seen, clean, failed;
     mpirr_ev_codec codec;
     mpirr_ev_scratch scratch;
@@ -103,83 +110,134 @@ static int next_chunk(mpirr_ev_reader *r)
     return 1;
 }
 
-/* Appends the tail's bytes beyond what the chunks held. */
+/* The block the tail stages, if the chunks do not hold it: 1 (now the current block), 0 (no
+ * tail, or nothing beyond the chunks), -1 damaged. */
 static int load_tail(mpirr_ev_reader *r)
 {
     r->tail_done = 1;
     FILE *t = fopen(r->tail_path, "rb");
     if (!t) return 0; /* finished cleanly, or never got one */
     r->tail_seen = 1;
-    uint8_t h[32];
+    uint8_t h[40];
     int rc = 0;
     if (fread(h, 1, sizeof h, t) < sizeof h || memcmp(h, EV_TAIL_MAGIC, 8)) {
         rc = damaged(r, "%s", "the tail file is not an mpirr event tail");
         goto out;
     }
     uint64_t start = mpirr_get_u64(h + ET_RAW_START), used = mpirr_get_u64(h + ET_USED);
+    uint64_t tused = mpirr_get_u64(h + ET_TUSED);
     uint32_t capacity = mpirr_get_u32(h + ET_CAPACITY);
-    if (used > capacity) {
+    if (used > capacity || tused > capacity) {
         rc = damaged(r, "%s", "the tail claims more bytes than it holds");
         goto out;
     }
-    if (start + used <= r->raw_decoded) goto out; /* the chunks already hold all of it */
-    if (start > r->raw_decoded) {
+    if (!used || start < r->raw_blocks) goto out; /* empty, or the chunks hold its block */
+    if (start > r->raw_blocks) {
         rc = damaged(r, "%s", "the tail does not continue the compressed trace (a chunk is missing)");
         goto out;
     }
-    uint64_t skip = r->raw_decoded - start, n = used - skip;
-    if (have_room(r, n) || fseek(t, (long)(EV_TAIL_HEADER_BYTES + skip), SEEK_SET) ||
-        fread(r->buf + r->hi, 1, n, t) < n) {
+    r->tailbuf = malloc(used + tused + 1);
+    if (!r->tailbuf || fseek(t, EV_TAIL_HEADER_BYTES, SEEK_SET) ||
+        fread(r->tailbuf, 1, used, t) < used ||
+        fseek(t, (long)(EV_TAIL_HEADER_BYTES + capacity), SEEK_SET) ||
+        fread(r->tailbuf + used, 1, tused, t) < tused) {
         rc = damaged(r, "%s", "the tail file is shorter than it claims");
         goto out;
     }
-    r->info.tail_bytes = n;
-    produced(r, n);
+    if (r->sink) { /* the raw stream goes on with this block, as it would have been written */
+        uint8_t head[2 * MPIRR_VARINT_MAX];
+        size_t n = mpirr_varint_put(head, used);
+        n += mpirr_varint_put(head + n, tused);
+        r->sink(head, n, r->sink_arg);
+        r->sink(r->tailbuf, used + tused, r->sink_arg);
+    }
+    r->info.tail_bytes = used + tused;
+    r->raw_decoded += used + tused;
+    r->bp = r->tailbuf;
+    r->bend = r->tailbuf + used;
+    r->tp = r->bend;
+    r->tend = r->tp + tused;
+    r->in_block = r->in_tail = 1;
+    rc = 1;
 out:
     fclose(t);
     return rc;
 }
 
-/* Makes more raw bytes available. 1: some; 0: none left; -1: damaged. */
+/* Decompresses more of the chunks. 1: some bytes; 0: the chunks are exhausted; -1: damaged. */
 static int refill(mpirr_ev_reader *r)
 {
-    for (;;) {
-        if (!r->chunks_done) {
-            if (r->in.pos < r->in.size || r->in.size) {
-                if (have_room(r, 1 << 16)) return damaged(r, "%s", "out of memory");
-                ZSTD_outBuffer out = {r->buf + r->hi, r->cap - r->hi, 0};
-                size_t z = ZSTD_decompressStream(r->zd, &out, &r->in);
-                if (ZSTD_isError(z)) return damaged(r, "corrupt compressed data (%s)", ZSTD_getErrorName(z));
-                produced(r, out.pos);
-                if (out.pos) return 1;
-                if (r->in.pos < r->in.size) continue;
-            }
-            r->in.size = r->in.pos = 0;
-            int c = next_chunk(r);
-            if (c < 0) return -1;
-            if (c == 0) r->chunks_done = 1;
-            continue;
+    while (!r->chunks_done) {
+        if (r->in.size) {
+            if (have_room(r, 1 << 16)) return damaged(r, "%s", "out of memory");
+            ZSTD_outBuffer out = {r->buf + r->hi, r->cap - r->hi, 0};
+            size_t z = ZSTD_decompressStream(r->zd, &out, &r->in);
+            if (ZSTD_isError(z)) return damaged(r, "corrupt compressed data (%s)", ZSTD_getErrorName(z));
+            produced(r, out.pos);
+            if (out.pos) return 1;
+            if (r->in.pos < r->in.size) continue;
         }
-        if (!r->tail_done) {
-            size_t before = r->hi;
-            if (load_tail(r)) return -1;
-            if (r->hi > before) return 1;
-        }
-        return 0;
+        r->in.size = r->in.pos = 0;
+        int c = next_chunk(r);
+        if (c < 0) return -1;
+        if (c == 0) r->chunks_done = 1;
     }
+    return 0;
+}
+
+/* Starts the next block of the decompressed stream: 1 started, 0 not all there yet, -1
+ * damaged. */
+static int start_block(mpirr_ev_reader *r)
+{
+    const uint8_t *p = r->buf + r->lo, *end = r->buf + r->hi;
+    uint64_t nrec, ntimes;
+    if (p == end) return 0;
+    if (mpirr_varint_get(&p, end, &nrec) || mpirr_varint_get(&p, end, &ntimes))
+        return (size_t)(end - (r->buf + r->lo)) < 2 * MPIRR_VARINT_MAX
+                   ? 0 : damaged(r, "%s", "malformed block header");
+    if (nrec > EV_MAX_BLOCK || ntimes > EV_MAX_BLOCK)
+        return damaged(r, "%s", "block of impossible size");
+    if ((uint64_t)(end - p) < nrec + ntimes) return 0;
+    r->bp = p;
+    r->bend = p + nrec;
+    r->tp = r->bend;
+    r->tend = r->tp + ntimes;
+    r->block_next = (size_t)(r->tend - r->buf);
+    r->in_block = 1;
+    return 1;
+}
+
+/* The current block is read to its end. */
+static int end_block(mpirr_ev_reader *r)
+{
+    r->in_block = 0;
+    if (r->in_tail) return 0;
+    if (r->tp != r->tend) return damaged(r, "%s", "a block's time codes do not match its records");
+    r->raw_blocks += r->block_next - r->lo;
+    r->lo = r->block_next;
+    return 0;
 }
 
 int mpirr_evr_next(mpirr_ev_reader *r, mpirr_event *e)
 {
     if (r->failed) return -1;
     for (;;) {
-        const char *why = NULL;
-        long n = r->hi > r->lo ? mpirr_ev_decode(&r->codec, r->buf + r->lo, r->buf + r->hi, e,
-                                                 &r->scratch, &why)
-                               : 0;
-        if (n < 0) return damaged(r, "malformed record (%s)", why);
-        if (n > 0) {
-            r->lo += (size_t)n;
+        if (r->in_block) {
+            if (r->bp == r->bend) {
+                if (end_block(r)) return -1;
+                continue;
+            }
+            const char *why = NULL;
+            long n = mpirr_ev_decode(&r->codec, r->bp, r->bend, &r->tp, r->tend, e, &r->scratch, &why);
+            if (n < 0) return damaged(r, "malformed record (%s)", why);
+            if (n == 0) {
+                /* the tail's last record may be cut short by a death; a block's may not */
+                if (!r->in_tail) return damaged(r, "%s", "a record runs past the end of its block");
+                r->bp = r->bend;
+                r->tp = r->tend;
+                continue;
+            }
+            r->bp += n;
             if (e->kind == MPIRR_EVK_END) {
                 r->clean = 1;
                 continue;
@@ -187,14 +245,24 @@ int mpirr_evr_next(mpirr_ev_reader *r, mpirr_event *e)
             if (r->clean) return damaged(r, "%s", "records after the end record");
             return 1;
         }
-        int more = refill(r);
-        if (more < 0) return -1;
-        if (more) continue;
+        if (!r->chunks_done) {
+            int b = start_block(r);
+            if (b < 0) return -1;
+            if (b) continue;
+            int more = refill(r);
+            if (more < 0) return -1;
+            if (more || !r->chunks_done) continue;
+        }
+        if (!r->tail_done) {
+            int t = load_tail(r);
+            if (t < 0) return -1;
+            if (t) continue;
+        }
         /* A writer that is running or died keeps its tail; one that finished removed it after
          * the end record. No end and no tail: the file was cut short after the run. */
         if (!r->clean && !r->tail_seen)
             return damaged(r, "%s", "truncated (no end record, and no tail of a running or dead rank)");
-        return 0; /* a partial record at the end: cut off while being written */
+        return 0; /* cut off: the rank died or is still running */
     }
 }
 
@@ -275,6 +343,7 @@ void mpirr_evr_close(mpirr_ev_reader *r)
     ZSTD_freeDStream(r->zd);
     free(r->zin);
     free(r->buf);
+    free(r->tailbuf);
     mpirr_ev_scratch_free(&r->scratch);
     free(r);
 }

@@ -149,11 +149,17 @@ typedef struct mpirr_ev_codec {
 
 /* Largest encoded record with n items and a path/ranks payload of extra bytes. */
 size_t mpirr_ev_encoded_max(const mpirr_event *e);
-/* Encodes e (computing its time codes from x_begin/x_end for call records, and setting
- * e->t_begin/t_end to the reconstructed times); returns bytes written. */
-size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *out);
-/* Decodes one record from [p, end). Returns bytes consumed, 0 if the record is incomplete,
- * or -1 if malformed (*why set). Items, ranks and path point into scratch, grown as needed. */
+/* Encodes e into out, and for a call record its two time codes into times (one byte, both
+ * codes as nibbles, or 0xff and one byte each: *ntimes is 1 or 3; computed from
+ * x_begin/x_end; e->t_begin/t_end get the reconstructed times); returns the bytes written to
+ * out. */
+#define MPIRR_EV_TIMES_MAX 3
+size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *out, uint8_t *times,
+                       size_t *ntimes);
+static inline int mpirr_ev_is_call(unsigned kind) { return kind < MPIRR_EVK_FIRST_META; }
+/* Decodes one record from [p, end), a call record's time codes from [*tp, tend) (advancing
+ * *tp). Returns bytes consumed from p, 0 if the record (or its time codes) is incomplete, or
+ * -1 if malformed (*why set). Items, ranks and path point into scratch, grown as needed. */
 typedef struct mpirr_ev_scratch {
     mpirr_ev_item *items;
     size_t items_cap;
@@ -162,8 +168,8 @@ typedef struct mpirr_ev_scratch {
     char *path;
     size_t path_cap;
 } mpirr_ev_scratch;
-long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end, mpirr_event *e,
-                     mpirr_ev_scratch *s, const char **why);
+long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end, const uint8_t **tp,
+                     const uint8_t *tend, mpirr_event *e, mpirr_ev_scratch *s, const char **why);
 void mpirr_ev_scratch_free(mpirr_ev_scratch *s);
 
 #endif

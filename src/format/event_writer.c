@@ -1,9 +1,10 @@
 /* event_writer.c: appends event-history records. Records are encoded into a stage inside a
- * mapped tail file (so a killed process still leaves them), and when the stage fills, or
- * mpirr_flush() asks, the stage goes through one zstd stream that lives as long as the rank
- * (so a repeat of anything within the window, however long ago, costs a few bytes) and is
- * flushed into a checked chunk appended to rank-N.events. Memory is bounded: the stage, the
- * zstd window and one chunk buffer. */
+ * mapped tail file (so a killed process still leaves them): record bytes in one area, their
+ * time codes in another. When the stage fills, or mpirr_flush() asks, it becomes one block
+ * (varint record bytes, varint time bytes, the records, the time codes) that goes through one
+ * zstd stream living as long as the rank (so a repeat of anything within the window, however
+ * long ago, costs a few bytes), flushed into checked chunks appended to rank-N.events.
+ * Memory is bounded: the stage, the zstd window and one chunk buffer. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,8 +24,8 @@
 
 struct mpirr_ev_writer {
     int fd;
-    uint8_t *tail;        /* mapped: header page + stage */
-    size_t stage_cap;
+    uint8_t *tail;        /* mapped: header page + record area + time area */
+    size_t stage_cap;     /* bytes of each area */
     ZSTD_CCtx *zc;
     uint8_t *zbuf;        /* chunk header + compressed bytes */
     size_t zcap;
@@ -49,10 +50,15 @@ static int fail_io(mpirr_ev_writer *w, const char *what)
     return -1;
 }
 
-static uint64_t used(const mpirr_ev_writer *w)
+static uint64_t used(const mpirr_ev_writer *w, int which)
 {
-    return __atomic_load_n((uint64_t *)(w->tail + ET_USED), __ATOMIC_ACQUIRE);
+    return __atomic_load_n((uint64_t *)(w->tail + which), __ATOMIC_ACQUIRE);
 }
+static uint8_t *area(const mpirr_ev_writer *w, int times)
+{
+    return w->tail + EV_TAIL_HEADER_BYTES + (times ? w->stage_cap : 0);
+}
+static size_t tail_len(size_t stage_cap) { return EV_TAIL_HEADER_BYTES + 2 * stage_cap; }
 
 /* The stage is empty and starts at raw offset raw_total. Start first: a reader seeing the
  * new start must see an empty stage, and one seeing the old start skips what the chunks
@@ -60,6 +66,7 @@ static uint64_t used(const mpirr_ev_writer *w)
 static void tail_reset(mpirr_ev_writer *w)
 {
     __atomic_store_n((uint64_t *)(w->tail + ET_USED), 0, __ATOMIC_RELEASE);
+    __atomic_store_n((uint64_t *)(w->tail + ET_TUSED), 0, __ATOMIC_RELEASE);
     __atomic_store_n((uint64_t *)(w->tail + ET_RAW_START), w->raw_total, __ATOMIC_RELEASE);
 }
 
@@ -76,32 +83,53 @@ static int write_chunk(mpirr_ev_writer *w, size_t zlen, uint64_t raw_end)
     return 0;
 }
 
-/* Feeds data (raw stream bytes [raw_end - len, raw_end)) through the stream and writes what
- * comes out as chunks; the last chunk ends at a flush (or, with end, the frame's end), so
- * everything up to raw_end is decodable from the file alone. */
-static int compress_out(mpirr_ev_writer *w, const void *data, size_t len, uint64_t raw_end, int end)
+/* Feeds one block, given as n pieces, through the stream and writes what comes out as
+ * chunks; the last chunk ends at a flush (or, with end, the frame's end), so the raw stream
+ * up to the block's end decodes from the file alone. */
+static int compress_out(mpirr_ev_writer *w, const uint8_t *const *piece, const size_t *len, int n,
+                        int end)
 {
-    ZSTD_inBuffer in = {data, len, 0};
-    for (;;) {
-        ZSTD_outBuffer out = {w->zbuf + EV_CHUNK_BYTES, w->zcap, 0};
-        size_t left = ZSTD_compressStream2(w->zc, &out, &in, end ? ZSTD_e_end : ZSTD_e_flush);
-        if (ZSTD_isError(left)) {
-            snprintf(w->err, sizeof w->err, "zstd: %s", ZSTD_getErrorName(left));
-            w->failed = 1;
-            return -1;
+    uint64_t start = w->raw_total;
+    for (int i = 0; i < n; i++) w->raw_total += len[i];
+    for (int i = 0; i <= n; i++) {
+        int last = i == n;
+        ZSTD_inBuffer in = {last ? NULL : piece[i], last ? 0 : len[i], 0};
+        ZSTD_EndDirective how = !last ? ZSTD_e_continue : end ? ZSTD_e_end : ZSTD_e_flush;
+        for (;;) {
+            ZSTD_outBuffer out = {w->zbuf + EV_CHUNK_BYTES, w->zcap, 0};
+            size_t left = ZSTD_compressStream2(w->zc, &out, &in, how);
+            if (ZSTD_isError(left)) {
+                snprintf(w->err, sizeof w->err, "zstd: %s", ZSTD_getErrorName(left));
+                w->failed = 1;
+                return -1;
+            }
+            /* a chunk before the flush point does not complete the block yet */
+            int done = last ? left == 0 : in.pos == in.size;
+            if (out.pos && write_chunk(w, out.pos, last && done ? w->raw_total : start)) return -1;
+            if (done && (last || out.pos < w->zcap)) break;
         }
-        /* a chunk cut before the flush point does not make the whole input decodable yet */
-        if (out.pos && write_chunk(w, out.pos, left ? raw_end - len : raw_end)) return -1;
-        if (!left) return 0;
     }
+    return 0;
+}
+
+/* Compresses a block of records (bytes rec[0..nrec)) and their time codes. */
+static int write_block(mpirr_ev_writer *w, const uint8_t *rec, size_t nrec, const uint8_t *times,
+                       size_t ntimes)
+{
+    uint8_t head[2 * MPIRR_VARINT_MAX];
+    size_t h = mpirr_varint_put(head, nrec);
+    h += mpirr_varint_put(head + h, ntimes);
+    const uint8_t *piece[3] = {head, rec, times};
+    size_t len[3] = {h, nrec, ntimes};
+    return compress_out(w, piece, len, 3, 0);
 }
 
 int mpirr_evw_flush(mpirr_ev_writer *w)
 {
     if (w->failed) return -1;
-    uint64_t n = used(w);
+    uint64_t n = used(w, ET_USED);
     if (!n) return 0;
-    if (compress_out(w, w->tail + EV_TAIL_HEADER_BYTES, n, w->raw_total, 0)) return -1;
+    if (write_block(w, area(w, 0), n, area(w, 1), used(w, ET_TUSED))) return -1;
     tail_reset(w);
     return 0;
 }
@@ -115,23 +143,25 @@ int mpirr_evw_append(mpirr_ev_writer *w, mpirr_event *e)
         e->x_end = e->x_end > base ? (e->x_end - base) >> sh : 0;
     }
     size_t max = mpirr_ev_encoded_max(e);
-    uint64_t n = used(w);
-    if (n + max > w->stage_cap) {
+    uint64_t n = used(w, ET_USED), nt = used(w, ET_TUSED);
+    if (n + max > w->stage_cap || nt + MPIRR_EV_TIMES_MAX > w->stage_cap) {
         if (mpirr_evw_flush(w)) return -1;
-        n = 0;
+        n = nt = 0;
     }
-    if (max > w->stage_cap) { /* a record larger than the stage goes straight through */
-        uint8_t *tmp = malloc(max);
+    if (max > w->stage_cap) { /* a record larger than the stage is a block of its own */
+        uint8_t *tmp = malloc(max), times[MPIRR_EV_TIMES_MAX];
+        size_t nt1;
         if (!tmp) return fail_io(w, "out of memory");
-        size_t len = mpirr_ev_encode(&w->codec, e, w->p.exact, tmp);
-        w->raw_total += len;
-        int rc = compress_out(w, tmp, len, w->raw_total, 0);
+        size_t len = mpirr_ev_encode(&w->codec, e, w->p.exact, tmp, times, &nt1);
+        int rc = write_block(w, tmp, len, times, nt1);
         free(tmp);
         tail_reset(w);
         return rc;
     }
-    size_t len = mpirr_ev_encode(&w->codec, e, w->p.exact, w->tail + EV_TAIL_HEADER_BYTES + n);
-    w->raw_total += len;
+    size_t nt1;
+    size_t len = mpirr_ev_encode(&w->codec, e, w->p.exact, area(w, 0) + n, area(w, 1) + nt, &nt1);
+    /* the time codes first: a record the reader sees has its codes */
+    if (nt1) __atomic_store_n((uint64_t *)(w->tail + ET_TUSED), nt + nt1, __ATOMIC_RELEASE);
     __atomic_store_n((uint64_t *)(w->tail + ET_USED), n + len, __ATOMIC_RELEASE);
     return 0;
 }
@@ -153,7 +183,7 @@ static void encode_header(uint8_t *h, const mpirr_ev_params *p)
 
 static void writer_free(mpirr_ev_writer *w)
 {
-    if (w->tail) munmap(w->tail, EV_TAIL_HEADER_BYTES + w->stage_cap);
+    if (w->tail) munmap(w->tail, tail_len(w->stage_cap));
     if (w->fd >= 0) close(w->fd);
     ZSTD_freeCCtx(w->zc);
     free(w->zbuf);
@@ -179,7 +209,7 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
         writer_free(w);
         return NULL;
     }
-    w->tail = mpirr_map_create(w->tail_path, EV_TAIL_HEADER_BYTES + w->stage_cap, err, errlen);
+    w->tail = mpirr_map_create(w->tail_path, tail_len(w->stage_cap), err, errlen);
     w->zc = ZSTD_createCCtx();
     w->zcap = ZSTD_compressBound(w->stage_cap) + 4096;
     w->zbuf = malloc(EV_CHUNK_BYTES + w->zcap);
@@ -212,7 +242,7 @@ int mpirr_evw_close(mpirr_ev_writer *w, int clean)
         mpirr_event end = {.kind = MPIRR_EVK_END, .event = w->codec.event};
         rc = mpirr_evw_append(w, &end);
         if (!rc) rc = mpirr_evw_flush(w);
-        if (!rc) rc = compress_out(w, NULL, 0, w->raw_total, 1);
+        if (!rc) rc = compress_out(w, NULL, NULL, 0, 1);
         if (!rc) unlink(w->tail_path); /* everything is in the chunks */
     } else {
         rc = mpirr_evw_flush(w);

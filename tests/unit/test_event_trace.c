@@ -232,8 +232,9 @@ static void test_truncated(void)
         if (cut < 64) {
             CHECK(how == -2 && strstr(err, "rank-00000.events"));
         } else {
-            /* the writer finished (no tail): a short file is a truncated one */
-            CHECK((how == -1 && strstr(err, "truncated")) || (how == 1 && cut == size));
+            /* the writer finished (no tail): a short file is a truncated one, unless only the
+             * end of the zstd frame is missing (every record, the end record too, is there) */
+            CHECK((how == -1 && strstr(err, "truncated")) || (how == 1 && got == N));
             CHECK(got >= prev); /* longer prefixes give at least as many records */
             prev = got;
         }
