@@ -304,8 +304,9 @@ static int get_items(struct cur *k, mpirr_event *e, mpirr_ev_scratch *s, const c
     return 0;
 }
 
-long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end, const uint8_t **tp,
-                     const uint8_t *tend, mpirr_event *e, mpirr_ev_scratch *s, const char **why)
+long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
+                     mpirr_ev_times_fn times, void *times_arg, mpirr_event *e, mpirr_ev_scratch *s,
+                     const char **why)
 {
     struct cur k = {p, end, 0};
     memset(e, 0, sizeof *e);
@@ -316,20 +317,20 @@ long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end, co
         *why = "unknown call id";
         return -1;
     }
-    const uint8_t *t = *tp;
-    if (t >= tend || (t[0] == 0xff && tend - t < 3)) return 0; /* its time codes are not there yet */
-    unsigned cb = t[0] & 15, ce = t[0] >> 4;
-    if (t[0] == 0xff) {
-        cb = t[1];
-        ce = t[2];
-    }
     uint32_t f = (uint32_t)get_byte(&k);
     if (f & 0x80) f = (f & 0x7f) | (uint32_t)(get(&k) << 7);
+    e->site = (uint32_t)get(&k);
+    if (k.short_) return k.short_ == 2 ? (*why = "malformed number", -1) : 0;
+    unsigned cb = 0, ce = 0;
+    int got = times(times_arg, e->site, &cb, &ce);
+    if (got <= 0) {
+        if (got < 0) *why = "damaged time codes";
+        return got;
+    }
     if (cb > 64 || ce > 64) {
         *why = "impossible time code";
         return -1;
     }
-    e->site = (uint32_t)get(&k);
     e->event = c->event + 1;
     if (f & EVF_JUMP) e->event += (uint64_t)get_s(&k);
     if (f & MPIRR_EVF_COMM) e->comm = (uint32_t)get(&k);
@@ -361,7 +362,6 @@ long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end, co
     }
     if (k.short_) return 0;
     /* only now, with the whole record in hand, advance the codec state */
-    *tp = t + (t[0] == 0xff ? 3 : 1);
     e->fields = f & ~EVF_JUMP;
     e->t_begin = c->recon + mpirr_ev_time_decode(cb);
     e->t_end = e->t_begin + mpirr_ev_time_decode(ce);

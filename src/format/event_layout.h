@@ -8,6 +8,9 @@
 #define EV_CHUNK_MAGIC 0x4356454du /* "MEVC" little-endian */
 #define EV_CODEC_ZSTD 1u
 #define EV_FLAG_EXACT 1u
+/* How a block's time column is stored (third varint of its header). */
+#define EV_TIMES_RAW 0u   /* the bytes as staged (the tail's block, as --raw shows it) */
+#define EV_TIMES_CODED 1u /* range-coded, time_coder.h */
 
 enum {
     EV_HEADER_BYTES = 64,

@@ -12,6 +12,7 @@
 
 #include "event_layout.h"
 #include "event_trace.h"
+#include "time_coder.h"
 #include "varint.h"
 
 struct mpirr_ev_reader {
@@ -27,8 +28,12 @@ struct mpirr_ev_reader {
     size_t cap, lo, hi;
     uint64_t raw_decoded;    /* raw stream bytes produced so far (chunks and tail) */
     uint64_t raw_blocks;     /* raw stream bytes of the whole blocks consumed */
-    /* the block being read: its records [bp, bend) and time codes [tp, tend) */
+    /* the block being read: its records [bp, bend) and time column [tp, tend) */
     const uint8_t *bp, *bend, *tp, *tend;
+    int coded;               /* the time column is range-coded (dec), else raw bytes at tp */
+    size_t pending;          /* raw: time bytes of the record being decoded */
+    tc_model *model;
+    tc_decoder dec;
     size_t block_next;       /* buf offset after the block (chunk blocks) */
     int in_block, in_tail;
     uint8_t *tailbuf;
@@ -110,6 +115,28 @@ static int next_chunk(mpirr_ev_reader *r)
     return 1;
 }
 
+/* The time codes of the record being decoded (mpirr_ev_times_fn), from a raw column: taken
+ * for good only once the record is whole (r->pending). */
+static int raw_times(void *arg, uint32_t site, unsigned *cb, unsigned *ce)
+{
+    mpirr_ev_reader *r = arg;
+    (void)site;
+    const uint8_t *t = r->tp;
+    if (t >= r->tend || (t[0] == 0xff && r->tend - t < 3)) return 0;
+    *cb = t[0] == 0xff ? t[1] : (t[0] & 15u);
+    *ce = t[0] == 0xff ? t[2] : (unsigned)(t[0] >> 4);
+    r->pending = t[0] == 0xff ? 3 : 1;
+    return 1;
+}
+
+/* ... and from a range-coded one (blocks are whole, so nothing is ever taken back). */
+static int coded_times(void *arg, uint32_t site, unsigned *cb, unsigned *ce)
+{
+    mpirr_ev_reader *r = arg;
+    tc_decode_times(&r->dec, site, cb, ce);
+    return r->dec.overrun ? -1 : 1;
+}
+
 /* The block the tail stages, if the chunks do not hold it: 1 (now the current block), 0 (no
  * tail, or nothing beyond the chunks), -1 damaged. */
 static int load_tail(mpirr_ev_reader *r)
@@ -145,9 +172,10 @@ static int load_tail(mpirr_ev_reader *r)
         goto out;
     }
     if (r->sink) { /* the raw stream goes on with this block, as it would have been written */
-        uint8_t head[2 * MPIRR_VARINT_MAX];
+        uint8_t head[3 * MPIRR_VARINT_MAX];
         size_t n = mpirr_varint_put(head, used);
         n += mpirr_varint_put(head + n, tused);
+        n += mpirr_varint_put(head + n, EV_TIMES_RAW);
         r->sink(head, n, r->sink_arg);
         r->sink(r->tailbuf, used + tused, r->sink_arg);
     }
@@ -157,6 +185,7 @@ static int load_tail(mpirr_ev_reader *r)
     r->bend = r->tailbuf + used;
     r->tp = r->bend;
     r->tend = r->tp + tused;
+    r->coded = 0;
     r->in_block = r->in_tail = 1;
     rc = 1;
 out:
@@ -190,19 +219,22 @@ static int refill(mpirr_ev_reader *r)
 static int start_block(mpirr_ev_reader *r)
 {
     const uint8_t *p = r->buf + r->lo, *end = r->buf + r->hi;
-    uint64_t nrec, ntimes;
+    uint64_t nrec, ntimes, how;
     if (p == end) return 0;
-    if (mpirr_varint_get(&p, end, &nrec) || mpirr_varint_get(&p, end, &ntimes))
-        return (size_t)(end - (r->buf + r->lo)) < 2 * MPIRR_VARINT_MAX
+    if (mpirr_varint_get(&p, end, &nrec) || mpirr_varint_get(&p, end, &ntimes) ||
+        mpirr_varint_get(&p, end, &how))
+        return (size_t)(end - (r->buf + r->lo)) < 3 * MPIRR_VARINT_MAX
                    ? 0 : damaged(r, "%s", "malformed block header");
-    if (nrec > EV_MAX_BLOCK || ntimes > EV_MAX_BLOCK)
-        return damaged(r, "%s", "block of impossible size");
+    if (nrec > EV_MAX_BLOCK || ntimes > EV_MAX_BLOCK || how > EV_TIMES_CODED)
+        return damaged(r, "%s", "block of impossible size or kind");
     if ((uint64_t)(end - p) < nrec + ntimes) return 0;
     r->bp = p;
     r->bend = p + nrec;
     r->tp = r->bend;
     r->tend = r->tp + ntimes;
     r->block_next = (size_t)(r->tend - r->buf);
+    r->coded = how == EV_TIMES_CODED;
+    if (r->coded) tc_decoder_start(&r->dec, r->model, r->tp, r->tend);
     r->in_block = 1;
     return 1;
 }
@@ -212,7 +244,8 @@ static int end_block(mpirr_ev_reader *r)
 {
     r->in_block = 0;
     if (r->in_tail) return 0;
-    if (r->tp != r->tend) return damaged(r, "%s", "a block's time codes do not match its records");
+    if (!r->coded && r->tp != r->tend)
+        return damaged(r, "%s", "a block's time codes do not match its records");
     r->raw_blocks += r->block_next - r->lo;
     r->lo = r->block_next;
     return 0;
@@ -228,7 +261,9 @@ int mpirr_evr_next(mpirr_ev_reader *r, mpirr_event *e)
                 continue;
             }
             const char *why = NULL;
-            long n = mpirr_ev_decode(&r->codec, r->bp, r->bend, &r->tp, r->tend, e, &r->scratch, &why);
+            r->pending = 0;
+            long n = mpirr_ev_decode(&r->codec, r->bp, r->bend, r->coded ? coded_times : raw_times,
+                                     r, e, &r->scratch, &why);
             if (n < 0) return damaged(r, "malformed record (%s)", why);
             if (n == 0) {
                 /* the tail's last record may be cut short by a death; a block's may not */
@@ -238,6 +273,7 @@ int mpirr_evr_next(mpirr_ev_reader *r, mpirr_event *e)
                 continue;
             }
             r->bp += n;
+            r->tp += r->pending;
             if (e->kind == MPIRR_EVK_END) {
                 r->clean = 1;
                 continue;
@@ -331,7 +367,8 @@ mpirr_ev_reader *mpirr_evr_open(const char *dir, int rank, char *err, size_t err
     r->info.start_realtime_ns = mpirr_get_u64(h + EH_REALTIME_NS);
     if (r->info.tick_shift > 40) return open_fail(r, err, errlen, "impossible tick size"), NULL;
     r->zd = ZSTD_createDStream();
-    if (!r->zd) return open_fail(r, err, errlen, "out of memory"), NULL;
+    r->model = tc_model_new();
+    if (!r->zd || !r->model) return open_fail(r, err, errlen, "out of memory"), NULL;
     ZSTD_initDStream(r->zd);
     return r;
 }
@@ -344,6 +381,7 @@ void mpirr_evr_close(mpirr_ev_reader *r)
     free(r->zin);
     free(r->buf);
     free(r->tailbuf);
+    tc_model_free(r->model);
     mpirr_ev_scratch_free(&r->scratch);
     free(r);
 }

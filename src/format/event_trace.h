@@ -157,9 +157,13 @@ size_t mpirr_ev_encoded_max(const mpirr_event *e);
 size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *out, uint8_t *times,
                        size_t *ntimes);
 static inline int mpirr_ev_is_call(unsigned kind) { return kind < MPIRR_EVK_FIRST_META; }
-/* Decodes one record from [p, end), a call record's time codes from [*tp, tend) (advancing
- * *tp). Returns bytes consumed from p, 0 if the record (or its time codes) is incomplete, or
- * -1 if malformed (*why set). Items, ranks and path point into scratch, grown as needed. */
+/* Where a call record's two time codes come from, given its call site: 1 (set), 0 (not
+ * there yet: the record is incomplete), -1 (damaged). The reader's raw and range-coded
+ * (time_coder.h) columns both provide one. */
+typedef int (*mpirr_ev_times_fn)(void *arg, uint32_t site, unsigned *cb, unsigned *ce);
+/* Decodes one record from [p, end), a call record's time codes from times(). Returns bytes
+ * consumed from p, 0 if the record (or its time codes) is incomplete, or -1 if malformed
+ * (*why set). Items, ranks and path point into scratch, grown as needed. */
 typedef struct mpirr_ev_scratch {
     mpirr_ev_item *items;
     size_t items_cap;
@@ -168,8 +172,9 @@ typedef struct mpirr_ev_scratch {
     char *path;
     size_t path_cap;
 } mpirr_ev_scratch;
-long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end, const uint8_t **tp,
-                     const uint8_t *tend, mpirr_event *e, mpirr_ev_scratch *s, const char **why);
+long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
+                     mpirr_ev_times_fn times, void *times_arg, mpirr_event *e, mpirr_ev_scratch *s,
+                     const char **why);
 void mpirr_ev_scratch_free(mpirr_ev_scratch *s);
 
 #endif

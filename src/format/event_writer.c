@@ -18,6 +18,7 @@
 #include "event_trace.h"
 #include "file_io.h"
 #include "rank_log.h"
+#include "time_coder.h"
 #include "varint.h"
 
 #define DEFAULT_STAGE (64u << 10)
@@ -30,6 +31,10 @@ struct mpirr_ev_writer {
     uint8_t *zbuf;        /* chunk header + compressed bytes */
     size_t zcap;
     mpirr_ev_codec codec;
+    tc_model *model;      /* the time column's coder, across blocks */
+    uint32_t *sites;      /* call site of each staged call record, for the coder */
+    size_t nsites, sites_cap;
+    uint8_t *coded;       /* a block's coded time column */
     mpirr_ev_params p;
     uint64_t raw_total;   /* raw bytes appended so far */
     uint64_t chunks;
@@ -112,16 +117,35 @@ static int compress_out(mpirr_ev_writer *w, const uint8_t *const *piece, const s
     return 0;
 }
 
-/* Compresses a block of records (bytes rec[0..nrec)) and their time codes. */
+/* Compresses a block: the records (bytes rec[0..nrec)) and their time codes, range-coded
+ * with the call sites of the block's call records (w->sites) as context. */
 static int write_block(mpirr_ev_writer *w, const uint8_t *rec, size_t nrec, const uint8_t *times,
                        size_t ntimes)
 {
-    uint8_t head[2 * MPIRR_VARINT_MAX];
+    size_t clen = tc_encode_block(w->model, times, ntimes, w->sites, w->coded);
+    w->nsites = 0;
+    uint8_t head[3 * MPIRR_VARINT_MAX];
     size_t h = mpirr_varint_put(head, nrec);
-    h += mpirr_varint_put(head + h, ntimes);
-    const uint8_t *piece[3] = {head, rec, times};
-    size_t len[3] = {h, nrec, ntimes};
+    h += mpirr_varint_put(head + h, clen);
+    h += mpirr_varint_put(head + h, EV_TIMES_CODED);
+    const uint8_t *piece[3] = {head, rec, w->coded};
+    size_t len[3] = {h, nrec, clen};
     return compress_out(w, piece, len, 3, 0);
+}
+
+/* Remembers a staged call record's site for the coder. */
+static int note_site(mpirr_ev_writer *w, const mpirr_event *e)
+{
+    if (!mpirr_ev_is_call(e->kind)) return 0;
+    if (w->nsites == w->sites_cap) {
+        size_t cap = w->sites_cap ? w->sites_cap * 2 : 4096;
+        uint32_t *s = realloc(w->sites, cap * sizeof *s);
+        if (!s) return fail_io(w, "out of memory");
+        w->sites = s;
+        w->sites_cap = cap;
+    }
+    w->sites[w->nsites++] = e->site;
+    return 0;
 }
 
 int mpirr_evw_flush(mpirr_ev_writer *w)
@@ -153,12 +177,14 @@ int mpirr_evw_append(mpirr_ev_writer *w, mpirr_event *e)
         size_t nt1;
         if (!tmp) return fail_io(w, "out of memory");
         size_t len = mpirr_ev_encode(&w->codec, e, w->p.exact, tmp, times, &nt1);
-        int rc = write_block(w, tmp, len, times, nt1);
+        int rc = note_site(w, e);
+        if (!rc) rc = write_block(w, tmp, len, times, nt1);
         free(tmp);
         tail_reset(w);
         return rc;
     }
     size_t nt1;
+    if (note_site(w, e)) return -1;
     size_t len = mpirr_ev_encode(&w->codec, e, w->p.exact, area(w, 0) + n, area(w, 1) + nt, &nt1);
     /* the time codes first: a record the reader sees has its codes */
     if (nt1) __atomic_store_n((uint64_t *)(w->tail + ET_TUSED), nt + nt1, __ATOMIC_RELEASE);
@@ -187,6 +213,9 @@ static void writer_free(mpirr_ev_writer *w)
     if (w->fd >= 0) close(w->fd);
     ZSTD_freeCCtx(w->zc);
     free(w->zbuf);
+    tc_model_free(w->model);
+    free(w->sites);
+    free(w->coded);
     free(w);
 }
 
@@ -213,8 +242,10 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
     w->zc = ZSTD_createCCtx();
     w->zcap = ZSTD_compressBound(w->stage_cap) + 4096;
     w->zbuf = malloc(EV_CHUNK_BYTES + w->zcap);
-    if (!w->tail || !w->zc || !w->zbuf) {
-        if (w->tail && (!w->zc || !w->zbuf)) snprintf(err, errlen, "out of memory");
+    w->model = tc_model_new();
+    w->coded = malloc(tc_bound(w->stage_cap));
+    if (!w->tail || !w->zc || !w->zbuf || !w->model || !w->coded) {
+        if (w->tail) snprintf(err, errlen, "out of memory");
         writer_free(w);
         return NULL;
     }

@@ -1,7 +1,7 @@
 /* event_history.c: the event history's life cycle and record emission: opens the rank's
  * writer (settings from MPIRR_EVENTS_*), turns return addresses into call-site indices, keeps
- * the load map in the trace so tools can turn them into file:line, and appends each call's
- * record under the runtime lock. */
+ * the load map of the objects calls come from in the trace so tools can turn sites into
+ * file:line, and appends each call's record under the runtime lock. */
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,10 +64,13 @@ static int covered(uint64_t addr)
     return 0;
 }
 
+/* dl_iterate_phdr callback: defines the object whose text holds *(uint64_t *)arg. Only the
+ * objects that calls come from get into the trace (usually the program and one or two
+ * libraries), not the dozens an MPI library loads. */
 static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
-    (void)arg;
+    uint64_t want = *(const uint64_t *)arg;
     uint64_t lo = UINT64_MAX, hi = 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -75,7 +78,7 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
         if (ph->p_vaddr < lo) lo = ph->p_vaddr;
         if (ph->p_vaddr + ph->p_memsz > hi) hi = ph->p_vaddr + ph->p_memsz;
     }
-    if (lo >= hi || covered(info->dlpi_addr + lo)) return 0;
+    if (lo >= hi || want < info->dlpi_addr + lo || want >= info->dlpi_addr + hi) return 0;
     char exe[4096];
     const char *path = info->dlpi_name;
     if (!path || !*path) { /* the main program */
@@ -94,7 +97,7 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
     mpirr_event e = {.kind = MPIRR_EVK_MODULE, .addr = info->dlpi_addr, .got = lo, .bytes = hi,
                      .path = path};
     append_locked(&e);
-    return 0;
+    return 1;
 }
 
 static uint32_t site_index(const void *site)
@@ -107,7 +110,7 @@ static uint32_t site_index(const void *site)
         ev.site_cache[slot].idx = (uint32_t)idx;
         return (uint32_t)idx;
     }
-    if (!covered(addr)) dl_iterate_phdr(add_module, NULL); /* a library loaded since */
+    if (!covered(addr)) dl_iterate_phdr(add_module, &addr);
     idx = ev.nsites++;
     handle_map_put(&ev.sites, addr, idx);
     mpirr_event e = {.kind = MPIRR_EVK_SITE, .site = (uint32_t)idx, .addr = addr};
@@ -127,7 +130,7 @@ void mpirr_ev_start(uint64_t init_t0)
 {
     const char *on = getenv("MPIRR_EVENTS");
     if (!on || strcmp(on, "1")) return;
-    unsigned tick_ns = env_unsigned("MPIRR_EVENTS_TICK_NS", 1024);
+    unsigned tick_ns = env_unsigned("MPIRR_EVENTS_TICK_NS", 32768);
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
     mpirr_ev_params p = {
@@ -147,9 +150,6 @@ void mpirr_ev_start(uint64_t init_t0)
         mpirr_warn("rank %d: no event history: %s", mpirr_rt.rank, err);
         return;
     }
-    mpirr_lock();
-    dl_iterate_phdr(add_module, NULL);
-    mpirr_unlock();
     mpirr_ev_on = 1;
     /* world and self get ids 0 and 1 in every trace */
     mpirr_ev_comm_id(MPI_COMM_WORLD);
