@@ -19,13 +19,22 @@
 #define MAX_RANKS (1u << 24)
 #define MAX_PATH 4096u
 
-static size_t put_s(uint8_t *p, int64_t v) { return mpirr_varint_put(p, mpirr_zigzag(v)); }
+/* Most fields are small: one byte, without a call. */
+static inline size_t put_u(uint8_t *p, uint64_t v)
+{
+    if (v < 0x80) {
+        *p = (uint8_t)v;
+        return 1;
+    }
+    return mpirr_varint_put(p, v);
+}
+static inline size_t put_s(uint8_t *p, int64_t v) { return put_u(p, mpirr_zigzag(v)); }
 
 size_t mpirr_ev_encoded_max(const mpirr_event *e)
 {
     size_t n = 4 + 24 * MPIRR_VARINT_MAX;
     n += (size_t)e->nitems * (4 * MPIRR_VARINT_MAX);
-    n += (size_t)(e->nranks + e->nremote) * MPIRR_VARINT_MAX;
+    if (e->kind == MPIRR_EVK_COMM) n += (size_t)(e->nranks + e->nremote) * MPIRR_VARINT_MAX;
     if (e->kind == MPIRR_EVK_MODULE && e->path) n += strlen(e->path);
     return n;
 }
@@ -104,7 +113,7 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
     if (e->event != c->event + 1) f |= EVF_JUMP;
     *q++ = (uint8_t)e->kind;
     *q++ = (uint8_t)((f & 0x7f) | (f >> 7 ? 0x80 : 0));
-    if (f >> 7) q += mpirr_varint_put(q, f >> 7);
+    if (f >> 7) q += put_u(q, f >> 7);
     /* time: log2 of the ticks since the reconstructed time, so errors do not accumulate */
     uint64_t d = e->x_begin > c->recon ? e->x_begin - c->recon : 0;
     unsigned cb = mpirr_ev_time_code(d);
@@ -122,17 +131,17 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
         times[2] = (uint8_t)ce;
         *ntimes = 3;
     }
-    q += mpirr_varint_put(q, e->site);
+    q += put_u(q, e->site);
     if (f & EVF_JUMP) q += put_s(q, (int64_t)(e->event - c->event - 1));
-    if (f & MPIRR_EVF_COMM) q += mpirr_varint_put(q, e->comm);
+    if (f & MPIRR_EVF_COMM) q += put_u(q, e->comm);
     if (f & MPIRR_EVF_PEER) q += put_s(q, e->peer);
     if (f & MPIRR_EVF_TAG) q += put_s(q, e->tag);
-    if (f & MPIRR_EVF_BYTES) q += mpirr_varint_put(q, e->bytes);
-    if (f & MPIRR_EVF_REQ) q += mpirr_varint_put(q, e->req);
+    if (f & MPIRR_EVF_BYTES) q += put_u(q, e->bytes);
+    if (f & MPIRR_EVF_REQ) q += put_u(q, e->req);
     if (f & MPIRR_EVF_MATCH) {
         q += put_s(q, e->src);
         q += put_s(q, e->mtag);
-        q += mpirr_varint_put(q, e->got);
+        q += put_u(q, e->got);
     }
     if (f & MPIRR_EVF_ROOT) q += put_s(q, e->root);
     if (f & MPIRR_EVF_RPEER) {
@@ -140,11 +149,11 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
         q += put_s(q, e->rtag);
     }
     if (f & (MPIRR_EVF_DONE | MPIRR_EVF_START)) q += put_items(q, e);
-    if (f & MPIRR_EVF_NEWCOMM) q += mpirr_varint_put(q, e->newcomm);
+    if (f & MPIRR_EVF_NEWCOMM) q += put_u(q, e->newcomm);
     if (f & MPIRR_EVF_RC) q += put_s(q, e->rc);
     if (f & MPIRR_EVF_EXACT) {
         q += put_s(q, (int64_t)(e->x_begin - c->exact));
-        q += mpirr_varint_put(q, e->x_end - e->x_begin);
+        q += put_u(q, e->x_end - e->x_begin);
         c->exact = e->x_end;
     }
     c->event = e->event;

@@ -185,7 +185,11 @@ int mpirr_ev_flush(void)
 
 void mpirr_ev_begin(mpirr_ev_call *c, unsigned id, const void *site)
 {
-    memset(&c->e, 0, sizeof c->e);
+    /* only what every record reads: the rest is read only when its field bit is set */
+    c->e.fields = 0;
+    c->e.event = 0;
+    c->e.nitems = 0;
+    c->e.items = NULL;
     c->e.kind = id;
     c->e.x_begin = mpirr_ev_now();
     c->site = site;
