@@ -47,6 +47,7 @@ check: demo sanitize test
 bench: build
 	@bench/run.sh $(BUILD)
 	@bench/table1/table1.sh $(BUILD)
+	@bench/events/events_bench.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

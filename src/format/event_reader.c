@@ -26,11 +26,15 @@ struct mpirr_ev_reader {
     uint64_t chunk_raw_end;  /* largest raw_end of the chunks read */
     uint8_t *buf;            /* decompressed bytes not consumed yet: [lo, hi) */
     size_t cap, lo, hi;
-    uint64_t raw_decoded;    /* raw stream bytes produced so far (chunks and tail) */
+    uint64_t raw_decoded;    /* stream bytes produced so far (chunks and tail) */
+    uint64_t raw_plain;      /* the same with time columns uncoded: the raw size of the records */
+    uint8_t *plain_times;    /* the current coded block's time column, uncoded */
+    size_t nplain, plain_cap;
     uint64_t raw_blocks;     /* raw stream bytes of the whole blocks consumed */
     /* the block being read: its records [bp, bend) and time column [tp, tend) */
     const uint8_t *bp, *bend, *tp, *tend;
     int coded;               /* the time column is range-coded (dec), else raw bytes at tp */
+    const uint8_t *block_start, *times_start;
     size_t pending;          /* raw: time bytes of the record being decoded */
     tc_model *model;
     tc_decoder dec;
@@ -74,7 +78,6 @@ static int have_room(mpirr_ev_reader *r, size_t n)
 
 static void produced(mpirr_ev_reader *r, size_t n)
 {
-    if (r->sink && n) r->sink(r->buf + r->hi, n, r->sink_arg);
     r->hi += n;
     r->raw_decoded += n;
 }
@@ -115,6 +118,22 @@ static int next_chunk(mpirr_ev_reader *r)
     return 1;
 }
 
+/* A whole block as the writer staged it (time column uncoded): counted in raw_plain, and
+ * passed to the sink (mpirr events --raw). */
+static void emit_plain(mpirr_ev_reader *r, const uint8_t *rec, size_t nrec, const uint8_t *times,
+                       size_t ntimes)
+{
+    uint8_t head[3 * MPIRR_VARINT_MAX];
+    size_t n = mpirr_varint_put(head, nrec);
+    n += mpirr_varint_put(head + n, ntimes);
+    n += mpirr_varint_put(head + n, EV_TIMES_RAW);
+    r->raw_plain += n + nrec + ntimes;
+    if (!r->sink) return;
+    r->sink(head, n, r->sink_arg);
+    r->sink(rec, nrec, r->sink_arg);
+    r->sink(times, ntimes, r->sink_arg);
+}
+
 /* The time codes of the record being decoded (mpirr_ev_times_fn), from a raw column: taken
  * for good only once the record is whole (r->pending). */
 static int raw_times(void *arg, uint32_t site, unsigned *cb, unsigned *ce)
@@ -134,7 +153,22 @@ static int coded_times(void *arg, uint32_t site, unsigned *cb, unsigned *ce)
 {
     mpirr_ev_reader *r = arg;
     tc_decode_times(&r->dec, site, cb, ce);
-    return r->dec.overrun ? -1 : 1;
+    if (r->dec.overrun) return -1;
+    if (r->nplain + 3 > r->plain_cap) { /* kept to count and show the block uncoded */
+        size_t cap = r->plain_cap ? r->plain_cap * 2 : 4096;
+        uint8_t *p = realloc(r->plain_times, cap);
+        if (!p) return -1;
+        r->plain_times = p;
+        r->plain_cap = cap;
+    }
+    if (*cb < 15 && *ce < 15) {
+        r->plain_times[r->nplain++] = (uint8_t)(*cb | *ce << 4);
+    } else {
+        r->plain_times[r->nplain++] = 0xff;
+        r->plain_times[r->nplain++] = (uint8_t)*cb;
+        r->plain_times[r->nplain++] = (uint8_t)*ce;
+    }
+    return 1;
 }
 
 /* The block the tail stages, if the chunks do not hold it: 1 (now the current block), 0 (no
@@ -171,14 +205,7 @@ static int load_tail(mpirr_ev_reader *r)
         rc = damaged(r, "%s", "the tail file is shorter than it claims");
         goto out;
     }
-    if (r->sink) { /* the raw stream goes on with this block, as it would have been written */
-        uint8_t head[3 * MPIRR_VARINT_MAX];
-        size_t n = mpirr_varint_put(head, used);
-        n += mpirr_varint_put(head + n, tused);
-        n += mpirr_varint_put(head + n, EV_TIMES_RAW);
-        r->sink(head, n, r->sink_arg);
-        r->sink(r->tailbuf, used + tused, r->sink_arg);
-    }
+    emit_plain(r, r->tailbuf, used, r->tailbuf + used, tused);
     r->info.tail_bytes = used + tused;
     r->raw_decoded += used + tused;
     r->bp = r->tailbuf;
@@ -232,8 +259,11 @@ static int start_block(mpirr_ev_reader *r)
     r->bend = p + nrec;
     r->tp = r->bend;
     r->tend = r->tp + ntimes;
+    r->times_start = r->tp;
     r->block_next = (size_t)(r->tend - r->buf);
     r->coded = how == EV_TIMES_CODED;
+    r->block_start = r->bp;
+    r->nplain = 0;
     if (r->coded) tc_decoder_start(&r->dec, r->model, r->tp, r->tend);
     r->in_block = 1;
     return 1;
@@ -246,6 +276,9 @@ static int end_block(mpirr_ev_reader *r)
     if (r->in_tail) return 0;
     if (!r->coded && r->tp != r->tend)
         return damaged(r, "%s", "a block's time codes do not match its records");
+    if (r->coded) emit_plain(r, r->block_start, (size_t)(r->bend - r->block_start), r->plain_times, r->nplain);
+    else emit_plain(r, r->block_start, (size_t)(r->bend - r->block_start), r->times_start,
+                    (size_t)(r->tend - r->times_start));
     r->raw_blocks += r->block_next - r->lo;
     r->lo = r->block_next;
     return 0;
@@ -307,7 +340,7 @@ const char *mpirr_evr_error(const mpirr_ev_reader *r) { return r->err; }
 
 const mpirr_ev_info *mpirr_evr_info(const mpirr_ev_reader *r)
 {
-    ((mpirr_ev_reader *)r)->info.raw_bytes = r->raw_decoded;
+    ((mpirr_ev_reader *)r)->info.raw_bytes = r->raw_plain;
     return &r->info;
 }
 
@@ -381,6 +414,7 @@ void mpirr_evr_close(mpirr_ev_reader *r)
     free(r->zin);
     free(r->buf);
     free(r->tailbuf);
+    free(r->plain_times);
     tc_model_free(r->model);
     mpirr_ev_scratch_free(&r->scratch);
     free(r);
