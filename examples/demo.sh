@@ -2,7 +2,8 @@
 # demo.sh BUILD_DIR: the `make demo` walk-through. Runs the bundled nondeterministic example
 # (racey_reduce: rank 0 sums partial results in arrival order, so the last digits change from
 # run to run) natively a few times, records one run, replays it, and shows `mpirr stat`; then
-# the same in races mode, which logs only the receives that raced.
+# the same in races mode, which logs only the receives that raced; then the event history of
+# a run (every MPI call of every rank).
 set -eu
 BUILD=${1:-build}
 MPIRR=$BUILD/bin/mpirr
@@ -46,4 +47,11 @@ if cmp -s "$REC.out" "$REC.replay"; then echo "  -> replay identical to the reco
     exit 1
 fi
 "$MPIRR" stat "$REC" | grep -E '^(mode|messages|races) '
+
+say "mpirr record --events: the event history, every MPI call of every rank (rank 0's first calls)"
+rm -rf "$REC"
+"$MPIRR" record --events -o "$REC" -- "${LAUNCH[@]}" "$APP" >"$REC.out"
+"$MPIRR" events "$REC" --rank 0 | grep -v '^#' | head -8 | sed 's/^/  /'
+"$MPIRR" stat "$REC" | grep -E '^events '
+"$MPIRR" events "$REC" --check | sed 's/^/  /'
 rm -f "$REC.out" "$REC.replay"
