@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_io.h"
 #include "rank_log.h"
 #include "varint.h"
 
@@ -33,17 +34,8 @@ mpirr_pending_slots *mpirr_pending_open(const char *dir, int rank, uint32_t capa
     }
     mpirr_log_path(p->path, sizeof p->path, dir, rank, "pending");
     p->len = PENDING_HEADER_BYTES + (size_t)capacity * PENDING_SLOT_BYTES;
-    int fd = open(p->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0 || ftruncate(fd, (off_t)p->len)) {
-        snprintf(err, errlen, "%s: %s", p->path, strerror(errno));
-        if (fd >= 0) close(fd);
-        free(p);
-        return NULL;
-    }
-    p->map = mmap(NULL, p->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (p->map == MAP_FAILED) {
-        snprintf(err, errlen, "%s: cannot map: %s", p->path, strerror(errno));
+    p->map = mpirr_map_create(p->path, p->len, err, errlen);
+    if (!p->map) {
         free(p);
         return NULL;
     }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "file_io.h"
 #include "log_layout.h"
 #include "record_codec.h"
 #include "varint.h"
@@ -19,7 +20,7 @@
 #define ZSTD_LEVEL 3
 
 struct mpirr_log_writer {
-    int log_fd, tail_fd;
+    int log_fd;
     uint8_t *tail;          /* mapped: header page + stage */
     size_t stage_cap;
     uint32_t frames;
@@ -81,20 +82,6 @@ void mpirr_header_encode(uint8_t out[FILE_HEADER_BYTES], const mpirr_log_header 
     mpirr_put_u64(out + FH_CHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, out, FH_CHECK));
 }
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const uint8_t *p = buf;
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
 
 static void fail(mpirr_log_writer *w, const char *what)
 {
@@ -122,7 +109,7 @@ mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header 
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    w->log_fd = w->tail_fd = -1;
+    w->log_fd = -1;
     w->stage_cap = stage_bytes ? stage_bytes : DEFAULT_STAGE_BYTES;
     mpirr_log_path(path, sizeof path, dir, h->rank, "log");
     mpirr_log_path(w->tail_path, sizeof w->tail_path, dir, h->rank, "tail");
@@ -131,18 +118,9 @@ mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header 
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         goto fail;
     }
-    w->tail_fd = open(w->tail_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    size_t tail_len = TAIL_HEADER_BYTES + w->stage_cap;
-    if (w->tail_fd < 0 || ftruncate(w->tail_fd, (off_t)tail_len)) {
-        snprintf(err, errlen, "cannot create %s: %s", w->tail_path, strerror(errno));
+    w->tail = mpirr_map_create(w->tail_path, TAIL_HEADER_BYTES + w->stage_cap, err, errlen);
+    if (!w->tail)
         goto fail;
-    }
-    w->tail = mmap(NULL, tail_len, PROT_READ | PROT_WRITE, MAP_SHARED, w->tail_fd, 0);
-    if (w->tail == MAP_FAILED) {
-        w->tail = NULL;
-        snprintf(err, errlen, "cannot map %s: %s", w->tail_path, strerror(errno));
-        goto fail;
-    }
     w->zc = ZSTD_createCCtx();
     w->zcap = ZSTD_compressBound(w->stage_cap);
     w->zbuf = malloc(FRAME_HEADER_BYTES + w->zcap);
@@ -154,7 +132,7 @@ mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header 
     ZSTD_CCtx_setParameter(w->zc, ZSTD_c_checksumFlag, 1);
     uint8_t hdr[FILE_HEADER_BYTES];
     mpirr_header_encode(hdr, h);
-    if (write_all(w->log_fd, hdr, sizeof hdr)) {
+    if (mpirr_write_all(w->log_fd, hdr, sizeof hdr)) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         goto fail;
     }
@@ -168,7 +146,6 @@ mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header 
 fail:
     if (w->tail) munmap(w->tail, TAIL_HEADER_BYTES + w->stage_cap);
     if (w->log_fd >= 0) close(w->log_fd);
-    if (w->tail_fd >= 0) close(w->tail_fd);
     ZSTD_freeCCtx(w->zc);
     free(w->zbuf);
     free(w);
@@ -203,7 +180,7 @@ static int write_frame(mpirr_log_writer *w, const uint8_t *data, size_t len, uin
     mpirr_put_u64(fh + FR_BASE_WTIME, b->prev_wtime);
     mpirr_put_u64(fh + FR_ZCHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, fh + FRAME_HEADER_BYTES, z));
     mpirr_put_u64(fh + FR_CHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, fh, FR_CHECK));
-    if (write_all(w->log_fd, w->zbuf, FRAME_HEADER_BYTES + z)) {
+    if (mpirr_write_all(w->log_fd, w->zbuf, FRAME_HEADER_BYTES + z)) {
         fail(w, "cannot write rank log");
         return -1;
     }
@@ -288,8 +265,7 @@ int mpirr_log_close(mpirr_log_writer *w)
     }
     munmap(w->tail, TAIL_HEADER_BYTES + w->stage_cap);
     /* The stage is empty now; keep only the header page, which holds the ending. */
-    if (ftruncate(w->tail_fd, TAIL_HEADER_BYTES) && !rc) rc = -1;
-    close(w->tail_fd);
+    if (truncate(w->tail_path, TAIL_HEADER_BYTES) && !rc) rc = -1;
     ZSTD_freeCCtx(w->zc);
     free(w->zbuf);
     free(w);
