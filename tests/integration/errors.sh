@@ -2,7 +2,8 @@
 # errors.sh MPIRR IMPL BINDIR
 # Bad input gets one clear line and a non-zero exit, never a hang or a wrong replay: a program
 # that diverges from its recording, wrong rank counts, corrupted and truncated logs, missing
-# files, a recording replayed with another executable, and a directory that is not a recording.
+# files, a recording replayed with another executable, a directory that is not a recording,
+# and damaged, truncated, missing or misplaced event histories.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 BIN=$3 NP=4
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
@@ -64,3 +65,23 @@ run "$TMP/em" "$MPIRR" replay "$TMP/empty"
 expect_error "$TMP/em" "manifest"
 run "$TMP/none" "$MPIRR" replay "$TMP/does-not-exist"
 expect_error "$TMP/none" "does-not-exist"
+
+# the event history: damage is reported naming the file, the rank and the last good event
+run "$TMP/er" "$MPIRR" record --events -o "$TMP/ev" -- "${LAUNCH[@]}" "$BIN/diverge" a
+[ "$STATUS" -eq 0 ] || { cat "$TMP/er.err" >&2; fail "recording diverge with --events failed"; }
+run "$TMP/noev" "$MPIRR" events "$TMP/rec"
+expect_error "$TMP/noev" "rank-00000.events" "recorded with --events"
+cp -r "$TMP/ev" "$TMP/evcor"
+python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[len(b)//2+32]^=0x40; open(p,'wb').write(b)" "$TMP/evcor/rank-00001.events"
+run "$TMP/evc" "$MPIRR" events "$TMP/evcor"
+expect_error "$TMP/evc" "rank-00001.events" "rank 1" "corrupt" "after event"
+grep -q '^0:1 MPI_Init' "$TMP/evc.out" || fail "the undamaged rank 0 was not printed before the error"
+run "$TMP/evs" "$MPIRR" stat "$TMP/evcor"
+expect_error "$TMP/evs" "rank-00001.events" "corrupt"
+cp -r "$TMP/ev" "$TMP/evtr"
+truncate -s 100 "$TMP/evtr/rank-00002.events"
+run "$TMP/evt" "$MPIRR" events "$TMP/evtr" --rank 2
+expect_error "$TMP/evt" "rank-00002.events" "rank 2" "truncated"
+cp "$TMP/ev/rank-00000.events" "$TMP/evtr/rank-00003.events"
+run "$TMP/evw" "$MPIRR" events "$TMP/evtr" --rank 3
+expect_error "$TMP/evw" "rank-00003.events" "holds rank 0, expected rank 3"

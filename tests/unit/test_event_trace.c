@@ -2,8 +2,8 @@
  * every field survives the round trip; log2 time deltas against the reconstructed clock keep
  * the reconstruction within its bound on a long run instead of drifting; repeated phases
  * compress to almost nothing; a writer killed without closing leaves every record readable
- * (mapped tail); truncated and corrupted files give every record before the damage and then
- * a clear error, never a crash. */
+ * (mapped tail) and one still writing can be read at any moment; truncated and corrupted files
+ * give every record before the damage and then a clear error, never a crash. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,6 +183,39 @@ static void test_killed_writer(void)
     char err[700] = "";
     CHECK(read_trace(1, &how, err, sizeof err) == N);
     CHECK(how == 0); /* cut off, not an error */
+}
+
+/* A reader of a trace that is still being written sees every record appended so far, those
+ * compressed by a flush and those only staged, as a cut-off history; later readers see more. */
+static void test_growing(void)
+{
+    mpirr_ev_writer *w = open_writer(6, 4096, 0);
+    CHECK(w != NULL);
+    if (!w) return;
+    uint64_t t = 1000, rng = 9, seen_before = 0;
+    for (uint64_t i = 0; i < 3000; i++) {
+        mpirr_event e;
+        mpirr_ev_item items[4];
+        make_call(&e, i, &t, &rng, items);
+        e.event = i + 1;
+        CHECK(mpirr_evw_append(w, &e) == 0);
+        if (i == 1000) CHECK(mpirr_evw_flush(w) == 0); /* the debugger's mpirr_flush() */
+        if (i % 700 == 0) {
+            char err[512];
+            mpirr_ev_reader *r = mpirr_evr_open(dir, 6, err, sizeof err);
+            CHECK(r != NULL);
+            if (!r) continue;
+            mpirr_event got;
+            uint64_t n = 0;
+            int rc;
+            while ((rc = mpirr_evr_next(r, &got)) == 1) n++;
+            CHECK(rc == 0 && !mpirr_evr_clean(r)); /* still running: cut off, not damaged */
+            CHECK(n == i + 1 && n > seen_before);
+            seen_before = n;
+            mpirr_evr_close(r);
+        }
+    }
+    CHECK(mpirr_evw_close(w, 1) == 0);
 }
 
 static off_t file_size(const char *p)
@@ -397,6 +430,7 @@ int main(void)
     if (!mkdtemp(dir)) return 1;
     test_round_trip();
     test_killed_writer();
+    test_growing();
     test_truncated();
     test_corrupted();
     test_time_bound();
