@@ -39,48 +39,6 @@ static void raw_out(const void *p, size_t n, void *arg)
     fwrite(p, 1, n, (FILE *)arg);
 }
 
-/* The (event, call) keys of a rank log's records, sorted by event; NULL with *n = SIZE_MAX
- * if the log cannot be read (reported). */
-struct log_key {
-    uint64_t event;
-    unsigned call;
-};
-
-static int by_event(const void *a, const void *b)
-{
-    const struct log_key *x = a, *y = b;
-    return x->event < y->event ? -1 : x->event > y->event;
-}
-
-static struct log_key *log_keys(const char *dir, int rank, size_t *n)
-{
-    char path[PATH_MAX + 32], err[600];
-    recording_log_path(path, sizeof path, dir, rank);
-    mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
-    *n = 0;
-    if (!rd) {
-        cli_error("%s", err);
-        *n = SIZE_MAX; /* unreadable, as opposed to no records */
-        return NULL;
-    }
-    struct log_key *k = NULL;
-    size_t cap = 0;
-    mpirr_record rec;
-    while (mpirr_log_read(rd, &rec) == 1) {
-        if (!rec.call || !rec.event) continue;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 1024;
-            struct log_key *nk = realloc(k, cap * sizeof *nk);
-            if (!nk) break;
-            k = nk;
-        }
-        k[(*n)++] = (struct log_key){rec.event, rec.call};
-    }
-    mpirr_log_reader_close(rd);
-    if (k) qsort(k, *n, sizeof *k, by_event);
-    return k;
-}
-
 /* --check state for one rank: the call of every event in the history (threads may emit
  * records out of event order), then every rank-log record must fall on an event of its call. */
 struct checker {
@@ -153,7 +111,7 @@ static int one_rank(const struct events_args *a, const char *dir, int rank)
     }
     if (a->check) {
         size_t n;
-        struct log_key *keys = log_keys(dir, rank, &n);
+        struct log_key *keys = recording_log_keys(dir, rank, &n);
         int c = n != SIZE_MAX ? check_keys(&chk, keys, n, rank) : CLI_EXIT_FAIL;
         if (c) rc = c;
         free(keys);

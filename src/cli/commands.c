@@ -9,6 +9,8 @@ static const struct command commands[] = {
     {"run", cmd_run, "run"},
     {"stat", cmd_stat, "stat"},
     {"events", cmd_events, "events"},
+    {"races", cmd_races, "races"},
+    {"frontier", cmd_frontier, "frontier"},
     {"help", cmd_help, "help"},
     {"version", cmd_version, "README"}, /* described in the overview */
 };

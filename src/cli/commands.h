@@ -17,6 +17,8 @@ int cmd_replay(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_events(int argc, char **argv);
+int cmd_races(int argc, char **argv);
+int cmd_frontier(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

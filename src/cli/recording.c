@@ -2,6 +2,7 @@
 #include "recording.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -60,4 +61,39 @@ void recording_fill_from_logs(const char *dir, mpirr_manifest *m)
     snprintf(m->exe, sizeof m->exe, "%s", h->exe_path);
     m->fingerprint = h->exe_fingerprint;
     mpirr_log_reader_close(rd);
+}
+
+static int by_event(const void *a, const void *b)
+{
+    const struct log_key *x = a, *y = b;
+    return x->event < y->event ? -1 : x->event > y->event;
+}
+
+struct log_key *recording_log_keys(const char *dir, int rank, size_t *n)
+{
+    char path[PATH_MAX + 32], err[600];
+    recording_log_path(path, sizeof path, dir, rank);
+    mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
+    *n = 0;
+    if (!rd) {
+        cli_error("%s", err);
+        *n = SIZE_MAX; /* unreadable, as opposed to no records */
+        return NULL;
+    }
+    struct log_key *k = NULL;
+    size_t cap = 0;
+    mpirr_record rec;
+    while (mpirr_log_read(rd, &rec) == 1) {
+        if (!rec.call || !rec.event) continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 1024;
+            struct log_key *nk = realloc(k, cap * sizeof *nk);
+            if (!nk) break;
+            k = nk;
+        }
+        k[(*n)++] = (struct log_key){rec.event, rec.call, rec.kind};
+    }
+    mpirr_log_reader_close(rd);
+    if (k) qsort(k, *n, sizeof *k, by_event);
+    return k;
 }

@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "manifest.h"
 
@@ -25,5 +26,14 @@ void recording_log_path(char *path, size_t n, const char *dir, int rank);
  * header (else the number of rank logs), exe and fingerprint from rank 0's header. Warns
  * (one line) when there are no logs or they disagree with rank 0. */
 void recording_fill_from_logs(const char *dir, mpirr_manifest *m);
+
+/* One record of a rank log, as tools cross-check it against the event history. */
+struct log_key {
+    uint64_t event;
+    unsigned call, kind; /* call id, record kind (record.h) */
+};
+/* The keys of rank's log records that name an event, sorted by event; NULL with *n = SIZE_MAX
+ * if the log cannot be read (reported). */
+struct log_key *recording_log_keys(const char *dir, int rank, size_t *n);
 
 #endif

@@ -1,0 +1,179 @@
+/* analysis.h: post-mortem analysis of a recording's event history (mpirr record --events):
+ * the run model every analysis shares (communication operations of every rank, with world
+ * ranks and run-wide communicator ids), message matching, happened-before by vector
+ * timestamps, message races (Netzer & Miller's frontier races as they appear in a trace, and
+ * Chu & Huang's reachable sets), the race graph and its optimal trace, and p2d2 frontiers.
+ * docs/analysis.md describes the definitions; the CLI's races, frontier and stat use it. */
+#ifndef MPIRR_ANALYSIS_H
+#define MPIRR_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AN_ANY (-1)  /* ANY_SOURCE / ANY_TAG pattern */
+#define AN_NONE (-2) /* PROC_NULL, or no match */
+#define AN_NIL UINT32_MAX
+
+/* What an operation is. */
+enum an_kind {
+    AN_SEND,    /* a message sent (blocking, nonblocking, persistent start, Sendrecv's send) */
+    AN_RECV,    /* a receive that consumes a message (incl. Sendrecv, Mprobe/Improbe) */
+    AN_PROBE,   /* Probe/Iprobe that saw a message (does not consume it) */
+    AN_COLL,    /* a collective (blocking: post == done; nonblocking: done at completion) */
+    AN_VOID,    /* a cancelled send or receive: no message */
+};
+
+/* How data flows through a collective, for happened-before. */
+enum an_flow { AN_FLOW_ALL, AN_FLOW_ROOT_OUT, AN_FLOW_ROOT_IN, AN_FLOW_PREFIX, AN_FLOW_XPREFIX };
+
+/* One communication operation of one rank. */
+typedef struct an_op {
+    uint64_t post;     /* event number of the call that posted it */
+    uint64_t done;     /* event number of the call that completed it; 0: never */
+    uint32_t comm;     /* run-wide communicator id (an_run.comms) */
+    int32_t peer;      /* send: destination; recv/probe: source pattern (AN_ANY); world ranks */
+    int32_t tag;       /* send: tag; recv/probe: tag pattern */
+    int32_t msrc;      /* recv/probe: matched source (world rank), AN_NONE if none */
+    int32_t mtag;      /* recv/probe: matched tag */
+    uint32_t site;     /* call-site index of the posting call (rank's own numbering) */
+    uint32_t lcomm;    /* the rank's own id of the communicator */
+    union {
+        uint32_t msg;  /* send/recv: the message (an_run.msgs), AN_NIL if unmatched */
+        uint32_t coll; /* collective: instance number on its communicator */
+    };
+    uint16_t call;     /* call id of the posting call */
+    uint8_t kind;      /* enum an_kind */
+    uint8_t flow;      /* collectives: enum an_flow; root in peer */
+} an_op;
+
+/* A matched message: send op and receive op (AN_NIL when the other side is missing). */
+typedef struct an_msg {
+    uint32_t sender, receiver; /* world ranks */
+    uint32_t send_op, recv_op; /* indices into the ranks' ops */
+    uint64_t hb_dest;          /* half-event (2e or 2e+1) of the receiver's last event that
+                                * happened before the send; 0: none (happened_before.c) */
+} an_msg;
+
+typedef struct an_comm {
+    uint32_t size, nremote; /* members; inter-communicators: local group then remote */
+    int32_t *world;         /* world rank of each member */
+} an_comm;
+
+typedef struct an_module {
+    char *path;
+    uint64_t bias, lo, hi;
+} an_module;
+
+typedef struct an_rank {
+    an_op *ops;
+    size_t nops, cap;
+    uint64_t events;       /* last event number seen */
+    int clean;             /* history ended with MPI_Finalize */
+    uint64_t *site_addr;   /* return address of each call site */
+    uint32_t nsites;
+    an_module *mods;
+    uint32_t nmods;
+    uint32_t *comm_of;     /* this rank's communicator id -> run-wide id */
+    an_comm *lcomm;        /* this rank's communicators as it defined them (its own view of
+                            * an inter-communicator's local and remote groups) */
+    uint32_t ncomm_of;
+    char *damage;          /* the reader's message if the history is damaged */
+} an_rank;
+
+typedef struct an_run {
+    int nranks;
+    an_rank *ranks;
+    an_comm *comms;
+    uint32_t ncomms;
+    an_msg *msgs;
+    uint32_t nmsgs;
+    uint64_t events;       /* total call records read */
+    char dir[4096];
+    /* matching.c */
+    uint32_t unmatched_sends, unmatched_recvs;
+    /* happened_before.c: operations it could not place (a cut-off or inconsistent trace) */
+    uint32_t hb_unresolved;
+} an_run;
+
+/* ---- loading (trace_load.c) ---- */
+/* Reads every rank's event history in DIR. NULL with a one-line message (naming the file,
+ * rank and last good event) on failure. nranks <= 0: as rank 0's history says. A cut-off
+ * or damaged history is not a failure: what it holds up to the damage is analysed, and
+ * ranks[].damage says why it stops. */
+an_run *an_load(const char *dir, int nranks, char *err, size_t errlen);
+void an_free(an_run *run);
+/* The world rank of rank's peer r on its communicator lc (its own id; the remote group of an
+ * inter-communicator); AN_ANY passes through; AN_NONE for PROC_NULL or out of range. */
+int32_t an_world_peer(const an_rank *rk, uint32_t lc, int32_t r);
+
+/* ---- matching (matching.c) ---- */
+/* Pairs every send with its receive: per (communicator, sender, receiver, tag), the k-th
+ * message sent with the k-th receive (in post order) that matched that sender and tag. */
+int an_match(an_run *run);
+/* 1 if a receive or probe pattern accepts a message (comm, source, tag). */
+int an_accepts(const an_op *r, uint32_t comm, int32_t src, int32_t tag);
+
+/* ---- happened-before (happened_before.c) ---- */
+/* Callbacks of the vector-timestamp sweep; vc has nranks half-event entries (2e: event e's
+ * sends, 2e+1: what e received). Any may be NULL. */
+typedef struct an_hb_observer {
+    void *arg;
+    /* rank is about to process its steps at event (all earlier steps are done) */
+    void (*before)(void *arg, int rank, uint64_t event, const uint64_t *vc);
+    /* rank merged what it received or learnt at event */
+    void (*merged)(void *arg, int rank, uint64_t event, const uint64_t *vc);
+    /* rank has no steps left */
+    void (*end)(void *arg, int rank, const uint64_t *vc);
+} an_hb_observer;
+/* Fills msgs[].hb_dest. Steps that can never be satisfied (a receive of a message never sent,
+ * a collective a member never joined) are skipped and counted in hb_unresolved. */
+int an_happened_before(an_run *run, const an_hb_observer *obs);
+/* Does the send of message m know the receiver's event e completed (e happened before it)? */
+static inline int an_after(const an_msg *m, uint64_t e) { return m->hb_dest >= 2 * e + 1; }
+
+/* ---- races (races.c, chu_huang.c) ---- */
+typedef struct an_race {
+    int rank;
+    uint32_t op;        /* the racing receive (index into ranks[rank].ops) */
+    uint32_t first;     /* its candidates: cand[first .. first + n) */
+    uint32_t n;
+} an_race;
+
+typedef struct an_races {
+    an_race *races;       /* racing receives, by rank then post order */
+    size_t nraces;
+    uint32_t *cand;       /* candidate messages (the matched one first) */
+    size_t ncand;
+    uint32_t (*edges)[2]; /* race graph: distinct pairs of racing messages, u < v */
+    size_t nedges;
+    uint64_t on_the_fly;  /* messages Netzer & Miller's Figure 3 algorithm would trace */
+    uint64_t wildcard_recvs;
+    /* Chu & Huang */
+    an_race *ch;          /* receives with >= 2 acceptable messages in reach(task) */
+    size_t nch;
+    uint32_t *ch_cand;
+    size_t nch_cand;
+    uint64_t ch_tasks, ch_control_points;
+} an_races;
+
+int an_find_races(const an_run *run, an_races *out);
+int an_chu_huang(const an_run *run, an_races *out);
+void an_races_free(an_races *r);
+
+/* ---- optimal trace (race_graph.c) ---- */
+typedef struct an_cover {
+    uint64_t vertices;        /* messages in at least one race */
+    uint64_t matching;        /* a maximal matching: lower bound on the minimum cover */
+    int64_t min_cover;        /* exact minimum vertex cover, -1 if too large to compute */
+    uint64_t components, exact_components;
+} an_cover;
+void an_optimal_trace(const an_run *run, const an_races *r, an_cover *out);
+
+/* ---- frontiers (frontier.c) ---- */
+/* Past frontier (last event of each rank that happened before the point) and future frontier
+ * (first event of each rank the point happened before) of the point just before or just
+ * after event `event` of `rank`; 0 means none. past and future hold nranks entries. */
+int an_frontier(an_run *run, int rank, uint64_t event, int after, uint64_t *past,
+                uint64_t *future, char *err, size_t errlen);
+
+#endif

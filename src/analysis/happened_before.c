@@ -1,0 +1,375 @@
+/* happened_before.c: vector timestamps computed after the fact. The ranks' histories are
+ * replayed in a causal order: a rank advances through its steps (sends and collective
+ * contributions at the event that posted them, receives and collective results at the event
+ * that completed them) until it needs a message or a collective result that is not there yet,
+ * and waits for the rank that provides it. Entries are half-events, as in the runtime: 2e for
+ * what event e sent, 2e+1 for what it received, so a Sendrecv's send does not appear to
+ * follow its own receive. Memory: one vector per rank and per message in flight. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "u64_map.h"
+
+enum step_type { STEP_POST = 0, STEP_DONE = 1 };
+
+typedef struct step {
+    uint64_t event;
+    uint32_t op;
+    uint32_t type;
+} step;
+
+/* A collective instance: the k-th collective on a communicator. */
+typedef struct inst {
+    uint32_t comm, k;
+    uint32_t posted, finished, n;
+    uint32_t acc;        /* vector index: what its results carry */
+    uint32_t *member;    /* prefix flows: each member's contribution (vector index or AN_NIL) */
+    int root_posted;
+    int waiters;         /* head of the list of ranks waiting (-1) */
+} inst;
+
+typedef struct sweep {
+    an_run *run;
+    const an_hb_observer *obs;
+    int n;
+    uint64_t *vecs;      /* pool of vectors of n entries */
+    uint32_t nvecs, capvecs, *freevec, nfree, capfree;
+    uint64_t **vc;       /* each rank's current vector (not in the pool: it never moves) */
+    step **steps;
+    size_t *nsteps, *at;
+    uint32_t *msg_vec;   /* message -> vector index while in flight, AN_NIL otherwise */
+    uint8_t *msg_sent;
+    u64_map insts;
+    inst *inst;
+    uint32_t ninst, capinst;
+    int *next_wait, *runnable, nrun;
+    uint8_t *queued;
+    uint32_t *blocked_msg; /* rank -> message it waits for (AN_NIL) */
+    uint32_t *blocked_inst;
+} sweep;
+
+static int vec_new(sweep *s, uint32_t *out)
+{
+    if (s->nfree) {
+        *out = s->freevec[--s->nfree];
+    } else {
+        if (s->nvecs == s->capvecs) {
+            uint32_t cap = s->capvecs ? s->capvecs * 2 : 64;
+            uint64_t *v = realloc(s->vecs, (size_t)cap * (size_t)s->n * sizeof *v);
+            if (!v) return -1;
+            s->vecs = v;
+            s->capvecs = cap;
+        }
+        *out = s->nvecs++;
+    }
+    memset(s->vecs + (size_t)*out * (size_t)s->n, 0, (size_t)s->n * sizeof *s->vecs);
+    return 0;
+}
+
+static uint64_t *vec(sweep *s, uint32_t i) { return s->vecs + (size_t)i * (size_t)s->n; }
+
+static int vec_free(sweep *s, uint32_t i)
+{
+    if (s->nfree == s->capfree) {
+        uint32_t cap = s->capfree ? s->capfree * 2 : 64;
+        uint32_t *f = realloc(s->freevec, cap * sizeof *f);
+        if (!f) return -1;
+        s->freevec = f;
+        s->capfree = cap;
+    }
+    s->freevec[s->nfree++] = i;
+    return 0;
+}
+
+static void vmax(uint64_t *dst, const uint64_t *src, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (src[i] > dst[i]) dst[i] = src[i];
+}
+
+static int by_event(const void *a, const void *b)
+{
+    const step *x = a, *y = b;
+    if (x->event != y->event) return x->event < y->event ? -1 : 1;
+    if (x->type != y->type) return x->type < y->type ? -1 : 1;
+    return x->op < y->op ? -1 : x->op > y->op;
+}
+
+/* A rank's steps in (event, posts before results) order. Posts come in post order already;
+ * completions of nonblocking operations are sorted apart and merged in. */
+static int build_steps(sweep *s, int p)
+{
+    const an_rank *rk = &s->run->ranks[p];
+    size_t na = 0, nb = 0;
+    step *a = malloc((2 * rk->nops + 1) * sizeof *a), *b = malloc((rk->nops + 1) * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    for (size_t i = 0; i < rk->nops; i++) {
+        const an_op *o = &rk->ops[i];
+        int needs_done = (o->kind == AN_RECV && o->msg != AN_NIL) || o->kind == AN_COLL;
+        if (o->kind == AN_SEND || o->kind == AN_COLL)
+            a[na++] = (step){o->post, (uint32_t)i, STEP_POST};
+        if (!needs_done || !o->done) continue;
+        if (o->done == o->post) a[na++] = (step){o->done, (uint32_t)i, STEP_DONE};
+        else b[nb++] = (step){o->done, (uint32_t)i, STEP_DONE};
+    }
+    qsort(b, nb, sizeof *b, by_event);
+    step *m = malloc((na + nb + 1) * sizeof *m);
+    if (!m) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    size_t i = 0, j = 0, k = 0;
+    while (i < na || j < nb)
+        m[k++] = j >= nb || (i < na && by_event(&a[i], &b[j]) <= 0) ? a[i++] : b[j++];
+    free(a);
+    free(b);
+    s->steps[p] = m;
+    s->nsteps[p] = k;
+    return 0;
+}
+
+static void wake(sweep *s, int p)
+{
+    if (s->queued[p]) return;
+    s->queued[p] = 1;
+    s->runnable[s->nrun++] = p;
+}
+
+static int member_index(const an_comm *c, int p)
+{
+    for (uint32_t i = 0; i < c->size + c->nremote; i++)
+        if (c->world[i] == p) return (int)i;
+    return -1;
+}
+
+static inst *inst_of(sweep *s, const an_op *o)
+{
+    int added;
+    uint32_t *slot = u64_map_slot(&s->insts, u64_mix(u64_mix(0x1c0, o->comm), o->coll), s->ninst, &added);
+    if (!slot) return NULL;
+    if (!added) return &s->inst[*slot];
+    if (s->ninst == s->capinst) {
+        uint32_t cap = s->capinst ? s->capinst * 2 : 64;
+        inst *n = realloc(s->inst, cap * sizeof *n);
+        if (!n) return NULL;
+        s->inst = n;
+        s->capinst = cap;
+    }
+    inst *in = &s->inst[s->ninst++];
+    const an_comm *c = &s->run->comms[o->comm];
+    *in = (inst){.comm = o->comm, .k = o->coll, .n = c->size + c->nremote, .waiters = -1,
+                 .acc = AN_NIL};
+    if (vec_new(s, &in->acc)) return NULL;
+    if (o->flow == AN_FLOW_PREFIX || o->flow == AN_FLOW_XPREFIX) {
+        in->member = malloc(in->n * sizeof *in->member);
+        if (!in->member) return NULL;
+        for (uint32_t i = 0; i < in->n; i++) in->member[i] = AN_NIL;
+    }
+    return in;
+}
+
+static void inst_release(sweep *s, inst *in)
+{
+    if (in->acc != AN_NIL) vec_free(s, in->acc);
+    in->acc = AN_NIL;
+    if (in->member) {
+        for (uint32_t i = 0; i < in->n; i++)
+            if (in->member[i] != AN_NIL) vec_free(s, in->member[i]);
+        free(in->member);
+        in->member = NULL;
+    }
+}
+
+static int coll_post(sweep *s, int p, const an_op *o, const uint64_t *v)
+{
+    inst *in = inst_of(s, o);
+    if (!in) return -1;
+    int me = member_index(&s->run->comms[o->comm], p);
+    if (o->flow == AN_FLOW_PREFIX || o->flow == AN_FLOW_XPREFIX) {
+        if (me >= 0 && in->member[me] == AN_NIL) {
+            if (vec_new(s, &in->member[me])) return -1;
+            memcpy(vec(s, in->member[me]), v, (size_t)s->n * sizeof *v);
+        }
+    } else if (o->flow != AN_FLOW_ROOT_OUT || o->peer == p) {
+        vmax(vec(s, in->acc), v, s->n);
+        in->root_posted |= o->peer == p;
+    }
+    in->posted++;
+    for (int w = in->waiters; w >= 0; w = s->next_wait[w]) wake(s, w);
+    in->waiters = -1;
+    return 0;
+}
+
+/* 1 merged (or nothing to merge), 0 not ready yet. */
+static int coll_done(sweep *s, int p, const an_op *o, uint64_t *v)
+{
+    inst *in = inst_of(s, o);
+    if (!in) return -1;
+    int me = member_index(&s->run->comms[o->comm], p);
+    int ready;
+    switch (o->flow) {
+    case AN_FLOW_ROOT_OUT: ready = o->peer == p || in->root_posted; break;
+    case AN_FLOW_ROOT_IN: ready = o->peer != p || in->posted >= in->n; break;
+    case AN_FLOW_PREFIX:
+    case AN_FLOW_XPREFIX: {
+        int upto = me - (o->flow == AN_FLOW_XPREFIX);
+        ready = 1;
+        for (int i = 0; i <= upto && ready; i++) ready = in->member[i] != AN_NIL;
+        if (ready)
+            for (int i = 0; i <= upto; i++) vmax(v, vec(s, in->member[i]), s->n);
+        break;
+    }
+    default: ready = in->posted >= in->n; break;
+    }
+    if (!ready) {
+        s->blocked_inst[p] = (uint32_t)(in - s->inst);
+        s->next_wait[p] = in->waiters;
+        in->waiters = p;
+        return 0;
+    }
+    if (o->flow != AN_FLOW_PREFIX && o->flow != AN_FLOW_XPREFIX &&
+        !(o->flow == AN_FLOW_ROOT_IN && o->peer != p) && !(o->flow == AN_FLOW_ROOT_OUT && o->peer == p))
+        vmax(v, vec(s, in->acc), s->n);
+    if (++in->finished == in->n) inst_release(s, in);
+    return 1;
+}
+
+/* Runs rank p until it waits or ends. */
+static int advance(sweep *s, int p)
+{
+    an_rank *rk = &s->run->ranks[p];
+    uint64_t *v = s->vc[p];
+    const int n = s->n;
+    uint64_t last = UINT64_MAX;
+    while (s->at[p] < s->nsteps[p]) {
+        const step *st = &s->steps[p][s->at[p]];
+        const an_op *o = &rk->ops[st->op];
+        if (st->event != last) {
+            if (s->obs && s->obs->before) s->obs->before(s->obs->arg, p, st->event, v);
+            last = st->event;
+            if (v[p] < 2 * st->event) v[p] = 2 * st->event;
+        }
+        if (st->type == STEP_POST) {
+            if (o->kind == AN_SEND && o->msg != AN_NIL) {
+                an_msg *m = &s->run->msgs[o->msg];
+                m->hb_dest = v[m->receiver];
+                s->msg_sent[o->msg] = 1;
+                if (m->recv_op != AN_NIL) {
+                    if (vec_new(s, &s->msg_vec[o->msg])) return -1;
+                    memcpy(vec(s, s->msg_vec[o->msg]), v, (size_t)n * sizeof *v);
+                    if (s->blocked_msg[m->receiver] == o->msg) wake(s, (int)m->receiver);
+                }
+            } else if (o->kind == AN_COLL && coll_post(s, p, o, v)) {
+                return -1;
+            }
+        } else if (o->kind == AN_RECV) {
+            if (!s->msg_sent[o->msg]) {
+                s->blocked_msg[p] = o->msg;
+                return 0;
+            }
+            s->blocked_msg[p] = AN_NIL;
+            uint32_t mv = s->msg_vec[o->msg];
+            if (mv != AN_NIL) {
+                vmax(v, vec(s, mv), n);
+                vec_free(s, mv);
+                s->msg_vec[o->msg] = AN_NIL;
+            }
+            v[p] = 2 * st->event + 1;
+            if (s->obs && s->obs->merged) s->obs->merged(s->obs->arg, p, st->event, v);
+        } else {
+            int r = coll_done(s, p, o, v);
+            if (r < 0) return -1;
+            if (!r) return 0;
+            s->blocked_inst[p] = AN_NIL;
+            v[p] = 2 * st->event + 1;
+            if (s->obs && s->obs->merged) s->obs->merged(s->obs->arg, p, st->event, v);
+        }
+        s->at[p]++;
+    }
+    return 0;
+}
+
+static void sweep_free(sweep *s)
+{
+    for (uint32_t i = 0; i < s->ninst; i++) free(s->inst[i].member);
+    free(s->inst);
+    u64_map_free(&s->insts);
+    if (s->steps)
+        for (int p = 0; p < s->n; p++) free(s->steps[p]);
+    free(s->steps);
+    free(s->nsteps);
+    free(s->at);
+    if (s->vc)
+        for (int p = 0; p < s->n; p++) free(s->vc[p]);
+    free(s->vc);
+    free(s->vecs);
+    free(s->freevec);
+    free(s->msg_vec);
+    free(s->msg_sent);
+    free(s->next_wait);
+    free(s->runnable);
+    free(s->queued);
+    free(s->blocked_msg);
+    free(s->blocked_inst);
+}
+
+int an_happened_before(an_run *run, const an_hb_observer *obs)
+{
+    sweep s = {.run = run, .obs = obs, .n = run->nranks};
+    const int n = run->nranks;
+    int rc = -1;
+    s.steps = calloc((size_t)n, sizeof *s.steps);
+    s.nsteps = calloc((size_t)n, sizeof *s.nsteps);
+    s.at = calloc((size_t)n, sizeof *s.at);
+    s.vc = calloc((size_t)n, sizeof *s.vc);
+    s.msg_vec = malloc((run->nmsgs + 1) * sizeof *s.msg_vec);
+    s.msg_sent = calloc(run->nmsgs + 1, 1);
+    s.next_wait = malloc((size_t)n * sizeof *s.next_wait);
+    s.runnable = malloc((size_t)n * sizeof *s.runnable);
+    s.queued = calloc((size_t)n, 1);
+    s.blocked_msg = malloc((size_t)n * sizeof *s.blocked_msg);
+    s.blocked_inst = malloc((size_t)n * sizeof *s.blocked_inst);
+    if (!s.steps || !s.nsteps || !s.at || !s.vc || !s.msg_vec || !s.msg_sent || !s.next_wait ||
+        !s.runnable || !s.queued || !s.blocked_msg || !s.blocked_inst)
+        goto out;
+    for (uint32_t i = 0; i < run->nmsgs; i++) s.msg_vec[i] = AN_NIL;
+    for (int p = 0; p < n; p++) {
+        if (build_steps(&s, p) || !(s.vc[p] = calloc((size_t)n, sizeof **s.vc))) goto out;
+        s.blocked_msg[p] = s.blocked_inst[p] = AN_NIL;
+    }
+    run->hb_unresolved = 0;
+    for (;;) {
+        for (int p = n - 1; p >= 0; p--) wake(&s, p);
+        while (s.nrun) {
+            int p = s.runnable[--s.nrun];
+            s.queued[p] = 0;
+            if (advance(&s, p)) goto out;
+        }
+        /* everyone waits: what they wait for never comes (a cut-off or inconsistent trace) */
+        int stuck = 0;
+        for (int p = 0; p < n; p++) {
+            if (s.at[p] >= s.nsteps[p]) continue;
+            stuck = 1;
+            s.at[p]++;
+            run->hb_unresolved++;
+            if (s.blocked_inst[p] != AN_NIL) {
+                inst *in = &s.inst[s.blocked_inst[p]];
+                in->waiters = -1;
+            }
+            s.blocked_msg[p] = s.blocked_inst[p] = AN_NIL;
+        }
+        if (!stuck) break;
+    }
+    for (int p = 0; p < n; p++)
+        if (obs && obs->end) obs->end(obs->arg, p, s.vc[p]);
+    rc = 0;
+out:
+    sweep_free(&s);
+    return rc;
+}

@@ -1,0 +1,296 @@
+/* races.c: every potential message race of a recorded run (docs/analysis.md, "Races").
+ * A wildcard-source receive r of rank p could have got, instead of its message, the first
+ * message of any other sender q to p on r's communicator with a tag r accepts that no receive
+ * posted before r consumed (MPI does not overtake, so only that one can come next from q),
+ * unless that message's send happened after r completed. These candidates are Netzer &
+ * Miller's frontier races read off a trace (their Lemmas 1-2) and the part of Chu & Huang's
+ * reachable set that MPI's ordering rules leave possible. Also: the race graph's edges and
+ * what Netzer & Miller's on-the-fly algorithm (Figure 3) would have traced. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "u64_map.h"
+
+/* Message lists in send order, per (receiver, comm, sender) "stream" and per (receiver, comm,
+ * sender, tag) "channel", in one CSR array each, with a cursor that only moves forward. */
+typedef struct lists {
+    u64_map index;
+    uint32_t n;
+    uint32_t *start, *len, *cursor;
+    uint32_t *items;
+} lists;
+
+static uint64_t stream_key(uint32_t p, uint32_t comm, uint32_t q)
+{
+    return u64_mix(u64_mix(u64_mix(0x57e, p), comm), q);
+}
+
+static uint64_t channel_key(uint32_t p, uint32_t comm, uint32_t q, int32_t tag)
+{
+    return u64_mix(stream_key(p, comm, q), (uint32_t)tag + 0x100000000ull);
+}
+
+/* Builds streams (by_tag 0) or channels (1) from every sender's sends in program order. */
+static int lists_build(const an_run *run, lists *L, int by_tag)
+{
+    memset(L, 0, sizeof *L);
+    size_t cap = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int q = 0; q < run->nranks; q++) {
+            const an_rank *rk = &run->ranks[q];
+            for (size_t i = 0; i < rk->nops; i++) {
+                const an_op *o = &rk->ops[i];
+                if (o->kind != AN_SEND || o->msg == AN_NIL) continue;
+                uint64_t key = by_tag ? channel_key((uint32_t)o->peer, o->comm, (uint32_t)q, o->tag)
+                                      : stream_key((uint32_t)o->peer, o->comm, (uint32_t)q);
+                if (pass == 1) {
+                    uint32_t l;
+                    u64_map_get(&L->index, key, &l);
+                    L->items[L->start[l] + L->cursor[l]++] = o->msg;
+                    continue;
+                }
+                int added;
+                uint32_t *l = u64_map_slot(&L->index, key, L->n, &added);
+                if (!l) return -1;
+                if (added) {
+                    if (L->n == cap) {
+                        cap = cap ? cap * 2 : 256;
+                        uint32_t *s = realloc(L->start, cap * sizeof *s);
+                        if (!s) return -1;
+                        L->start = s;
+                        uint32_t *n = realloc(L->len, cap * sizeof *n);
+                        if (!n) return -1;
+                        L->len = n;
+                    }
+                    L->len[L->n++] = 0;
+                }
+                L->len[*l]++;
+            }
+        }
+        if (pass == 0) {
+            uint32_t total = 0;
+            for (uint32_t l = 0; l < L->n; l++) {
+                L->start[l] = total;
+                total += L->len[l];
+            }
+            L->items = malloc((total ? total : 1) * sizeof *L->items);
+            L->cursor = calloc(L->n ? L->n : 1, sizeof *L->cursor);
+            if (!L->items || !L->cursor) return -1;
+        }
+    }
+    memset(L->cursor, 0, (L->n ? L->n : 1) * sizeof *L->cursor);
+    return 0;
+}
+
+static void lists_free(lists *L)
+{
+    u64_map_free(&L->index);
+    free(L->start);
+    free(L->len);
+    free(L->cursor);
+    free(L->items);
+}
+
+/* The first message of list l not consumed by a receive of p posted before op index before;
+ * AN_NIL if none. Receives are visited in post order, so the cursor never goes back. */
+static uint32_t first_unconsumed(const an_run *run, lists *L, uint32_t l, size_t before)
+{
+    while (L->cursor[l] < L->len[l]) {
+        const an_msg *m = &run->msgs[L->items[L->start[l] + L->cursor[l]]];
+        if (m->recv_op == AN_NIL || m->recv_op >= before) return L->items[L->start[l] + L->cursor[l]];
+        L->cursor[l]++;
+    }
+    return AN_NIL;
+}
+
+/* The senders that have a stream to (p, comm): streams sorted by (p, comm) once. */
+typedef struct senders {
+    u64_map group;       /* (p, comm) -> first index in order */
+    uint32_t *order;     /* stream ids */
+    uint32_t *sender;    /* stream id -> sender */
+    uint32_t *group_len;
+} senders;
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap * 2 : 256;
+    while (c < need) c *= 2;
+    void *n = realloc(*p, c * size);
+    if (!n) return -1;
+    *p = n;
+    *cap = c;
+    return 0;
+}
+
+static int add_candidate(an_races *out, size_t *cap, uint32_t m)
+{
+    if (grow((void **)&out->cand, cap, out->ncand + 1, sizeof *out->cand)) return -1;
+    out->cand[out->ncand++] = m;
+    return 0;
+}
+
+static int by_edge(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* Netzer & Miller Figure 3: after each receive, trace its message if the previous receive of
+ * the process that could have accepted it did not happen before its send. */
+static int on_the_fly(const an_run *run, int p, u64_map *last, uint64_t *traced)
+{
+    const an_rank *rk = &run->ranks[p];
+    for (size_t i = 0; i < rk->nops; i++) {
+        const an_op *r = &rk->ops[i];
+        if (r->kind != AN_RECV || r->msg == AN_NIL) continue;
+        const an_msg *m = &run->msgs[r->msg];
+        const int32_t srcs[2] = {(int32_t)m->sender, AN_ANY}, tags[2] = {r->mtag, AN_ANY};
+        uint32_t prev = AN_NIL, j;
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++)
+                if (u64_map_get(last, u64_mix(stream_key((uint32_t)p, r->comm, (uint32_t)srcs[a]),
+                                              (uint32_t)tags[b]),
+                                &j) &&
+                    (prev == AN_NIL || j > prev))
+                    prev = j;
+        if (prev != AN_NIL && (!rk->ops[prev].done || !an_after(m, rk->ops[prev].done))) (*traced)++;
+        uint32_t *slot = u64_map_slot(
+            last, u64_mix(stream_key((uint32_t)p, r->comm, (uint32_t)r->peer), (uint32_t)r->tag),
+            0, NULL);
+        if (!slot) return -1;
+        *slot = (uint32_t)i;
+    }
+    return 0;
+}
+
+int an_find_races(const an_run *run, an_races *out)
+{
+    memset(out, 0, sizeof *out);
+    lists streams = {0}, chans = {0};
+    senders S = {0};
+    u64_map last = {0};
+    size_t cap_races = 0, cap_cand = 0, cap_edges = 0;
+    int rc = -1;
+    if (lists_build(run, &streams, 0) || lists_build(run, &chans, 1)) goto out;
+    /* group the streams by (receiver, comm) */
+    S.sender = malloc((streams.n + 1) * sizeof *S.sender);
+    S.order = malloc((streams.n + 1) * sizeof *S.order);
+    S.group_len = calloc(streams.n + 1, sizeof *S.group_len);
+    if (!S.sender || !S.order || !S.group_len) goto out;
+    {
+        uint32_t ngroups = 0, *group_of = malloc((streams.n + 1) * sizeof *group_of);
+        uint32_t *gstart = calloc(streams.n + 1, sizeof *gstart);
+        if (!group_of || !gstart) {
+            free(group_of);
+            free(gstart);
+            goto out;
+        }
+        for (uint32_t l = 0; l < streams.n; l++) {
+            const an_msg *m = &run->msgs[streams.items[streams.start[l]]];
+            const an_op *so = &run->ranks[m->sender].ops[m->send_op];
+            S.sender[l] = m->sender;
+            int added;
+            uint32_t *g = u64_map_slot(&S.group, stream_key(m->receiver, so->comm, 0xffffffffu), ngroups, &added);
+            if (!g) {
+                free(group_of);
+                free(gstart);
+                goto out;
+            }
+            if (added) ngroups++;
+            group_of[l] = *g;
+            S.group_len[*g]++;
+        }
+        for (uint32_t g = 0, t = 0; g < ngroups; g++) {
+            gstart[g] = t;
+            t += S.group_len[g];
+        }
+        uint32_t *fill = calloc(ngroups + 1, sizeof *fill);
+        if (!fill) {
+            free(group_of);
+            free(gstart);
+            goto out;
+        }
+        for (uint32_t l = 0; l < streams.n; l++) S.order[gstart[group_of[l]] + fill[group_of[l]]++] = l;
+        /* the map now gives a group's start; group_len its size */
+        for (size_t i = 0; i < S.group.cap; i++)
+            if (S.group.used[i]) {
+                uint32_t g = S.group.vals[i];
+                S.group.vals[i] = gstart[g];
+                S.group_len[gstart[g]] = fill[g];
+            }
+        free(fill);
+        free(group_of);
+        free(gstart);
+    }
+
+    for (int p = 0; p < run->nranks; p++) {
+        const an_rank *rk = &run->ranks[p];
+        for (size_t i = 0; i < rk->nops; i++) {
+            const an_op *r = &rk->ops[i];
+            if (r->kind != AN_RECV || r->peer != AN_ANY || r->msg == AN_NIL || !r->done) continue;
+            out->wildcard_recvs++;
+            const an_msg *got = &run->msgs[r->msg];
+            uint32_t g;
+            if (!u64_map_get(&S.group, stream_key((uint32_t)p, r->comm, 0xffffffffu), &g)) continue;
+            size_t first = out->ncand;
+            if (add_candidate(out, &cap_cand, r->msg)) goto out;
+            for (uint32_t k = 0; k < S.group_len[g]; k++) {
+                uint32_t l = S.order[g + k];
+                if (S.sender[l] == got->sender) continue;
+                uint32_t c;
+                if (r->tag == AN_ANY) {
+                    c = first_unconsumed(run, &streams, l, i);
+                } else {
+                    uint32_t cl;
+                    if (!u64_map_get(&chans.index, channel_key((uint32_t)p, r->comm, S.sender[l], r->tag), &cl))
+                        continue;
+                    c = first_unconsumed(run, &chans, cl, i);
+                }
+                if (c == AN_NIL || an_after(&run->msgs[c], r->done)) continue;
+                if (add_candidate(out, &cap_cand, c)) goto out;
+                if (grow((void **)&out->edges, &cap_edges, out->nedges + 1, sizeof *out->edges)) goto out;
+                out->edges[out->nedges][0] = c < r->msg ? c : r->msg;
+                out->edges[out->nedges][1] = c < r->msg ? r->msg : c;
+                out->nedges++;
+            }
+            if (out->ncand - first < 2) {
+                out->ncand = first;
+                continue;
+            }
+            if (grow((void **)&out->races, &cap_races, out->nraces + 1, sizeof *out->races)) goto out;
+            out->races[out->nraces++] = (an_race){p, (uint32_t)i, (uint32_t)first, (uint32_t)(out->ncand - first)};
+        }
+        if (on_the_fly(run, p, &last, &out->on_the_fly)) goto out;
+    }
+    if (out->nedges) {
+        qsort(out->edges, out->nedges, sizeof *out->edges, by_edge);
+        size_t n = 1;
+        for (size_t i = 1; i < out->nedges; i++)
+            if (by_edge(out->edges[i], out->edges[n - 1])) memcpy(out->edges[n++], out->edges[i], sizeof *out->edges);
+        out->nedges = n;
+    }
+    rc = 0;
+out:
+    lists_free(&streams);
+    lists_free(&chans);
+    u64_map_free(&S.group);
+    u64_map_free(&last);
+    free(S.order);
+    free(S.sender);
+    free(S.group_len);
+    if (rc) an_races_free(out);
+    return rc;
+}
+
+void an_races_free(an_races *r)
+{
+    free(r->races);
+    free(r->cand);
+    free(r->edges);
+    free(r->ch);
+    free(r->ch_cand);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,31 @@
+/* analysis_load.h: what races, frontier and stat share: a recording's event history loaded,
+ * its messages matched and its happened-before computed (src/analysis), with the time each
+ * step took, and call sites turned into source lines. */
+#ifndef MPIRR_CLI_ANALYSIS_LOAD_H
+#define MPIRR_CLI_ANALYSIS_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis.h"
+#include "recording.h"
+#include "symbols.h"
+
+struct analysis {
+    struct recording rec;
+    an_run *run;
+    double load_s, match_s, hb_s; /* seconds */
+    mpirr_symbolizer *sym;
+};
+
+/* 0, or an exit status after a one-line message (not a recording, no event history). Ranks
+ * whose history is damaged or cut off are reported one line each and analysed up to there.
+ * with_hb: also compute happened-before (frontier runs its own sweep). */
+int analysis_open(const char *dir_arg, struct analysis *a, int with_hb);
+void analysis_close(struct analysis *a);
+double analysis_now(void);
+
+/* "file.c:LINE (function)", or "object+0xOFFSET" without debug information, or "?" */
+void analysis_site(struct analysis *a, int rank, uint32_t site, char *buf, size_t n);
+
+#endif

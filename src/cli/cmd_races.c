@@ -1,0 +1,198 @@
+/* cmd_races.c: `mpirr races DIR [--json] [--all]`: every potential message race of a recorded
+ * run (record --events), grouped by the call site of the racing receive, most racing first,
+ * with source lines; Chu & Huang's method beside it; the race graph's optimal trace against
+ * what on-the-fly tracing logs. docs/cli/races.md. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_load.h"
+#include "call_ids.h"
+#include "commands.h"
+#include "diag.h"
+#include "json.h"
+#include "opts.h"
+#include "record.h"
+#include "races_report.h"
+
+enum { OPT_JSON, OPT_ALL };
+
+static const struct cli_opt races_opts[] = {
+    {"json", 0, 0, OPT_JSON},
+    {"all", 0, 0, OPT_ALL},
+    {NULL, 0, 0, 0},
+};
+
+/* A receive or message as the reports name it. */
+static void json_point(struct analysis *a, struct json *j, const char *key, int rank, uint32_t op)
+{
+    char site[600];
+    const an_op *o = &a->run->ranks[rank].ops[op];
+    analysis_site(a, rank, o->site, site, sizeof site);
+    json_object_begin(j, key);
+    json_int(j, "rank", rank);
+    json_uint(j, "event", o->post);
+    json_string(j, "site", site);
+    json_object_end(j);
+}
+
+static void json_msg(struct analysis *a, struct json *j, uint32_t m)
+{
+    const an_msg *msg = &a->run->msgs[m];
+    json_point(a, j, NULL, (int)msg->sender, msg->send_op);
+}
+
+static void json_race_list(struct analysis *a, struct json *j, const char *key, const an_race *races,
+                           size_t n, const uint32_t *cand, const char *cand_key, int logged_known,
+                           const struct races_logged *logged)
+{
+    json_array_begin(j, key);
+    for (size_t i = 0; i < n; i++) {
+        const an_race *r = &races[i];
+        const an_op *o = &a->run->ranks[r->rank].ops[r->op];
+        char site[600];
+        analysis_site(a, r->rank, o->site, site, sizeof site);
+        json_object_begin(j, NULL);
+        json_int(j, "rank", r->rank);
+        json_uint(j, "event", o->post);
+        json_uint(j, "done", o->done);
+        json_string(j, "call", mpirr_call_name(o->call));
+        json_string(j, "site", site);
+        json_int(j, "source", o->peer);
+        json_int(j, "tag", o->tag);
+        if (o->msg != AN_NIL) {
+            const an_msg *m = &a->run->msgs[o->msg];
+            json_point(a, j, "matched", (int)m->sender, m->send_op);
+        } else {
+            json_null(j, "matched");
+        }
+        json_array_begin(j, cand_key);
+        for (uint32_t k = 0; k < r->n; k++) json_msg(a, j, cand[r->first + k]);
+        json_array_end(j);
+        if (logged_known) json_bool(j, "logged", races_logged_has(logged, r->rank, o->post));
+        json_object_end(j);
+    }
+    json_array_end(j);
+}
+
+static void print_json(struct analysis *a, const struct races_report *rep)
+{
+    struct json j;
+    json_init(&j, stdout);
+    json_object_begin(&j, NULL);
+    json_string(&j, "recording", a->rec.dir);
+    json_int(&j, "ranks", a->run->nranks);
+    json_race_list(a, &j, "receives", rep->r.races, rep->r.nraces, rep->r.cand, "candidates",
+                   rep->logged.known, &rep->logged);
+    json_race_list(a, &j, "chu_huang", rep->r.ch, rep->r.nch, rep->r.ch_cand, "reach", 0, NULL);
+    json_array_begin(&j, "unmatched_receives");
+    for (int p = 0; p < a->run->nranks; p++) {
+        const an_rank *rk = &a->run->ranks[p];
+        for (size_t i = 0; i < rk->nops; i++)
+            if (rk->ops[i].kind == AN_RECV && rk->ops[i].msrc >= 0 && rk->ops[i].msg == AN_NIL)
+                json_point(a, &j, NULL, p, (uint32_t)i);
+    }
+    json_array_end(&j);
+    json_array_begin(&j, "unreceived_sends");
+    for (uint32_t m = 0; m < a->run->nmsgs; m++)
+        if (a->run->msgs[m].recv_op == AN_NIL) json_msg(a, &j, m);
+    json_array_end(&j);
+    json_array_begin(&j, "sites");
+    for (size_t i = 0; i < rep->nsites; i++) {
+        json_object_begin(&j, NULL);
+        json_string(&j, "site", rep->sites[i].name);
+        json_string(&j, "call", mpirr_call_name(rep->sites[i].call));
+        json_uint(&j, "receives", rep->sites[i].count);
+        json_object_end(&j);
+    }
+    json_array_end(&j);
+    races_report_json_summary(rep, &j, "summary");
+    json_object_end(&j);
+    fputc('\n', stdout);
+}
+
+static void print_msg(struct analysis *a, uint32_t m)
+{
+    const an_msg *msg = &a->run->msgs[m];
+    char site[600];
+    analysis_site(a, (int)msg->sender, a->run->ranks[msg->sender].ops[msg->send_op].site, site, sizeof site);
+    printf("%u:%llu (%s)", msg->sender,
+           (unsigned long long)a->run->ranks[msg->sender].ops[msg->send_op].post, site);
+}
+
+static void pattern(char *buf, size_t n, int32_t v, const char *what)
+{
+    if (v == AN_ANY) snprintf(buf, n, "any %s", what);
+    else snprintf(buf, n, "%s %d", what, v);
+}
+
+static void print_text(struct analysis *a, const struct races_report *rep, int all)
+{
+    const an_races *r = &rep->r;
+    if (!r->nraces) printf("no message races: none of %llu wildcard receives could have got another message\n",
+                           (unsigned long long)r->wildcard_recvs);
+    for (size_t s = 0; s < rep->nsites; s++) {
+        const struct race_site *site = &rep->sites[s];
+        printf("%s: %s, %llu racing receive%s\n", site->name, mpirr_call_name(site->call),
+               (unsigned long long)site->count, site->count == 1 ? "" : "s");
+        size_t shown = 0;
+        for (size_t i = 0; i < r->nraces; i++) {
+            if (rep->site_of[i] != s) continue;
+            if (!all && shown == 5) {
+                printf("  ... %llu more (--all shows every one)\n", (unsigned long long)(site->count - shown));
+                break;
+            }
+            shown++;
+            const an_race *x = &r->races[i];
+            const an_op *o = &a->run->ranks[x->rank].ops[x->op];
+            char src[32], tag[32];
+            pattern(src, sizeof src, o->peer, "source");
+            pattern(tag, sizeof tag, o->tag, "tag");
+            printf("  rank %d event %llu (%s, %s) got ", x->rank, (unsigned long long)o->post, src, tag);
+            print_msg(a, r->cand[x->first]);
+            printf("; could have got");
+            for (uint32_t k = 1; k < x->n; k++) {
+                printf(k > 1 ? ", " : " ");
+                print_msg(a, r->cand[x->first + k]);
+            }
+            if (rep->logged.known)
+                printf(races_logged_has(&rep->logged, x->rank, o->post) ? " [logged]" : " [not logged]");
+            putchar('\n');
+        }
+    }
+    races_report_text_summary(rep, stdout);
+}
+
+int cmd_races(int argc, char **argv)
+{
+    struct opt_scan s;
+    opt_init(&s, "races", argc, argv);
+    const char *v, *dir = NULL;
+    int json = 0, all = 0, operands = 0;
+    for (int id; (id = opt_next_mixed(&s, races_opts, &v)) != OPT_DONE;) {
+        if (id == OPT_HELP) return help_for("races");
+        if (id == OPT_BAD) return CLI_EXIT_USAGE;
+        if (id == OPT_OPERAND) dir = v, operands++;
+        else if (id == OPT_JSON) json = 1;
+        else all = 1;
+    }
+    if (operands != 1) {
+        cli_error("races takes one recording directory (mpirr races DIR [--json])");
+        return CLI_EXIT_USAGE;
+    }
+    struct analysis a;
+    int rc = analysis_open(dir, &a, 1);
+    if (rc) return rc;
+    struct races_report rep;
+    if (races_report_build(&a, &rep)) {
+        cli_error("out of memory finding the races of %s", dir);
+        analysis_close(&a);
+        return CLI_EXIT_FAIL;
+    }
+    if (json) print_json(&a, &rep);
+    else print_text(&a, &rep, all);
+    races_report_free(&rep);
+    analysis_close(&a);
+    return 0;
+}
