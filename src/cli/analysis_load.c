@@ -14,7 +14,7 @@ double analysis_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int analysis_open(const char *dir_arg, struct analysis *a, int with_hb)
+int analysis_open(const char *dir_arg, struct analysis *a, int with_hb, int quiet)
 {
     memset(a, 0, sizeof *a);
     int rc = recording_open(dir_arg, &a->rec);
@@ -27,7 +27,7 @@ int analysis_open(const char *dir_arg, struct analysis *a, int with_hb)
         recording_close(&a->rec);
         return CLI_EXIT_USAGE;
     }
-    for (int p = 0; p < a->run->nranks; p++) {
+    for (int p = 0; !quiet && p < a->run->nranks; p++) {
         const an_rank *rk = &a->run->ranks[p];
         if (rk->damage)
             cli_error("%s; analysing rank %d up to event %llu", rk->damage, p,

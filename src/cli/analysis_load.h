@@ -20,8 +20,9 @@ struct analysis {
 
 /* 0, or an exit status after a one-line message (not a recording, no event history). Ranks
  * whose history is damaged or cut off are reported one line each and analysed up to there.
- * with_hb: also compute happened-before (frontier runs its own sweep). */
-int analysis_open(const char *dir_arg, struct analysis *a, int with_hb);
+ * with_hb: also compute happened-before (frontier runs its own sweep); quiet: do not report
+ * cut-off histories (stat says so itself). */
+int analysis_open(const char *dir_arg, struct analysis *a, int with_hb, int quiet);
 void analysis_close(struct analysis *a);
 double analysis_now(void);
 

@@ -77,7 +77,7 @@ int cmd_frontier(int argc, char **argv)
     }
     if (!past && !future) past = future = 1;
     struct analysis a;
-    int rc = analysis_open(dir, &a, 0);
+    int rc = analysis_open(dir, &a, 0, 0);
     if (rc) return rc;
     int n = a.run->nranks;
     uint64_t *pv = calloc((size_t)n, sizeof *pv), *fv = calloc((size_t)n, sizeof *fv);

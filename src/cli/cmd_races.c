@@ -182,7 +182,7 @@ int cmd_races(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     struct analysis a;
-    int rc = analysis_open(dir, &a, 1);
+    int rc = analysis_open(dir, &a, 1, 0);
     if (rc) return rc;
     struct races_report rep;
     if (races_report_build(&a, &rep)) {

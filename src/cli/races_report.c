@@ -175,10 +175,11 @@ void races_report_text_summary(const struct races_report *rep, FILE *f)
 {
     const an_races *r = &rep->r;
     const an_cover *c = &rep->cover;
-    fprintf(f, "\nmessages    %llu matched", (unsigned long long)rep->nmsgs - rep->unmatched_sends);
+    fprintf(f, "\npost-mortem analysis of the event history (mpirr races)\n");
+    fprintf(f, "matched     %llu messages", (unsigned long long)rep->nmsgs - rep->unmatched_sends);
     if (rep->unmatched_sends) fprintf(f, ", %llu never received", (unsigned long long)rep->unmatched_sends);
     if (rep->unmatched_recvs) fprintf(f, ", %llu receives whose message was never sent", (unsigned long long)rep->unmatched_recvs);
-    fprintf(f, "\nraces       %zu of %llu wildcard receives could have got another message; %llu messages race (%zu pairs)\n",
+    fprintf(f, "\nracing      %zu of %llu wildcard receives could have got another message; %llu messages race (%zu pairs)\n",
             r->nraces, (unsigned long long)r->wildcard_recvs, (unsigned long long)c->vertices, r->nedges);
     fprintf(f, "chu-huang   %zu receives race by reachable sets (%llu tasks, %llu control points): "
                "%llu agree, %llu only here, %llu only there\n",

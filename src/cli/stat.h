@@ -43,6 +43,8 @@ struct events_stat {
     int damaged;            /* ranks whose history is missing or damaged */
 };
 
+struct races_report;
+
 struct rec_stats {
     struct recording rec;
     char mpi_library[128];  /* from rank 0's header */
@@ -51,6 +53,7 @@ struct rec_stats {
     struct rank_stat total; /* sums; events_exact if every rank's was */
     int damaged;            /* ranks whose log was missing, unreadable or damaged */
     struct events_stat ev;
+    struct races_report *races; /* the race analyses of the event history, if any */
 };
 
 /* Reads the manifest and every rank log. Problems with single logs are reported (one line
@@ -80,6 +83,14 @@ void stat_collect_events(struct rec_stats *st);
 /* Stored bytes per event and raw/stored; negative when undefined. */
 double stat_events_bytes_per_event(const struct events_stat *e);
 double stat_events_ratio(const struct events_stat *e);
+
+/* stat_races.c: runs the race analyses on the event history (when it is readable) into
+ * st->races; prints their summary. */
+void stat_collect_races(struct rec_stats *st);
+void stat_free_races(struct rec_stats *st);
+void stat_print_races_text(const struct rec_stats *st);
+struct json;
+void stat_print_races_json(const struct rec_stats *st, struct json *j);
 
 void stat_print_text(const struct rec_stats *st);
 void stat_print_json(const struct rec_stats *st);

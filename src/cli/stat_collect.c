@@ -165,11 +165,13 @@ int stat_collect(const char *dir, struct rec_stats *st)
         add_to_total(&st->total, rs);
     }
     stat_collect_events(st);
+    stat_collect_races(st);
     return 0;
 }
 
 void stat_free(struct rec_stats *st)
 {
+    stat_free_races(st);
     recording_close(&st->rec);
     free(st->ranks);
     st->ranks = NULL;

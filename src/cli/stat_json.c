@@ -116,5 +116,6 @@ void stat_print_json(const struct rec_stats *st)
     } else {
         json_null(&j, "events");
     }
+    stat_print_races_json(st, &j);
     json_object_end(&j);
 }

@@ -245,5 +245,6 @@ void stat_print_text(const struct rec_stats *st)
     print_table(st);
     print_messages(st);
     print_events(st);
+    stat_print_races_text(st);
     print_by_call(st);
 }
