@@ -48,10 +48,13 @@ if cmp -s "$REC.out" "$REC.replay"; then echo "  -> replay identical to the reco
 fi
 "$MPIRR" stat "$REC" | grep -E '^(mode|messages|races) '
 
-say "mpirr record --events: the event history, every MPI call of every rank (rank 0's first calls)"
+say "mpirr record --mode=races --events: the event history, every MPI call of every rank (rank 0's first calls)"
 rm -rf "$REC"
-"$MPIRR" record --events -o "$REC" -- "${LAUNCH[@]}" "$APP" >"$REC.out"
+"$MPIRR" record --mode=races --events -o "$REC" -- "${LAUNCH[@]}" "$APP" >"$REC.out"
 "$MPIRR" events "$REC" --rank 0 | grep -v '^#' | head -8 | sed 's/^/  /'
 "$MPIRR" stat "$REC" | grep -E '^events '
 "$MPIRR" events "$REC" --check | sed 's/^/  /'
+
+say "mpirr races $REC: every receive that could have got another message, by source line"
+"$MPIRR" races "$REC" | sed 's/^/  /'
 rm -f "$REC.out" "$REC.replay"
