@@ -37,13 +37,6 @@ static struct {
     char path[4200];
 } ev;
 
-uint64_t mpirr_ev_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void append_locked(mpirr_event *e)
 {
     if (!ev.w || !mpirr_evw_append(ev.w, e)) return;

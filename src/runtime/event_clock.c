@@ -1,0 +1,123 @@
+/* event_clock.c: the event history's clock, CLOCK_MONOTONIC nanoseconds read twice per MPI
+ * call. Where the x86 time-stamp counter is invariant (constant_tsc and nonstop_tsc), it is
+ * read instead (about 9 ns here, against 21 ns for clock_gettime, a third of the history's
+ * cost per call) and converted with a rate measured against CLOCK_MONOTONIC, re-measured
+ * every 2^16 reads (of a thread) so that drift stays far below a tick (32 us). Readings never go back: the
+ * time codes are deltas from the previous reading. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "event_history.h"
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#else
+#define HAVE_TSC 0
+#endif
+
+enum { RECALIBRATE = 1 << 16, FIRST_RATE_NS = 200000 };
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The anchor (a TSC reading and its time) and the rate, published together under a sequence
+ * number so that readers in other threads never mix two anchors. */
+static struct {
+    int state;           /* 0 unknown, 1 no usable TSC, 2 measuring the first rate, 3 TSC */
+    _Atomic unsigned seq;
+    uint64_t tsc, ns;    /* anchor */
+    double ns_per_tick;
+    atomic_flag busy;      /* someone is changing the state (the others just read on) */
+} clk = {.busy = ATOMIC_FLAG_INIT};
+
+/* Not the runtime lock: readings are taken with and without it held. A thread that finds
+ * the clock busy does without (it reads clock_gettime, or keeps the old anchor). */
+static int try_own(void) { return !atomic_flag_test_and_set_explicit(&clk.busy, memory_order_acquire); }
+static void release(void) { atomic_flag_clear_explicit(&clk.busy, memory_order_release); }
+
+static int tsc_invariant(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return 0;
+    char line[4096];
+    int ok = 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "flags", 5)) {
+            ok = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
+            break;
+        }
+    fclose(f);
+    return ok;
+}
+
+/* Per thread (no atomic operation on the fast path): a record's begin and end are read by one
+ * thread, and the writer clamps a time code that would go back across threads to 0. */
+static __thread uint64_t last_read __attribute__((tls_model("initial-exec")));
+static __thread unsigned reads __attribute__((tls_model("initial-exec")));
+
+static uint64_t monotone(uint64_t t)
+{
+    if (t < last_read) return last_read;
+    last_read = t;
+    return t;
+}
+
+#if HAVE_TSC
+/* Re-anchors at the current TSC and time; the rate is measured over the last interval. */
+static void anchor(uint64_t tsc, uint64_t ns)
+{
+    atomic_fetch_add_explicit(&clk.seq, 1, memory_order_acq_rel); /* odd: being changed */
+    if (tsc > clk.tsc && ns > clk.ns) clk.ns_per_tick = (double)(ns - clk.ns) / (double)(tsc - clk.tsc);
+    clk.tsc = tsc;
+    clk.ns = ns;
+    atomic_fetch_add_explicit(&clk.seq, 1, memory_order_acq_rel);
+}
+#endif
+
+uint64_t mpirr_ev_now(void)
+{
+#if HAVE_TSC
+    if (clk.state == 3) {
+        uint64_t tsc = __rdtsc();
+        if ((++reads & (RECALIBRATE - 1)) == 0 && try_own()) {
+            anchor(tsc, monotonic_ns());
+            release();
+        }
+        for (;;) {
+            unsigned s0 = atomic_load_explicit(&clk.seq, memory_order_acquire);
+            uint64_t atsc = clk.tsc, ans = clk.ns;
+            double rate = clk.ns_per_tick;
+            if (!(s0 & 1) && atomic_load_explicit(&clk.seq, memory_order_acquire) == s0) {
+                double d = tsc > atsc ? (double)(tsc - atsc) * rate : 0.0;
+                return monotone(ans + (uint64_t)d);
+            }
+        }
+    }
+    uint64_t ns = monotonic_ns();
+    if (clk.state == 0 && try_own()) {
+        if (clk.state == 0) {
+            clk.tsc = __rdtsc();
+            clk.ns = monotonic_ns();
+            clk.state = tsc_invariant() ? 2 : 1;
+        }
+        release();
+    } else if (clk.state == 2 && ns - clk.ns >= FIRST_RATE_NS && try_own()) {
+        /* the first rate, over the first 0.2 ms of readings; clock_gettime until then */
+        if (clk.state == 2) {
+            anchor(__rdtsc(), monotonic_ns());
+            clk.state = 3;
+        }
+        release();
+    }
+    return monotone(ns);
+#else
+    return monotone(monotonic_ns());
+#endif
+}
