@@ -35,12 +35,12 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure $(CTEST_ARGS)
 
-# ASan+UBSan (and LeakSanitizer) on the format library, the unit tests and the CLI, which the
+# ASan+UBSan (and LeakSanitizer) on the format and analysis libraries, the unit tests and the CLI, which the
 # bad-input tests drive through corrupted, truncated and missing logs.
 sanitize: deps
 	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMPIRR_SANITIZE=ON
 	cmake --build $(SAN_BUILD) -j $(JOBS)
-	cd $(SAN_BUILD) && ctest --output-on-failure -R '^(unit|errors)\.'
+	cd $(SAN_BUILD) && ctest --output-on-failure -R '^(unit|errors|analysis)\.'
 
 check: demo sanitize test
 

@@ -303,7 +303,11 @@ static int load_rank(struct loader *L, int rank, char *err, size_t errlen)
 {
     an_rank *rk = &L->run->ranks[rank];
     mpirr_ev_reader *r = mpirr_evr_open(L->run->dir, rank, err, errlen);
-    if (!r) return -1;
+    if (!r) {
+        if (rank == 0) return -1; /* most likely no history at all */
+        rk->damage = strdup(err); /* the others are analysed without this rank's calls */
+        return 0;
+    }
     L->nslots = 0;
     free(L->slots);
     L->slots = NULL;
