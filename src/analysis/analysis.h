@@ -38,7 +38,8 @@ typedef struct an_op {
     uint32_t site;     /* call-site index of the posting call (rank's own numbering) */
     uint32_t lcomm;    /* the rank's own id of the communicator */
     union {
-        uint32_t msg;  /* send/recv: the message (an_run.msgs), AN_NIL if unmatched */
+        uint32_t msg;  /* send/recv: the message (an_run.msgs), AN_NIL if unmatched; probe:
+                        * the message it saw */
         uint32_t coll; /* collective: instance number on its communicator */
     };
     uint16_t call;     /* call id of the posting call */

@@ -129,6 +129,26 @@ int an_match(an_run *run)
         }
         if (nr > ns) run->unmatched_recvs += nr - ns;
     }
+    /* a probe saw the message the next receive of its channel would have got: the first one
+     * no receive posted before the probe took */
+    for (int p = 0; p < run->nranks; p++) {
+        an_rank *rk = &run->ranks[p];
+        for (size_t i = 0; i < rk->nops; i++) {
+            an_op *o = &rk->ops[i];
+            uint32_t c;
+            if (o->kind != AN_PROBE || o->msrc < 0 ||
+                !u64_map_get(&chan, channel_key(o->comm, (uint32_t)o->msrc, (uint32_t)p, o->mtag), &c))
+                continue;
+            const uint64_t *r = refs + counts[2 * c + 1];
+            uint32_t lo = 0, hi = fill[2 * c + 1];
+            while (lo < hi) { /* the channel's receives are this rank's, in post order */
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (REF_OP(r[mid]) < i) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo < fill[2 * c]) o->msg = run->ranks[REF_RANK(refs[counts[2 * c] + lo])].ops[REF_OP(refs[counts[2 * c] + lo])].msg;
+        }
+    }
     free(refs);
     free(fill);
     rc = 0;

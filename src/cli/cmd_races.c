@@ -94,6 +94,21 @@ static void print_json(struct analysis *a, const struct races_report *rep)
                 json_point(a, &j, NULL, p, (uint32_t)i);
     }
     json_array_end(&j);
+    json_array_begin(&j, "probes");
+    for (int p = 0; p < a->run->nranks; p++) {
+        const an_rank *rk = &a->run->ranks[p];
+        for (size_t i = 0; i < rk->nops; i++) {
+            const an_op *o = &rk->ops[i];
+            if (o->kind != AN_PROBE) continue;
+            json_object_begin(&j, NULL);
+            json_int(&j, "rank", p);
+            json_uint(&j, "event", o->post);
+            if (o->msg != AN_NIL) json_point(a, &j, "saw", (int)a->run->msgs[o->msg].sender, a->run->msgs[o->msg].send_op);
+            else json_null(&j, "saw");
+            json_object_end(&j);
+        }
+    }
+    json_array_end(&j);
     json_array_begin(&j, "unreceived_sends");
     for (uint32_t m = 0; m < a->run->nmsgs; m++)
         if (a->run->msgs[m].recv_op == AN_NIL) json_msg(a, &j, m);

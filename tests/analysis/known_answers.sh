@@ -200,6 +200,18 @@ def check_races(s, d):
             got = set(obj_key(o) for o in j[field])
             if got != want:
                 s.fail(line, '%s should be %s, mpirr races says %s' % (field, fmt(want), fmt(got)))
+        elif kind == 'probe':
+            m = re.fullmatch(r'(\S+)\s*=\s*(\S+)', rest)
+            if not m:
+                s.fail(line, 'bad #expect probe: expected PROBE = MSG')
+                continue
+            pr, msg = s.label(line, m.group(1)), s.label(line, m.group(2))
+            seen = {obj_key(o): o.get('saw') for o in j.get('probes', [])}
+            if pr not in seen:
+                s.fail(line, 'mpirr races lists no probe %s' % s.show(pr))
+            elif seen[pr] is None or obj_key(seen[pr]) != msg:
+                s.fail(line, 'probe %s should have seen %s, mpirr races says %s' % (
+                    s.show(pr), s.show(msg), 'nothing' if seen[pr] is None else s.show(obj_key(seen[pr]))))
         elif kind == 'messages':
             number(line, kind, 'messages', rest)
         elif kind == 'race-edges':
