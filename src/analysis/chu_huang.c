@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "reserve.h"
 #include "u64_map.h"
 
 typedef struct entry {
@@ -40,17 +41,6 @@ static size_t lower(const entry *e, size_t n, uint64_t key, uint64_t hb)
         else hi = mid;
     }
     return lo;
-}
-
-static int push(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap) return 0;
-    size_t c = *cap ? *cap * 2 : 256;
-    void *q = realloc(*p, c * size);
-    if (!q) return -1;
-    *p = q;
-    *cap = c;
-    return 0;
 }
 
 static int one_rank(const an_run *run, int p, an_races *out, size_t *cap_r, size_t *cap_c)
@@ -134,10 +124,10 @@ static int one_rank(const an_run *run, int p, an_races *out, size_t *cap_r, size
         uint64_t limit = first_send[i] == UINT64_MAX ? UINT64_MAX : 2 * first_send[i];
         size_t hi = lower(ent, ne, key, limit);
         if (hi - lo < 2) continue;
-        if (push((void **)&out->ch, cap_r, out->nch, sizeof *out->ch)) goto out;
+        if (an_reserve((void **)&out->ch, cap_r, out->nch + 1, sizeof *out->ch)) goto out;
         out->ch[out->nch++] = (an_race){p, (uint32_t)i, (uint32_t)out->nch_cand, (uint32_t)(hi - lo)};
         for (size_t k = lo; k < hi; k++) {
-            if (push((void **)&out->ch_cand, cap_c, out->nch_cand, sizeof *out->ch_cand)) goto out;
+            if (an_reserve((void **)&out->ch_cand, cap_c, out->nch_cand + 1, sizeof *out->ch_cand)) goto out;
             out->ch_cand[out->nch_cand++] = ent[k].msg;
         }
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "reserve.h"
 #include "u64_map.h"
 
 /* Message lists in send order, per (receiver, comm, sender) "stream" and per (receiver, comm,
@@ -112,21 +113,9 @@ typedef struct senders {
     uint32_t *group_len;
 } senders;
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap) return 0;
-    size_t c = *cap ? *cap * 2 : 256;
-    while (c < need) c *= 2;
-    void *n = realloc(*p, c * size);
-    if (!n) return -1;
-    *p = n;
-    *cap = c;
-    return 0;
-}
-
 static int add_candidate(an_races *out, size_t *cap, uint32_t m)
 {
-    if (grow((void **)&out->cand, cap, out->ncand + 1, sizeof *out->cand)) return -1;
+    if (an_reserve((void **)&out->cand, cap, out->ncand + 1, sizeof *out->cand)) return -1;
     out->cand[out->ncand++] = m;
     return 0;
 }
@@ -251,7 +240,7 @@ int an_find_races(const an_run *run, an_races *out)
                 }
                 if (c == AN_NIL || an_after(&run->msgs[c], r->done)) continue;
                 if (add_candidate(out, &cap_cand, c)) goto out;
-                if (grow((void **)&out->edges, &cap_edges, out->nedges + 1, sizeof *out->edges)) goto out;
+                if (an_reserve((void **)&out->edges, &cap_edges, out->nedges + 1, sizeof *out->edges)) goto out;
                 out->edges[out->nedges][0] = c < r->msg ? c : r->msg;
                 out->edges[out->nedges][1] = c < r->msg ? r->msg : c;
                 out->nedges++;
@@ -260,7 +249,7 @@ int an_find_races(const an_run *run, an_races *out)
                 out->ncand = first;
                 continue;
             }
-            if (grow((void **)&out->races, &cap_races, out->nraces + 1, sizeof *out->races)) goto out;
+            if (an_reserve((void **)&out->races, &cap_races, out->nraces + 1, sizeof *out->races)) goto out;
             out->races[out->nraces++] = (an_race){p, (uint32_t)i, (uint32_t)first, (uint32_t)(out->ncand - first)};
         }
         if (on_the_fly(run, p, &last, &out->on_the_fly)) goto out;

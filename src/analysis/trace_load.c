@@ -11,6 +11,7 @@
 #include "call_roles.h"
 #include "comm_ids.h"
 #include "event_trace.h"
+#include "reserve.h"
 
 /* A request slot: the op it stands for now, or a persistent request's template. */
 struct slot {
@@ -43,13 +44,7 @@ static int32_t world_member(const an_rank *rk, uint32_t lc, int32_t r)
 
 static an_op *new_op(an_rank *rk)
 {
-    if (rk->nops == rk->cap) {
-        size_t cap = rk->cap ? rk->cap * 2 : 1024;
-        an_op *o = realloc(rk->ops, cap * sizeof *o);
-        if (!o) return NULL;
-        rk->ops = o;
-        rk->cap = cap;
-    }
+    if (an_reserve((void **)&rk->ops, &rk->cap, rk->nops + 1, sizeof *rk->ops)) return NULL;
     an_op *o = &rk->ops[rk->nops++];
     memset(o, 0, sizeof *o);
     o->msg = AN_NIL;
