@@ -48,6 +48,7 @@ bench: build
 	@bench/run.sh $(BUILD)
 	@bench/table1/table1.sh $(BUILD)
 	@bench/events/events_bench.sh $(BUILD)
+	@bench/analysis/analysis_bench.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -127,30 +127,57 @@ static int by_edge(const void *a, const void *b)
     return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
-/* Netzer & Miller Figure 3: after each receive, trace its message if the previous receive of
- * the process that could have accepted it did not happen before its send. */
-static int on_the_fly(const an_run *run, int p, u64_map *last, uint64_t *traced)
+/* Netzer & Miller Figure 3, with MPI's order as PDT adapts it: after each receive, trace its
+ * message if the previous receive of the process that could have got it instead did not
+ * happen before its send. A receive that could have got it is a wildcard-source receive with
+ * a tag pattern accepting it, whose own message came from another sender (from the same
+ * sender, the order of the two is fixed), posted after the sender's previous message was
+ * taken (before that, that one would have come first). Per (comm, tag pattern) the last such
+ * receive and the last one whose sender differs from that one's are kept; per channel and per
+ * (comm, sender) the receive that took the last message. */
+struct last_recv {
+    uint32_t last, other; /* op indices (AN_NIL: none) */
+    uint32_t sender;      /* of last */
+};
+
+static int on_the_fly(const an_run *run, int p, u64_map *index, struct last_recv **lr, size_t *cap,
+                      size_t *n, u64_map *taken, uint64_t *traced)
 {
     const an_rank *rk = &run->ranks[p];
     for (size_t i = 0; i < rk->nops; i++) {
         const an_op *r = &rk->ops[i];
         if (r->kind != AN_RECV || r->msg == AN_NIL) continue;
         const an_msg *m = &run->msgs[r->msg];
-        const int32_t srcs[2] = {(int32_t)m->sender, AN_ANY}, tags[2] = {r->mtag, AN_ANY};
-        uint32_t prev = AN_NIL, j;
-        for (int a = 0; a < 2; a++)
-            for (int b = 0; b < 2; b++)
-                if (u64_map_get(last, u64_mix(stream_key((uint32_t)p, r->comm, (uint32_t)srcs[a]),
-                                              (uint32_t)tags[b]),
-                                &j) &&
-                    (prev == AN_NIL || j > prev))
-                    prev = j;
+        const int32_t tags[2] = {r->mtag, AN_ANY};
+        /* receives that took the sender's previous message: on this channel, on this stream */
+        const uint64_t before[2] = {channel_key((uint32_t)p, r->comm, m->sender, r->mtag),
+                                    stream_key((uint32_t)p, r->comm, m->sender)};
+        uint32_t prev = AN_NIL, k, t;
+        for (int b = 0; b < 2; b++) {
+            if (!u64_map_get(index, stream_key((uint32_t)p, r->comm, (uint32_t)tags[b]), &k)) continue;
+            const struct last_recv *l = &(*lr)[k];
+            uint32_t j = l->sender != m->sender ? l->last : l->other;
+            if (j == AN_NIL || (u64_map_get(taken, before[b], &t) && j < t)) continue;
+            if (prev == AN_NIL || j > prev) prev = j;
+        }
         if (prev != AN_NIL && (!rk->ops[prev].done || !an_after(m, rk->ops[prev].done))) (*traced)++;
-        uint32_t *slot = u64_map_slot(
-            last, u64_mix(stream_key((uint32_t)p, r->comm, (uint32_t)r->peer), (uint32_t)r->tag),
-            0, NULL);
+        for (int b = 0; b < 2; b++) {
+            uint32_t *slot = u64_map_slot(taken, before[b], 0, NULL);
+            if (!slot) return -1;
+            *slot = (uint32_t)i;
+        }
+        if (r->peer != AN_ANY) continue;
+        int added;
+        uint32_t *slot = u64_map_slot(index, stream_key((uint32_t)p, r->comm, (uint32_t)r->tag), (uint32_t)*n, &added);
         if (!slot) return -1;
-        *slot = (uint32_t)i;
+        if (added) {
+            if (an_reserve((void **)lr, cap, *n + 1, sizeof **lr)) return -1;
+            (*lr)[(*n)++] = (struct last_recv){AN_NIL, AN_NIL, AN_NIL};
+        }
+        struct last_recv *l = &(*lr)[*slot];
+        if (l->last != AN_NIL && l->sender != m->sender) l->other = l->last;
+        l->last = (uint32_t)i;
+        l->sender = m->sender;
     }
     return 0;
 }
@@ -160,8 +187,9 @@ int an_find_races(const an_run *run, an_races *out)
     memset(out, 0, sizeof *out);
     lists streams = {0}, chans = {0};
     senders S = {0};
-    u64_map last = {0};
-    size_t cap_races = 0, cap_cand = 0, cap_edges = 0;
+    u64_map last = {0}, taken = {0};
+    struct last_recv *lr = NULL;
+    size_t cap_races = 0, cap_cand = 0, cap_edges = 0, cap_lr = 0, nlr = 0;
     int rc = -1;
     if (lists_build(run, &streams, 0) || lists_build(run, &chans, 1)) goto out;
     /* group the streams by (receiver, comm) */
@@ -252,7 +280,7 @@ int an_find_races(const an_run *run, an_races *out)
             if (an_reserve((void **)&out->races, &cap_races, out->nraces + 1, sizeof *out->races)) goto out;
             out->races[out->nraces++] = (an_race){p, (uint32_t)i, (uint32_t)first, (uint32_t)(out->ncand - first)};
         }
-        if (on_the_fly(run, p, &last, &out->on_the_fly)) goto out;
+        if (on_the_fly(run, p, &last, &lr, &cap_lr, &nlr, &taken, &out->on_the_fly)) goto out;
     }
     if (out->nedges) {
         qsort(out->edges, out->nedges, sizeof *out->edges, by_edge);
@@ -267,6 +295,8 @@ out:
     lists_free(&chans);
     u64_map_free(&S.group);
     u64_map_free(&last);
+    u64_map_free(&taken);
+    free(lr);
     free(S.order);
     free(S.sender);
     free(S.group_len);

@@ -41,6 +41,11 @@ static void put_string(FILE *f, const char *str)
     const unsigned char *s = (const unsigned char *)str;
     fputc('"', f);
     while (*s) {
+        /* a run of plain printable ASCII goes out in one write (reports hold millions) */
+        const unsigned char *run = s;
+        while (*s >= 0x20 && *s < 0x7f && *s != '"' && *s != '\\') s++;
+        if (s > run) fwrite(run, 1, (size_t)(s - run), f);
+        if (!*s) break;
         int len = utf8_length(s);
         if (*s == '"' || *s == '\\') {
             fprintf(f, "\\%c", *s);

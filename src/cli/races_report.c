@@ -163,6 +163,8 @@ static void versus_optimal(char *buf, size_t n, uint64_t traced, const an_cover 
                  (unsigned long long)(2 * c->matching));
     } else if ((int64_t)traced <= c->min_cover) {
         snprintf(buf, n, "optimal");
+    } else if (c->min_cover == 0) {
+        snprintf(buf, n, "the optimum is 0: no message races");
     } else {
         snprintf(buf, n, "within %.0f%% of optimal",
                  c->min_cover ? 100.0 * ((double)traced - (double)c->min_cover) / (double)c->min_cover : 100.0);
