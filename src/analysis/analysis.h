@@ -136,9 +136,13 @@ static inline int an_after(const an_msg *m, uint64_t e) { return m->hb_dest >= 2
 typedef struct an_race {
     int rank;
     uint32_t op;        /* the racing receive (index into ranks[rank].ops) */
-    uint32_t first;     /* its candidates: cand[first .. first + n) */
-    uint32_t n;
+    uint32_t first;     /* its candidates: cand[first .. first + kept) */
+    uint32_t n;         /* how many it has */
+    uint32_t kept;      /* how many are listed (Chu & Huang keep at most AN_CH_KEEP) */
 } an_race;
+
+/* Chu & Huang's reach sets can hold every message of a level: each receive lists this many. */
+#define AN_CH_KEEP 256
 
 typedef struct an_races {
     an_race *races;       /* racing receives, by rank then post order */

@@ -132,9 +132,10 @@ static int one_rank(const an_run *run, int p, an_races *out, size_t *cap_r, size
         size_t hi = lower(ent, ne, key, limit);
         if (hi - lo < 2) continue;
         if (an_reserve((void **)&out->ch, cap_r, out->nch + 1, sizeof *out->ch)) goto out;
-        out->ch[out->nch++] = (an_race){p, (uint32_t)i, (uint32_t)out->nch_cand, (uint32_t)(hi - lo)};
-        if (an_reserve((void **)&out->ch_cand, cap_c, out->nch_cand + (hi - lo), sizeof *out->ch_cand)) goto out;
-        for (size_t k = lo; k < hi; k++) out->ch_cand[out->nch_cand++] = ent[k].msg;
+        size_t keep = hi - lo < AN_CH_KEEP ? hi - lo : AN_CH_KEEP; /* memory stays linear */
+        out->ch[out->nch++] = (an_race){p, (uint32_t)i, (uint32_t)out->nch_cand, (uint32_t)(hi - lo), (uint32_t)keep};
+        if (an_reserve((void **)&out->ch_cand, cap_c, out->nch_cand + keep, sizeof *out->ch_cand)) goto out;
+        for (size_t k = lo; k < lo + keep; k++) out->ch_cand[out->nch_cand++] = ent[k].msg;
     }
     rc = 0;
 out:

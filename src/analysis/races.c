@@ -120,11 +120,41 @@ static int add_candidate(an_races *out, size_t *cap, uint32_t m)
     return 0;
 }
 
-static int by_edge(const void *a, const void *b)
+/* A pair races at both its receives when each message was the other's candidate: sort the
+ * pairs (as 64-bit keys, radix, 16 bits a pass: millions of edges) and keep one of each. */
+static int dedupe_edges(an_races *out)
 {
-    const uint32_t *x = a, *y = b;
-    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
-    return x[1] < y[1] ? -1 : x[1] > y[1];
+    size_t n = out->nedges;
+    uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    size_t *count = malloc(65537 * sizeof *count);
+    if (!a || !b || !count) {
+        free(a);
+        free(b);
+        free(count);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) a[i] = (uint64_t)out->edges[i][0] << 32 | out->edges[i][1];
+    for (int shift = 0; shift < 64; shift += 16) {
+        memset(count, 0, 65537 * sizeof *count);
+        for (size_t i = 0; i < n; i++) count[((a[i] >> shift) & 0xffff) + 1]++;
+        for (size_t d = 0; d < 65536; d++) count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++) b[count[(a[i] >> shift) & 0xffff]++] = a[i];
+        uint64_t *t = a;
+        a = b;
+        b = t;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && a[i] == a[i - 1]) continue;
+        out->edges[k][0] = (uint32_t)(a[i] >> 32);
+        out->edges[k][1] = (uint32_t)a[i];
+        k++;
+    }
+    out->nedges = k;
+    free(a);
+    free(b);
+    free(count);
+    return 0;
 }
 
 /* Netzer & Miller Figure 3, with MPI's order as PDT adapts it: after each receive, trace its
@@ -278,17 +308,12 @@ int an_find_races(const an_run *run, an_races *out)
                 continue;
             }
             if (an_reserve((void **)&out->races, &cap_races, out->nraces + 1, sizeof *out->races)) goto out;
-            out->races[out->nraces++] = (an_race){p, (uint32_t)i, (uint32_t)first, (uint32_t)(out->ncand - first)};
+            out->races[out->nraces++] =
+                (an_race){p, (uint32_t)i, (uint32_t)first, (uint32_t)(out->ncand - first), (uint32_t)(out->ncand - first)};
         }
         if (on_the_fly(run, p, &last, &lr, &cap_lr, &nlr, &taken, &out->on_the_fly)) goto out;
     }
-    if (out->nedges) {
-        qsort(out->edges, out->nedges, sizeof *out->edges, by_edge);
-        size_t n = 1;
-        for (size_t i = 1; i < out->nedges; i++)
-            if (by_edge(out->edges[i], out->edges[n - 1])) memcpy(out->edges[n++], out->edges[i], sizeof *out->edges);
-        out->nedges = n;
-    }
+    if (out->nedges && dedupe_edges(out)) goto out;
     rc = 0;
 out:
     lists_free(&streams);

@@ -68,8 +68,9 @@ static void json_race_list(struct analysis *a, struct json *j, const char *key, 
             json_null(j, "matched");
         }
         json_array_begin(j, cand_key);
-        for (uint32_t k = 0; k < r->n; k++) json_msg(a, j, cand[r->first + k]);
+        for (uint32_t k = 0; k < r->kept; k++) json_msg(a, j, cand[r->first + k]);
         json_array_end(j);
+        if (r->kept < r->n) json_uint(j, "count", r->n);
         if (logged_known) json_bool(j, "logged", races_logged_has(logged, r->rank, o->post));
         json_object_end(j);
     }
