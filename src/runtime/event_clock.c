@@ -3,7 +3,8 @@
  * read instead (about 9 ns here, against 21 ns for clock_gettime, a third of the history's
  * cost per call) and converted with a rate measured against CLOCK_MONOTONIC, re-measured
  * every 2^16 reads (of a thread) so that drift stays far below a tick (32 us). Readings never go back: the
- * time codes are deltas from the previous reading. */
+ * time codes are deltas from the previous reading. Until the history starts (and without
+ * --events) it is plain clock_gettime: nothing is probed at MPI_Init. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,16 +30,31 @@ static uint64_t monotonic_ns(void)
 
 /* The anchor (a TSC reading and its time) and the rate, published together under a sequence
  * number so that readers in other threads never mix two anchors. */
+enum { CLOCK_SYSTEM, CLOCK_MEASURING, CLOCK_TSC };
 static struct {
-    int state;           /* 0 unknown, 1 no usable TSC, 2 measuring the first rate, 3 TSC */
+    _Atomic int state;     /* CLOCK_SYSTEM until mpirr_ev_clock_start finds a usable TSC */
     _Atomic unsigned seq;
-    uint64_t tsc, ns;    /* anchor */
+    uint64_t tsc, ns;      /* anchor */
     double ns_per_tick;
-    atomic_flag busy;      /* someone is changing the state (the others just read on) */
+    atomic_flag busy;      /* someone is changing the anchor (the others read on) */
 } clk = {.busy = ATOMIC_FLAG_INIT};
 
+/* Per thread (no atomic operation on the fast path): a record's begin and end are read by one
+ * thread, and the writer clamps a time code that would go back across threads to 0. */
+static __thread uint64_t last_read __attribute__((tls_model("initial-exec")));
+
+static uint64_t monotone(uint64_t t)
+{
+    if (t < last_read) return last_read;
+    last_read = t;
+    return t;
+}
+
+#if HAVE_TSC
+static __thread unsigned reads __attribute__((tls_model("initial-exec")));
+
 /* Not the runtime lock: readings are taken with and without it held. A thread that finds
- * the clock busy does without (it reads clock_gettime, or keeps the old anchor). */
+ * the clock busy does without (it keeps the old anchor one reading longer). */
 static int try_own(void) { return !atomic_flag_test_and_set_explicit(&clk.busy, memory_order_acquire); }
 static void release(void) { atomic_flag_clear_explicit(&clk.busy, memory_order_release); }
 
@@ -57,19 +73,6 @@ static int tsc_invariant(void)
     return ok;
 }
 
-/* Per thread (no atomic operation on the fast path): a record's begin and end are read by one
- * thread, and the writer clamps a time code that would go back across threads to 0. */
-static __thread uint64_t last_read __attribute__((tls_model("initial-exec")));
-static __thread unsigned reads __attribute__((tls_model("initial-exec")));
-
-static uint64_t monotone(uint64_t t)
-{
-    if (t < last_read) return last_read;
-    last_read = t;
-    return t;
-}
-
-#if HAVE_TSC
 /* Re-anchors at the current TSC and time; the rate is measured over the last interval. */
 static void anchor(uint64_t tsc, uint64_t ns)
 {
@@ -79,40 +82,46 @@ static void anchor(uint64_t tsc, uint64_t ns)
     clk.ns = ns;
     atomic_fetch_add_explicit(&clk.seq, 1, memory_order_acq_rel);
 }
+
+static uint64_t tsc_now(void)
+{
+    uint64_t tsc = __rdtsc();
+    if ((++reads & (RECALIBRATE - 1)) == 0 && try_own()) {
+        anchor(tsc, monotonic_ns());
+        release();
+    }
+    for (;;) {
+        unsigned s0 = atomic_load_explicit(&clk.seq, memory_order_acquire);
+        uint64_t atsc = clk.tsc, ans = clk.ns;
+        double rate = clk.ns_per_tick;
+        if (!(s0 & 1) && atomic_load_explicit(&clk.seq, memory_order_acquire) == s0)
+            return monotone(ans + (uint64_t)(tsc > atsc ? (double)(tsc - atsc) * rate : 0.0));
+    }
+}
 #endif
+
+void mpirr_ev_clock_start(void)
+{
+#if HAVE_TSC
+    if (atomic_load_explicit(&clk.state, memory_order_relaxed) != CLOCK_SYSTEM || !tsc_invariant())
+        return;
+    clk.tsc = __rdtsc();
+    clk.ns = monotonic_ns();
+    atomic_store_explicit(&clk.state, CLOCK_MEASURING, memory_order_release);
+#endif
+}
 
 uint64_t mpirr_ev_now(void)
 {
 #if HAVE_TSC
-    if (clk.state == 3) {
-        uint64_t tsc = __rdtsc();
-        if ((++reads & (RECALIBRATE - 1)) == 0 && try_own()) {
-            anchor(tsc, monotonic_ns());
-            release();
-        }
-        for (;;) {
-            unsigned s0 = atomic_load_explicit(&clk.seq, memory_order_acquire);
-            uint64_t atsc = clk.tsc, ans = clk.ns;
-            double rate = clk.ns_per_tick;
-            if (!(s0 & 1) && atomic_load_explicit(&clk.seq, memory_order_acquire) == s0) {
-                double d = tsc > atsc ? (double)(tsc - atsc) * rate : 0.0;
-                return monotone(ans + (uint64_t)d);
-            }
-        }
-    }
+    int state = atomic_load_explicit(&clk.state, memory_order_acquire);
+    if (state == CLOCK_TSC) return tsc_now();
     uint64_t ns = monotonic_ns();
-    if (clk.state == 0 && try_own()) {
-        if (clk.state == 0) {
-            clk.tsc = __rdtsc();
-            clk.ns = monotonic_ns();
-            clk.state = tsc_invariant() ? 2 : 1;
-        }
-        release();
-    } else if (clk.state == 2 && ns - clk.ns >= FIRST_RATE_NS && try_own()) {
+    if (state == CLOCK_MEASURING && ns - clk.ns >= FIRST_RATE_NS && try_own()) {
         /* the first rate, over the first 0.2 ms of readings; clock_gettime until then */
-        if (clk.state == 2) {
+        if (atomic_load_explicit(&clk.state, memory_order_relaxed) == CLOCK_MEASURING) {
             anchor(__rdtsc(), monotonic_ns());
-            clk.state = 3;
+            atomic_store_explicit(&clk.state, CLOCK_TSC, memory_order_release);
         }
         release();
     }

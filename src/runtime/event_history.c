@@ -143,6 +143,7 @@ void mpirr_ev_start(uint64_t init_t0)
         mpirr_warn("rank %d: no event history: %s", mpirr_rt.rank, err);
         return;
     }
+    mpirr_ev_clock_start();
     mpirr_ev_on = 1;
     /* world and self get ids 0 and 1 in every trace */
     mpirr_ev_comm_id(MPI_COMM_WORLD);

@@ -35,6 +35,9 @@ void mpirr_ev_start(uint64_t init_t0);
 void mpirr_ev_stop(int clean);
 int mpirr_ev_flush(void);
 uint64_t mpirr_ev_now(void);
+/* event_clock.c: switches the clock to the time-stamp counter where it is invariant (the
+ * history is opening). */
+void mpirr_ev_clock_start(void);
 /* The MPI_Init entry time, for the Init record, which begins before the history opens. */
 extern uint64_t mpirr_ev_init_t0;
 
