@@ -212,10 +212,11 @@ static int coll_done(sweep *s, int p, const an_op *o, uint64_t *v)
     inst *in = inst_of(s, o);
     if (!in) return -1;
     int me = member_index(&s->run->comms[o->comm], p);
-    int ready;
+    /* ready: what this member needs has been contributed; take: it receives the result */
+    int ready, take;
     switch (o->flow) {
-    case AN_FLOW_ROOT_OUT: ready = o->peer == p || in->root_posted; break;
-    case AN_FLOW_ROOT_IN: ready = o->peer != p || in->posted >= in->n; break;
+    case AN_FLOW_ROOT_OUT: ready = o->peer == p || in->root_posted; take = o->peer != p; break;
+    case AN_FLOW_ROOT_IN: ready = o->peer != p || in->posted >= in->n; take = o->peer == p; break;
     case AN_FLOW_PREFIX:
     case AN_FLOW_XPREFIX: {
         int upto = me - (o->flow == AN_FLOW_XPREFIX);
@@ -223,9 +224,10 @@ static int coll_done(sweep *s, int p, const an_op *o, uint64_t *v)
         for (int i = 0; i <= upto && ready; i++) ready = in->member[i] != AN_NIL;
         if (ready)
             for (int i = 0; i <= upto; i++) vmax(v, vec(s, in->member[i]), s->n);
+        take = 0; /* merged above, member by member */
         break;
     }
-    default: ready = in->posted >= in->n; break;
+    default: ready = in->posted >= in->n; take = 1; break;
     }
     if (!ready) {
         s->blocked_inst[p] = (uint32_t)(in - s->inst);
@@ -233,9 +235,7 @@ static int coll_done(sweep *s, int p, const an_op *o, uint64_t *v)
         in->waiters = p;
         return 0;
     }
-    if (o->flow != AN_FLOW_PREFIX && o->flow != AN_FLOW_XPREFIX &&
-        !(o->flow == AN_FLOW_ROOT_IN && o->peer != p) && !(o->flow == AN_FLOW_ROOT_OUT && o->peer == p))
-        vmax(v, vec(s, in->acc), s->n);
+    if (take) vmax(v, vec(s, in->acc), s->n);
     if (++in->finished == in->n) inst_release(s, in);
     return 1;
 }

@@ -262,8 +262,6 @@ static int meta_record(struct loader *L, an_rank *rk, int rank, const mpirr_even
                                    e->addr + e->bytes};
         if (!m[rk->nmods].path) return -1;
         rk->nmods++;
-    } else if (e->kind == MPIRR_EVK_END) {
-        rk->clean = 1;
     }
     return 0;
 }
