@@ -201,7 +201,7 @@ int cmd_races(int argc, char **argv)
     int rc = analysis_open(dir, &a, 1, 0);
     if (rc) return rc;
     struct races_report rep;
-    if (races_report_build(&a, &rep)) {
+    if (races_report_build(&a, &rep) || races_report_details(&a, &rep)) {
         cli_error("out of memory finding the races of %s", dir);
         analysis_close(&a);
         return CLI_EXIT_FAIL;

@@ -16,7 +16,7 @@ static int by_u64(const void *a, const void *b)
 
 int races_logged_has(const struct races_logged *l, int rank, uint64_t event)
 {
-    if (!l->known || !l->events[rank]) return 0;
+    if (!l->known || !l->events || !l->events[rank]) return 0;
     return bsearch(&event, l->events[rank], l->n[rank], sizeof event, by_u64) != NULL;
 }
 
@@ -81,20 +81,14 @@ static int group_sites(struct analysis *a, struct races_report *rep)
         rep->sites[s].count++;
         rep->site_of[i] = s;
     }
-    /* sort, then renumber site_of through the names */
-    struct race_site *old = malloc((rep->nsites + 1) * sizeof *old);
-    if (!old) return -1;
-    memcpy(old, rep->sites, rep->nsites * sizeof *old);
+    /* most racing first; site_of follows each site to its new place */
+    for (size_t s = 0; s < rep->nsites; s++) rep->sites[s].orig = s;
     qsort(rep->sites, rep->nsites, sizeof *rep->sites, by_count);
-    for (size_t i = 0; i < r->nraces; i++) {
-        const struct race_site *o = &old[rep->site_of[i]];
-        for (size_t s = 0; s < rep->nsites; s++)
-            if (!strcmp(rep->sites[s].name, o->name) && rep->sites[s].call == o->call) {
-                rep->site_of[i] = s;
-                break;
-            }
-    }
-    free(old);
+    size_t *place = malloc((rep->nsites + 1) * sizeof *place);
+    if (!place) return -1;
+    for (size_t s = 0; s < rep->nsites; s++) place[rep->sites[s].orig] = s;
+    for (size_t i = 0; i < r->nraces; i++) rep->site_of[i] = place[rep->site_of[i]];
+    free(place);
     return 0;
 }
 
@@ -139,8 +133,12 @@ int races_report_build(struct analysis *a, struct races_report *rep)
     rep->ch_s = t2 - t1;
     rep->cover_s = t3 - t2;
     compare(rep);
-    if (read_logged(a, &rep->logged) || group_sites(a, rep)) return -1;
     return 0;
+}
+
+int races_report_details(struct analysis *a, struct races_report *rep)
+{
+    return read_logged(a, &rep->logged) || group_sites(a, rep) ? -1 : 0;
 }
 
 void races_report_free(struct races_report *rep)

@@ -10,7 +10,8 @@
 #include "analysis_load.h"
 #include "json.h"
 
-/* The receives a races-mode recording logged, per rank, sorted. */
+/* The receives a races-mode recording logged: how many, and (races command) which, per rank,
+ * sorted. */
 struct races_logged {
     int known;          /* the recording was made in races mode */
     int nranks;
@@ -24,6 +25,7 @@ struct race_site {
     char name[600];
     unsigned call;
     uint64_t count;
+    size_t orig; /* its index before sorting */
 };
 
 struct races_report {
@@ -38,7 +40,11 @@ struct races_report {
     double load_s, match_s, hb_s, races_s, ch_s, cover_s;
 };
 
+/* The analyses and their counts (what stat prints). */
 int races_report_build(struct analysis *a, struct races_report *rep);
+/* What `mpirr races` lists besides: the receives a races-mode recording logged (read from the
+ * rank logs) and the call sites of the racing receives. */
+int races_report_details(struct analysis *a, struct races_report *rep);
 void races_report_free(struct races_report *rep);
 void races_report_text_summary(const struct races_report *rep, FILE *f);
 void races_report_json_summary(const struct races_report *rep, struct json *j, const char *key);

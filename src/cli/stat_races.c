@@ -3,6 +3,7 @@
  * came to it (the races command's summary). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis_load.h"
 #include "json.h"
@@ -28,6 +29,11 @@ void stat_collect_races(struct rec_stats *st)
         analysis_close(&sr->a);
         free(sr);
         return;
+    }
+    /* the count of logged receives is the one stat already read from the rank logs */
+    if (!strcmp(st->rec.m.mode, "races")) {
+        sr->rep.logged.known = 1;
+        sr->rep.logged.total = st->total.entries_logged;
     }
     st->races = &sr->rep;
 }
