@@ -105,13 +105,57 @@ static uint32_t first_unconsumed(const an_run *run, lists *L, uint32_t l, size_t
     return AN_NIL;
 }
 
-/* The senders that have a stream to (p, comm): streams sorted by (p, comm) once. */
+/* The senders that have a stream to (p, comm): the streams grouped by (p, comm). */
 typedef struct senders {
-    u64_map group;       /* (p, comm) -> first index in order */
-    uint32_t *order;     /* stream ids */
+    u64_map group;       /* (p, comm) -> group */
+    uint32_t *start, *len; /* group -> its streams: order[start .. start + len) */
+    uint32_t *order;     /* stream ids, by group */
     uint32_t *sender;    /* stream id -> sender */
-    uint32_t *group_len;
 } senders;
+
+static uint64_t group_key(uint32_t p, uint32_t comm) { return stream_key(p, comm, 0xffffffffu); }
+
+static int senders_build(const an_run *run, const lists *streams, senders *S)
+{
+    uint32_t n = streams->n, ngroups = 0;
+    uint32_t *group_of = malloc((n + 1) * sizeof *group_of);
+    S->sender = malloc((n + 1) * sizeof *S->sender);
+    S->order = malloc((n + 1) * sizeof *S->order);
+    S->start = calloc(n + 1, sizeof *S->start);
+    S->len = calloc(n + 1, sizeof *S->len);
+    if (!group_of || !S->sender || !S->order || !S->start || !S->len) {
+        free(group_of);
+        return -1;
+    }
+    for (uint32_t l = 0; l < n; l++) {
+        const an_msg *m = &run->msgs[streams->items[streams->start[l]]];
+        S->sender[l] = m->sender;
+        int added;
+        uint32_t *g = u64_map_slot(&S->group, group_key(m->receiver, run->ranks[m->sender].ops[m->send_op].comm),
+                                   ngroups, &added);
+        if (!g) {
+            free(group_of);
+            return -1;
+        }
+        ngroups += (uint32_t)added;
+        group_of[l] = *g;
+        S->len[*g]++;
+    }
+    for (uint32_t g = 1; g < ngroups; g++) S->start[g] = S->start[g - 1] + S->len[g - 1];
+    memset(S->len, 0, (ngroups + 1) * sizeof *S->len);
+    for (uint32_t l = 0; l < n; l++) S->order[S->start[group_of[l]] + S->len[group_of[l]]++] = l;
+    free(group_of);
+    return 0;
+}
+
+static void senders_free(senders *S)
+{
+    u64_map_free(&S->group);
+    free(S->start);
+    free(S->len);
+    free(S->order);
+    free(S->sender);
+}
 
 static int add_candidate(an_races *out, size_t *cap, uint32_t m)
 {
@@ -222,56 +266,7 @@ int an_find_races(const an_run *run, an_races *out)
     size_t cap_races = 0, cap_cand = 0, cap_edges = 0, cap_lr = 0, nlr = 0;
     int rc = -1;
     if (lists_build(run, &streams, 0) || lists_build(run, &chans, 1)) goto out;
-    /* group the streams by (receiver, comm) */
-    S.sender = malloc((streams.n + 1) * sizeof *S.sender);
-    S.order = malloc((streams.n + 1) * sizeof *S.order);
-    S.group_len = calloc(streams.n + 1, sizeof *S.group_len);
-    if (!S.sender || !S.order || !S.group_len) goto out;
-    {
-        uint32_t ngroups = 0, *group_of = malloc((streams.n + 1) * sizeof *group_of);
-        uint32_t *gstart = calloc(streams.n + 1, sizeof *gstart);
-        if (!group_of || !gstart) {
-            free(group_of);
-            free(gstart);
-            goto out;
-        }
-        for (uint32_t l = 0; l < streams.n; l++) {
-            const an_msg *m = &run->msgs[streams.items[streams.start[l]]];
-            const an_op *so = &run->ranks[m->sender].ops[m->send_op];
-            S.sender[l] = m->sender;
-            int added;
-            uint32_t *g = u64_map_slot(&S.group, stream_key(m->receiver, so->comm, 0xffffffffu), ngroups, &added);
-            if (!g) {
-                free(group_of);
-                free(gstart);
-                goto out;
-            }
-            if (added) ngroups++;
-            group_of[l] = *g;
-            S.group_len[*g]++;
-        }
-        for (uint32_t g = 0, t = 0; g < ngroups; g++) {
-            gstart[g] = t;
-            t += S.group_len[g];
-        }
-        uint32_t *fill = calloc(ngroups + 1, sizeof *fill);
-        if (!fill) {
-            free(group_of);
-            free(gstart);
-            goto out;
-        }
-        for (uint32_t l = 0; l < streams.n; l++) S.order[gstart[group_of[l]] + fill[group_of[l]]++] = l;
-        /* the map now gives a group's start; group_len its size */
-        for (size_t i = 0; i < S.group.cap; i++)
-            if (S.group.used[i]) {
-                uint32_t g = S.group.vals[i];
-                S.group.vals[i] = gstart[g];
-                S.group_len[gstart[g]] = fill[g];
-            }
-        free(fill);
-        free(group_of);
-        free(gstart);
-    }
+    if (senders_build(run, &streams, &S)) goto out;
 
     for (int p = 0; p < run->nranks; p++) {
         const an_rank *rk = &run->ranks[p];
@@ -281,11 +276,11 @@ int an_find_races(const an_run *run, an_races *out)
             out->wildcard_recvs++;
             const an_msg *got = &run->msgs[r->msg];
             uint32_t g;
-            if (!u64_map_get(&S.group, stream_key((uint32_t)p, r->comm, 0xffffffffu), &g)) continue;
+            if (!u64_map_get(&S.group, group_key((uint32_t)p, r->comm), &g)) continue;
             size_t first = out->ncand;
             if (add_candidate(out, &cap_cand, r->msg)) goto out;
-            for (uint32_t k = 0; k < S.group_len[g]; k++) {
-                uint32_t l = S.order[g + k];
+            for (uint32_t k = 0; k < S.len[g]; k++) {
+                uint32_t l = S.order[S.start[g] + k];
                 if (S.sender[l] == got->sender) continue;
                 uint32_t c;
                 if (r->tag == AN_ANY) {
@@ -318,13 +313,10 @@ int an_find_races(const an_run *run, an_races *out)
 out:
     lists_free(&streams);
     lists_free(&chans);
-    u64_map_free(&S.group);
+    senders_free(&S);
     u64_map_free(&last);
     u64_map_free(&taken);
     free(lr);
-    free(S.order);
-    free(S.sender);
-    free(S.group_len);
     if (rc) an_races_free(out);
     return rc;
 }
