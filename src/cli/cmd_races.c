@@ -37,10 +37,11 @@ static void json_point(struct analysis *a, struct json *j, const char *key, int 
     json_object_end(j);
 }
 
-static void json_msg(struct analysis *a, struct json *j, uint32_t m)
+/* A message, named by its send. */
+static void json_msg(struct analysis *a, struct json *j, const char *key, uint32_t m)
 {
     const an_msg *msg = &a->run->msgs[m];
-    json_point(a, j, NULL, (int)msg->sender, msg->send_op);
+    json_point(a, j, key, (int)msg->sender, msg->send_op);
 }
 
 static void json_race_list(struct analysis *a, struct json *j, const char *key, const an_race *races,
@@ -61,14 +62,10 @@ static void json_race_list(struct analysis *a, struct json *j, const char *key, 
         json_string(j, "site", site);
         json_int(j, "source", o->peer);
         json_int(j, "tag", o->tag);
-        if (o->msg != AN_NIL) {
-            const an_msg *m = &a->run->msgs[o->msg];
-            json_point(a, j, "matched", (int)m->sender, m->send_op);
-        } else {
-            json_null(j, "matched");
-        }
+        if (o->msg != AN_NIL) json_msg(a, j, "matched", o->msg);
+        else json_null(j, "matched");
         json_array_begin(j, cand_key);
-        for (uint32_t k = 0; k < r->kept; k++) json_msg(a, j, cand[r->first + k]);
+        for (uint32_t k = 0; k < r->kept; k++) json_msg(a, j, NULL, cand[r->first + k]);
         json_array_end(j);
         if (r->kept < r->n) json_uint(j, "count", r->n);
         if (logged_known) json_bool(j, "logged", races_logged_has(logged, r->rank, o->post));
@@ -104,7 +101,7 @@ static void print_json(struct analysis *a, const struct races_report *rep)
             json_object_begin(&j, NULL);
             json_int(&j, "rank", p);
             json_uint(&j, "event", o->post);
-            if (o->msg != AN_NIL) json_point(a, &j, "saw", (int)a->run->msgs[o->msg].sender, a->run->msgs[o->msg].send_op);
+            if (o->msg != AN_NIL) json_msg(a, &j, "saw", o->msg);
             else json_null(&j, "saw");
             json_object_end(&j);
         }
@@ -112,7 +109,7 @@ static void print_json(struct analysis *a, const struct races_report *rep)
     json_array_end(&j);
     json_array_begin(&j, "unreceived_sends");
     for (uint32_t m = 0; m < a->run->nmsgs; m++)
-        if (a->run->msgs[m].recv_op == AN_NIL) json_msg(a, &j, m);
+        if (a->run->msgs[m].recv_op == AN_NIL) json_msg(a, &j, NULL, m);
     json_array_end(&j);
     json_array_begin(&j, "sites");
     for (size_t i = 0; i < rep->nsites; i++) {
