@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int mpirr_write_all(int fd, const void *buf, size_t n)
@@ -39,4 +40,55 @@ void *mpirr_map_create(const char *path, size_t len, char *err, size_t errlen)
         return NULL;
     }
     return map;
+}
+
+static const char *file_type_name(mode_t mode)
+{
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a plain file";
+}
+
+int mpirr_open_regular(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s is not a regular file (%s)", path, file_type_name(st.st_mode));
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    /* regular files ignore O_NONBLOCK for reads, but leave the descriptor as plain as any */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
+FILE *mpirr_fopen_regular(const char *path, char *err, size_t errlen)
+{
+    int fd = mpirr_open_regular(path, err, errlen);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        close(fd);
+        errno = e;
+    }
+    return f;
 }

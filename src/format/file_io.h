@@ -1,14 +1,26 @@
-/* file_io.h: the two file primitives every writer needs: a write that finishes, and a
- * file-backed shared mapping (the tails and pending slots that outlive a killed process). */
+/* file_io.h: the file primitives of the format library: for writers, a write that finishes
+ * and a file-backed shared mapping (the tails and pending slots that outlive a killed
+ * process); for readers, an open that accepts only regular files. */
 #ifndef MPIRR_FILE_IO_H
 #define MPIRR_FILE_IO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Writes all n bytes (retrying short writes and EINTR); 0 or -1 with errno. */
 int mpirr_write_all(int fd, const void *buf, size_t n);
 /* Creates (truncating) path with len bytes and maps it shared read-write; NULL with a
  * one-line message naming the file on failure. */
 void *mpirr_map_create(const char *path, size_t len, char *err, size_t errlen);
+
+/* Readers: opens path read-only only if it is a regular file. A FIFO, device or directory
+ * put where a recording file belongs would block a reader forever or feed it endless bytes,
+ * so the open itself does not block (O_NONBLOCK, cleared again afterwards) and fstat checks
+ * the type. Returns the descriptor, or -1 with errno (ENOENT when missing, EINVAL when not a
+ * regular file) and one line in err naming the file: "PATH: No such file or directory",
+ * "PATH is not a regular file (a FIFO)". */
+int mpirr_open_regular(const char *path, char *err, size_t errlen);
+/* The same as a stdio stream ("rb"); NULL with errno and err set as above. */
+FILE *mpirr_fopen_regular(const char *path, char *err, size_t errlen);
 
 #endif

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_io.h"
+
 void mpirr_manifest_init(mpirr_manifest *m)
 {
     memset(m, 0, sizeof *m);
@@ -89,18 +91,21 @@ static int fail(char *err, size_t errlen, const char *path, int line, const char
 
 int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t errlen)
 {
-    char path[4200], line[8192];
+    char path[4200];
     snprintf(path, sizeof path, "%s/manifest", dir);
     mpirr_manifest_init(m);
-    FILE *f = fopen(path, "r");
+    FILE *f = mpirr_fopen_regular(path, err, errlen);
     if (!f) {
-        snprintf(err, errlen, "%s: %s (not an mpirr recording?)", path, strerror(errno));
+        if (errno == ENOENT) snprintf(err, errlen, "%s: %s (not an mpirr recording?)", path, strerror(errno));
         return -1;
     }
+    /* lines of any length: a recorded argument can be as long as the system allows */
+    char *line = NULL;
+    size_t line_cap = 0;
+    ssize_t len;
     int n = 0, args = 0, rc = 0;
-    while (fgets(line, sizeof line, f)) {
+    while ((len = getline(&line, &line_cap, f)) >= 0) {
         n++;
-        size_t len = strlen(line);
         if (len && line[len - 1] == '\n') line[--len] = 0;
         char *val = strchr(line, ' ');
         if (!val) {
@@ -146,9 +151,19 @@ int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t er
                 rc = fail(err, errlen, path, n, "more 'arg' lines than argc");
                 break;
             }
-            m->argv[args++] = strdup(val);
+            if (!(m->argv[args] = strdup(val))) {
+                rc = fail(err, errlen, path, n, "out of memory");
+                break;
+            }
+            args++;
         } else if (!strcmp(line, "ranks")) {
-            m->nranks = atoi(val);
+            char *end;
+            long r = strtol(val, &end, 10);
+            if (end == val || *end || r < 1 || r > MPIRR_MAX_RANKS) {
+                rc = fail(err, errlen, path, n, "bad rank count (expected 1 to " MPIRR_MAX_RANKS_TEXT ")");
+                break;
+            }
+            m->nranks = (int)r;
         } else if (!strcmp(line, "exe")) {
             snprintf(m->exe, sizeof m->exe, "%s", val);
         } else if (!strcmp(line, "fingerprint")) {
@@ -157,8 +172,10 @@ int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t er
             m->exit_status = atoi(val);
         }
     }
+    free(line);
     fclose(f);
     if (!rc && n == 0) rc = fail(err, errlen, path, 1, "empty manifest");
+    if (!rc && !m->argv) rc = fail(err, errlen, path, n, "no recorded command line ('argc' missing)");
     if (!rc && args != m->argc) rc = fail(err, errlen, path, n, "fewer 'arg' lines than argc");
     if (!rc && (!m->mode[0] || !m->mpi[0])) rc = fail(err, errlen, path, n, "missing mode or mpi");
     if (rc) {

@@ -7,6 +7,10 @@
 #include <stdint.h>
 
 #define MPIRR_MANIFEST_VERSION 1
+/* The most ranks a recording can name: readers refuse more as damage rather than allocate
+ * for them (the event history's communicators have the same bound). */
+#define MPIRR_MAX_RANKS (1 << 24)
+#define MPIRR_MAX_RANKS_TEXT "16777216"
 /* File in the recording directory where the ranks append their one-line errors during a run
  * (the CLI relays and removes it). */
 #define MPIRR_ERRLOG_NAME "runtime-errors"

@@ -1,7 +1,9 @@
-/* test_manifest.c: the manifest round-trips any command line (spaces, newlines, backslashes)
- * and rejects damaged files with a message naming the file and line. */
+/* test_manifest.c: the manifest round-trips any command line (spaces, newlines, backslashes,
+ * arguments of any length) and rejects damaged files, impossible rank counts and non-regular
+ * files with a message naming the file and line. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -51,6 +53,43 @@ int main(void)
     CHECK(!strcmp(r.exe, "/bin/app"));
     mpirr_manifest_free(&r);
 
+    /* an argument of any length round-trips exactly (no line buffer cuts it) */
+    size_t big = 100 * 1024;
+    char *long_arg = malloc(big + 1);
+    for (size_t i = 0; i < big; i++) long_arg[i] = i % 997 == 0 ? '\n' : (char)('a' + i % 26);
+    long_arg[big] = 0;
+    char *argv_long[] = {"mpirun", long_arg, "tail"};
+    char **saved_argv = m.argv;
+    m.argc = 3;
+    m.argv = argv_long;
+    CHECK(mpirr_manifest_write(dir, &m, err, sizeof err) == 0);
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == 0);
+    CHECK(r.argc == 3 && strlen(r.argv[1]) == big && !strcmp(r.argv[1], long_arg));
+    CHECK(r.argc == 3 && !strcmp(r.argv[2], "tail") && r.nranks == 8);
+    mpirr_manifest_free(&r);
+    free(long_arg);
+    m.argc = 7;
+    m.argv = saved_argv;
+
+    /* rank counts a recording cannot have are refused, not allocated for */
+    write_text("mpirr-manifest 1\nmode sources\nmpi openmpi\nargc 1\narg a\nranks 100000000\n");
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1);
+    CHECK(strstr(err, "manifest:6") && strstr(err, "bad rank count"));
+    write_text("mpirr-manifest 1\nmode sources\nmpi openmpi\nargc 1\narg a\nranks 0\n");
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, "bad rank count"));
+    /* no command line at all */
+    write_text("mpirr-manifest 1\nmode sources\nmpi openmpi\nranks 2\n");
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, "argc"));
+
+    /* a FIFO where the manifest belongs is refused at once, not read (it would block) */
+    char path[256];
+    snprintf(path, sizeof path, "%s/manifest", dir);
+    unlink(path);
+    CHECK(mkfifo(path, 0600) == 0);
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1);
+    CHECK(strstr(err, "manifest is not a regular file (a FIFO)"));
+    unlink(path);
+
     /* damage */
     write_text("hello world\n");
     CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1);
@@ -62,8 +101,6 @@ int main(void)
     CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, "version"));
     write_text("");
     CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, "empty"));
-    char path[256];
-    snprintf(path, sizeof path, "%s/manifest", dir);
     unlink(path);
     CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, "not an mpirr recording"));
     rmdir(dir);
