@@ -78,7 +78,8 @@ void mpirr_pending_close(mpirr_pending_slots *p, int remove)
 size_t mpirr_pending_load(const char *path, mpirr_record **out)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
+    char why[600];
+    FILE *f = mpirr_fopen_regular(path, why, sizeof why);
     if (!f) return 0;
     struct stat st;
     uint8_t hdr[PENDING_HEADER_BYTES];

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <zstd.h>
 
+#include "file_io.h"
 #include "log_layout.h"
 #include "pending_slots.h"
 #include "record_codec.h"
@@ -90,7 +91,8 @@ static void load_tail(mpirr_log_reader *r)
 {
     char tpath[4112];
     sibling(r, "tail", tpath, sizeof tpath);
-    FILE *t = fopen(tpath, "rb");
+    char why[600];
+    FILE *t = mpirr_fopen_regular(tpath, why, sizeof why);
     if (!t) return;
     struct stat st;
     if (fstat(fileno(t), &st) == 0 && st.st_size >= TAIL_HEADER_BYTES &&
@@ -118,9 +120,8 @@ mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errl
         return NULL;
     }
     snprintf(r->path, sizeof r->path, "%s", path);
-    r->f = fopen(path, "rb");
+    r->f = mpirr_fopen_regular(path, err, errlen);
     if (!r->f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
         free(r);
         return NULL;
     }
