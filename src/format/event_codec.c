@@ -210,6 +210,10 @@ static int get_ranks(struct cur *k, mpirr_ev_scratch *s, uint32_t at, uint32_t *
         *why = "communicator with an impossible member count";
         return -1;
     }
+    if (cnt > (uint64_t)(k->end - k->p)) { /* a member takes a byte at least: no room for them */
+        k->short_ = 1;
+        return 0;
+    }
     int32_t *r = grow(s->ranks, &s->ranks_cap, at + cnt + 1, sizeof *r);
     if (!r) {
         *why = "out of memory";
@@ -291,6 +295,10 @@ static int get_items(struct cur *k, mpirr_event *e, mpirr_ev_scratch *s, const c
     if (n > MAX_ITEMS) {
         *why = "impossible number of requests";
         return -1;
+    }
+    if (n > (uint64_t)(k->end - k->p) / 2) { /* an item takes two bytes at least */
+        k->short_ = 1;
+        return 0;
     }
     mpirr_ev_item *it = grow(s->items, &s->items_cap, n + 1, sizeof *it);
     if (!it) {

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zstd.h>
 
 #include "event_layout.h"
+#include "file_io.h"
 #include "event_trace.h"
 #include "time_coder.h"
 #include "varint.h"
@@ -24,6 +26,7 @@ struct mpirr_ev_reader {
     size_t zin_cap;
     ZSTD_inBuffer in;
     uint64_t chunk_raw_end;  /* largest raw_end of the chunks read */
+    uint64_t file_read;      /* bytes of the file read: what bounds the expansion */
     uint8_t *buf;            /* decompressed bytes not consumed yet: [lo, hi) */
     size_t cap, lo, hi;
     uint64_t raw_decoded;    /* stream bytes produced so far (chunks and tail) */
@@ -98,6 +101,9 @@ static int next_chunk(mpirr_ev_reader *r)
     }
     uint32_t zlen = mpirr_get_u32(h + EC_ZLEN);
     if (zlen > EV_MAX_CHUNK) return damaged(r, "%s", "chunk of impossible size");
+    /* no memory for bytes the file does not hold (yet: a chunk being written is a cut-off) */
+    struct stat st;
+    if (fstat(fileno(r->f), &st) || (uint64_t)st.st_size < (uint64_t)at + sizeof h + zlen) return 0;
     if (zlen > r->zin_cap) {
         uint8_t *z = realloc(r->zin, zlen);
         if (!z) return damaged(r, "%s", "out of memory");
@@ -114,6 +120,7 @@ static int next_chunk(mpirr_ev_reader *r)
     if (raw_end > r->chunk_raw_end) r->chunk_raw_end = raw_end;
     r->info.chunks++;
     r->info.compressed_bytes += zlen;
+    r->file_read += sizeof h + zlen;
     r->in = (ZSTD_inBuffer){r->zin, zlen, 0};
     return 1;
 }
@@ -176,8 +183,10 @@ static int coded_times(void *arg, uint32_t site, unsigned *cb, unsigned *ce)
 static int load_tail(mpirr_ev_reader *r)
 {
     r->tail_done = 1;
-    FILE *t = fopen(r->tail_path, "rb");
-    if (!t) return 0; /* finished cleanly, or never got one */
+    char why[600];
+    FILE *t = mpirr_fopen_regular(r->tail_path, why, sizeof why);
+    if (!t && errno == ENOENT) return 0; /* finished cleanly, or never got one */
+    if (!t) return damaged(r, "%s", why);
     r->tail_seen = 1;
     uint8_t h[40];
     int rc = 0;
@@ -188,7 +197,9 @@ static int load_tail(mpirr_ev_reader *r)
     uint64_t start = mpirr_get_u64(h + ET_RAW_START), used = mpirr_get_u64(h + ET_USED);
     uint64_t tused = mpirr_get_u64(h + ET_TUSED);
     uint32_t capacity = mpirr_get_u32(h + ET_CAPACITY);
-    if (used > capacity || tused > capacity) {
+    struct stat st;
+    if (used > capacity || tused > capacity || fstat(fileno(t), &st) ||
+        (uint64_t)st.st_size < EV_TAIL_HEADER_BYTES + (uint64_t)capacity + tused) {
         rc = damaged(r, "%s", "the tail claims more bytes than it holds");
         goto out;
     }
@@ -230,6 +241,12 @@ static int refill(mpirr_ev_reader *r)
             size_t z = ZSTD_decompressStream(r->zd, &out, &r->in);
             if (ZSTD_isError(z)) return damaged(r, "corrupt compressed data (%s)", ZSTD_getErrorName(z));
             produced(r, out.pos);
+            if (r->raw_decoded > (uint64_t)EV_MAX_EXPANSION * r->file_read + EV_EXPANSION_SLACK) {
+                char what[128];
+                snprintf(what, sizeof what, "%llu bytes of file expand past %llu bytes",
+                         (unsigned long long)r->file_read, (unsigned long long)r->raw_decoded);
+                return damaged(r, "impossible compression (%s: crafted or corrupt)", what);
+            }
             if (out.pos) return 1;
             if (r->in.pos < r->in.size) continue;
         }
@@ -367,14 +384,16 @@ mpirr_ev_reader *mpirr_evr_open(const char *dir, int rank, char *err, size_t err
     mpirr_ev_path(r->path, sizeof r->path, dir, rank, 0);
     mpirr_ev_path(r->tail_path, sizeof r->tail_path, dir, rank, 1);
     r->info.rank = rank;
-    r->f = fopen(r->path, "rb");
+    r->f = mpirr_fopen_regular(r->path, err, errlen);
     if (!r->f) {
-        char why[128];
-        snprintf(why, sizeof why, "%s%s", strerror(errno),
-                 errno == ENOENT ? " (was the run recorded with --events?)" : "");
-        return open_fail(r, err, errlen, why), NULL;
+        if (errno == ENOENT)
+            snprintf(err, errlen, "%s: %s (was the run recorded with --events?)", r->path,
+                     strerror(ENOENT));
+        mpirr_evr_close(r);
+        return NULL;
     }
     uint8_t h[EV_HEADER_BYTES];
+    r->file_read = sizeof h;
     if (fread(h, 1, sizeof h, r->f) < sizeof h)
         return open_fail(r, err, errlen, "truncated header: not a complete event history"), NULL;
     if (memcmp(h, EV_MAGIC, 8)) return open_fail(r, err, errlen, "not an mpirr event history"), NULL;
