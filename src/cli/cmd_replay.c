@@ -1,6 +1,7 @@
 /* cmd_replay.c: `mpirr replay DIR [-- COMMAND...]`: checks that the recording can be followed
- * by this command, then runs it (by default the recorded command, in the recorded directory)
- * with the runtime steering every rank along the recording. */
+ * by this command, then runs it (by default the recorded command, in the recorded directory,
+ * if replay_trust.h accepts it) with the runtime steering every rank along the recording; or,
+ * with --dry-run, prints what it would run. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,11 +13,21 @@
 #include "paths.h"
 #include "recording.h"
 #include "replay_check.h"
+#include "replay_trust.h"
 #include "run_opts.h"
 #include "session.h"
 
+enum { OPT_DRY_RUN };
+
+static const struct cli_opt replay_opts[] = {
+    {"dry-run", 0, 0, OPT_DRY_RUN},
+    RUN_OPTS_TABLE,
+    {NULL, 0, 0, 0},
+};
+
 struct replay_args {
     struct run_opts run;
+    int dry_run;
     const char *dir;
     int argc;     /* the command given after "--", or 0 for the recorded one */
     char **argv;
@@ -28,9 +39,16 @@ static int parse(int argc, char **argv, struct replay_args *a)
     struct opt_scan s;
     opt_init(&s, "replay", argc, argv);
     run_opts_init(&a->run);
-    int rc = run_opts_scan(&s, &a->run);
-    if (rc != OPT_DONE)
-        return rc;
+    a->dry_run = 0;
+    const char *v;
+    for (int id; (id = opt_next(&s, replay_opts, &v)) != OPT_DONE;) {
+        if (id == OPT_BAD || id == OPT_HELP)
+            return id;
+        if (id == OPT_DRY_RUN)
+            a->dry_run = 1;
+        else if (run_opts_apply(&a->run, "replay", id, v) != 0)
+            return OPT_BAD;
+    }
     if (s.dashdash || s.i >= argc) {
         cli_error("replay needs a recording directory (mpirr replay [options] DIR [-- COMMAND...])");
         return OPT_BAD;
@@ -66,14 +84,15 @@ int cmd_replay(int argc, char **argv)
         return CLI_EXIT_USAGE;
 
     struct recording r;
-    if ((rc = recording_open(a.dir, &r)) || (rc = replay_check_logs(&r))) {
+    int recorded = a.argc == 0; /* run the manifest's command: replay_trust.h */
+    if ((rc = recording_open(a.dir, &r)) || (rc = replay_check_logs(&r, recorded))) {
         recording_close(&r);
         return rc;
     }
     /* The recorded command runs where it was recorded; a command given here runs here. */
     char cwd[PATH_MAX];
     const char *base = r.m.cwd, *workdir = r.m.cwd;
-    if (a.argc) {
+    if (!recorded) {
         if (path_cwd(cwd, sizeof cwd) != 0) {
             recording_close(&r);
             return CLI_EXIT_FAIL;
@@ -87,9 +106,15 @@ int cmd_replay(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     struct session s = {.mode = "replay", .dir = r.dir, .wtime = -1,
-                        .noise = run_opts_noise(&a.run), .workdir = workdir};
+                        .noise = run_opts_noise(&a.run), .workdir = workdir,
+                        .dry_run = a.dry_run};
     enum mpi_impl preferred = a.run.mpi != IMPL_UNKNOWN ? a.run.mpi : mpi_impl_parse(r.m.mpi);
-    rc = session_inspect(&s, a.argc ? a.argc : r.m.argc, a.argc ? a.argv : r.m.argv, base);
+    rc = recorded ? replay_trust_launcher(&r, base) : 0;
+    if (!rc)
+        rc = session_inspect(&s, recorded ? r.m.argc : a.argc, recorded ? r.m.argv : a.argv,
+                             base);
+    if (!rc && recorded)
+        rc = replay_trust_program(&r, &s.li);
     if (!rc)
         rc = replay_check_launch(&r, &s.li);
     if (!rc)

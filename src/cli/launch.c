@@ -9,6 +9,10 @@ int launch_inspect(int argc, char **argv, const char *base, struct launch_info *
 {
     li->argc = argc;
     li->argv = argv;
+    if (argc <= 0 || !argv[0]) { /* a recording's manifest may hold no command at all */
+        cli_error("no command to run");
+        return CLI_EXIT_USAGE;
+    }
     switch (launcher_detect(argv[0], base, &li->launcher)) {
     case LAUNCHER_NOT_FOUND:
         cli_error("cannot run '%s': command not found", argv[0]);

@@ -9,33 +9,50 @@
 
 #include "paths.h"
 
-struct launcher_opt {
-    const char *name; /* without leading dashes: both launchers accept -opt and --opt */
-    int nargs;
-    int is_np;        /* its argument is the number of processes */
-};
-
+/* Options not listed are assumed by the scan to take no argument, and are refused by
+ * launch_allow. The trust column is that allow-list (docs/cli/replay.md lists it too): an
+ * option is HARMLESS only if whatever its value, the same program starts with the same
+ * environment and nothing is written outside the program's own output. */
+#define COUNT(name) {name, 1, 1, LOPT_HARMLESS}
+#define SAFE(name, nargs) {name, nargs, 0, LOPT_HARMLESS}
+#define UNSAFE(name, nargs) {name, nargs, 0, LOPT_UNTRUSTED}
 static const struct launcher_opt launcher_opts[] = {
     /* process count */
-    {"np", 1, 1}, {"n", 1, 1}, {"c", 1, 1},
-    /* two arguments */
-    {"mca", 2, 0}, {"gmca", 2, 0}, {"genv", 2, 0}, {"env", 2, 0},
-    /* one argument: Open MPI */
-    {"x", 1, 0}, {"H", 1, 0}, {"host", 1, 0}, {"hostfile", 1, 0}, {"machinefile", 1, 0},
-    {"default-hostfile", 1, 0}, {"map-by", 1, 0}, {"rank-by", 1, 0}, {"bind-to", 1, 0},
-    {"N", 1, 0}, {"npernode", 1, 0}, {"npersocket", 1, 0}, {"wdir", 1, 0}, {"path", 1, 0},
-    {"prefix", 1, 0}, {"output-filename", 1, 0}, {"am", 1, 0}, {"tune", 1, 0},
-    {"stdin", 1, 0}, {"timeout", 1, 0}, {"cpus-per-proc", 1, 0}, {"cpus-per-rank", 1, 0},
-    {"preload-files", 1, 0}, {"app", 1, 0}, {"report-bindings-file", 1, 0},
-    /* one argument: MPICH hydra */
-    {"f", 1, 0}, {"hosts", 1, 0}, {"ppn", 1, 0}, {"genvlist", 1, 0}, {"envlist", 1, 0},
-    {"configfile", 1, 0}, {"launcher", 1, 0}, {"launcher-exec", 1, 0}, {"bootstrap", 1, 0},
-    {"bootstrap-exec", 1, 0}, {"iface", 1, 0}, {"binding", 1, 0}, {"rmk", 1, 0},
-    {"gpus-per-proc", 1, 0}, {"outfile-pattern", 1, 0}, {"errfile-pattern", 1, 0},
-    {NULL, 0, 0},
+    COUNT("np"), COUNT("n"), COUNT("c"),
+    /* environment and MCA parameters: their names are checked */
+    {"x", 1, 0, LOPT_ENV_ASSIGN}, {"genv", 2, 0, LOPT_ENV_ASSIGN}, {"env", 2, 0, LOPT_ENV_ASSIGN},
+    {"genvlist", 1, 0, LOPT_ENV_LIST}, {"envlist", 1, 0, LOPT_ENV_LIST},
+    {"mca", 2, 0, LOPT_MCA}, {"gmca", 2, 0, LOPT_MCA},
+    {"H", 1, 0, LOPT_HOSTS}, {"host", 1, 0, LOPT_HOSTS}, {"hosts", 1, 0, LOPT_HOSTS},
+    /* placement, binding, counts per node, output: Open MPI */
+    SAFE("map-by", 1), SAFE("rank-by", 1), SAFE("bind-to", 1), SAFE("N", 1), SAFE("npernode", 1),
+    SAFE("npersocket", 1), SAFE("cpus-per-proc", 1), SAFE("cpus-per-rank", 1), SAFE("stdin", 1),
+    SAFE("timeout", 1), SAFE("oversubscribe", 0), SAFE("nooversubscribe", 0),
+    SAFE("use-hwthread-cpus", 0), SAFE("report-bindings", 0), SAFE("display-map", 0),
+    SAFE("display-allocation", 0), SAFE("tag-output", 0), SAFE("timestamp-output", 0),
+    SAFE("merge-stderr-to-stdout", 0), SAFE("allow-run-as-root", 0), SAFE("nolocal", 0),
+    SAFE("noprefix", 0), SAFE("q", 0), SAFE("quiet", 0), SAFE("v", 0), SAFE("verbose", 0),
+    /* MPICH hydra */
+    SAFE("ppn", 1), SAFE("binding", 1), SAFE("iface", 1), SAFE("gpus-per-proc", 1),
+    SAFE("genvall", 0), SAFE("genvnone", 0), SAFE("envall", 0), SAFE("envnone", 0),
+    SAFE("l", 0), SAFE("prepend-rank", 0), SAFE("print-all-exitcodes", 0),
+    /* start something else, preload, or read commands or hosts from files: Open MPI */
+    UNSAFE("prefix", 1), UNSAFE("path", 1), UNSAFE("wdir", 1), UNSAFE("app", 1),
+    UNSAFE("launch-agent", 1), UNSAFE("preload-binary", 0), UNSAFE("s", 0),
+    UNSAFE("preload-files", 1), UNSAFE("hostfile", 1), UNSAFE("machinefile", 1),
+    UNSAFE("default-hostfile", 1), UNSAFE("am", 1), UNSAFE("tune", 1),
+    UNSAFE("output-filename", 1), UNSAFE("report-bindings-file", 1),
+    /* MPICH hydra */
+    UNSAFE("f", 1), UNSAFE("configfile", 1), UNSAFE("launcher", 1), UNSAFE("launcher-exec", 1),
+    UNSAFE("bootstrap", 1), UNSAFE("bootstrap-exec", 1), UNSAFE("rmk", 1),
+    UNSAFE("outfile-pattern", 1), UNSAFE("errfile-pattern", 1),
+    {NULL, 0, 0, LOPT_UNTRUSTED},
 };
+#undef COUNT
+#undef SAFE
+#undef UNSAFE
 
-static const struct launcher_opt *find_opt(const char *word)
+const struct launcher_opt *launch_scan_option(const char *word)
 {
     while (*word == '-')
         word++;
@@ -69,7 +86,7 @@ static int scan_segment(int argc, char *const *argv, int i, const char *base,
     for (; i < argc && strcmp(argv[i], ":") != 0; i++) {
         const char *w = argv[i];
         if (w[0] == '-') {
-            const struct launcher_opt *o = find_opt(w);
+            const struct launcher_opt *o = launch_scan_option(w);
             if (!o)
                 continue; /* unknown option: assumed to take no argument */
             if (o->is_np && i + 1 < argc) {

@@ -5,6 +5,27 @@
 
 #include <limits.h>
 
+/* What an option may do when mpirr runs a command line it did not get from the user (a
+ * recording's, launch_allow.h decides): the values of some options are checked further. */
+enum launcher_opt_trust {
+    LOPT_UNTRUSTED = 0, /* can start something else, change what is preloaded, write files */
+    LOPT_HARMLESS,      /* process counts, placement, binding, output format */
+    LOPT_ENV_ASSIGN,    /* -x NAME[=VALUE], -genv/-env NAME VALUE: the name is checked */
+    LOPT_ENV_LIST,      /* -genvlist/-envlist A,B: every name is checked */
+    LOPT_MCA,           /* --mca NAME VALUE: the parameter name is checked */
+    LOPT_HOSTS,         /* host names, which reach ssh's command line: checked */
+};
+
+struct launcher_opt {
+    const char *name; /* without leading dashes: both launchers accept -opt and --opt */
+    int nargs;
+    int is_np;        /* its argument is the number of processes */
+    enum launcher_opt_trust trust;
+};
+
+/* The table entry of a launcher option word ("-np", "--mca"), or NULL if it is unknown. */
+const struct launcher_opt *launch_scan_option(const char *word);
+
 struct launch_scan {
     int app;                 /* index of the (first) application word, -1 if none found */
     char app_path[PATH_MAX]; /* where it resolved to */

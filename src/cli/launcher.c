@@ -4,6 +4,7 @@
 #include "launcher.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,14 +45,22 @@ static enum mpi_impl ask_version(const char *path)
     return mpi_impl_from_clues(version_clues, out);
 }
 
+/* found: argv0 through PATH (relative names against base); real: that after symlinks. */
+static int resolve(const char *argv0, const char *base, char *found, char *real)
+{
+    if (path_find_exec(argv0, base, found, PATH_MAX) != 0)
+        return -1;
+    if (!realpath(found, real))
+        strcpy(real, found);
+    return 0;
+}
+
 enum launcher_result launcher_detect(const char *argv0, const char *base, enum mpi_impl *kind)
 {
     char found[PATH_MAX], real[PATH_MAX];
     *kind = IMPL_UNKNOWN;
-    if (path_find_exec(argv0, base, found, sizeof found) != 0)
+    if (resolve(argv0, base, found, real) != 0)
         return LAUNCHER_NOT_FOUND;
-    if (!realpath(found, real))
-        strcpy(real, found);
     const char *names[] = {path_basename(argv0), path_basename(real)};
     int launcher = 0;
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -65,4 +74,25 @@ enum launcher_result launcher_detect(const char *argv0, const char *base, enum m
     if (*kind == IMPL_UNKNOWN)
         *kind = ask_version(found);
     return LAUNCHER_FOUND;
+}
+
+enum launcher_origin launcher_origin(const char *argv0, const char *base, char *real, size_t n)
+{
+    char found[PATH_MAX], path_found[PATH_MAX], path_real[PATH_MAX], resolved[PATH_MAX];
+    if (resolve(argv0, base, found, resolved) != 0)
+        return LAUNCHER_ORIGIN_MISSING;
+    snprintf(real, n, "%s", resolved);
+    const char *names[] = {path_basename(argv0), path_basename(resolved)};
+    int launcher = 0;
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+        launcher |= is_launcher_name(names[i]);
+    if (!launcher)
+        return LAUNCHER_ORIGIN_NONE;
+    /* Relative PATH entries are taken against "/" here, not against the recorded directory,
+     * which the recording names and so does not vouch for. */
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (resolve(names[i], "/", path_found, path_real) == 0 &&
+            strcmp(path_real, resolved) == 0)
+            return LAUNCHER_ORIGIN_PATH;
+    return LAUNCHER_ORIGIN_ELSEWHERE;
 }

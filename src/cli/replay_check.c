@@ -23,7 +23,32 @@ static int read_through(mpirr_log_reader *rd)
     return got < 0 ? -1 : 0;
 }
 
-static int check_log(const struct recording *r, int rank)
+/* The header must say what the file name and the manifest say. With one_program, every rank
+ * must have run the executable whose fingerprint the manifest records (replay_trust.h relies
+ * on the manifest's fingerprint; an edited manifest would disagree with the logs). */
+static int check_header(const struct recording *r, const char *path, int rank,
+                        const mpirr_log_header *h, int one_program)
+{
+    if (h->nranks != r->m.nranks) {
+        cli_error("%s: belongs to a run of %d ranks, the manifest says %d", path, h->nranks,
+                  r->m.nranks);
+        return CLI_EXIT_USAGE;
+    }
+    if (h->rank != rank) {
+        cli_error("%s: its header says rank %d, its name rank %d (a log renamed or copied?)",
+                  path, h->rank, rank);
+        return CLI_EXIT_USAGE;
+    }
+    if (one_program && r->m.fingerprint && h->exe_fingerprint != r->m.fingerprint) {
+        cli_error("%s: recorded by an executable with fingerprint %016" PRIx64 ", the manifest "
+                  "says %016" PRIx64 "; to replay anyway, give the command explicitly: mpirr "
+                  "replay %s -- COMMAND...", path, h->exe_fingerprint, r->m.fingerprint, r->name);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int check_log(const struct recording *r, int rank, int one_program)
 {
     char path[PATH_MAX + 32], err[1024];
     recording_log_path(path, sizeof path, r->dir, rank);
@@ -36,13 +61,8 @@ static int check_log(const struct recording *r, int rank)
         cli_error("%s", err); /* the reader's messages name the file */
         return CLI_EXIT_USAGE;
     }
-    int nranks = mpirr_log_reader_header(rd)->nranks;
-    int rc = 0;
-    if (nranks != r->m.nranks) {
-        cli_error("%s: belongs to a run of %d ranks, the manifest says %d", path, nranks,
-                  r->m.nranks);
-        rc = CLI_EXIT_USAGE;
-    } else if (read_through(rd) != 0) {
+    int rc = check_header(r, path, rank, mpirr_log_reader_header(rd), one_program);
+    if (!rc && read_through(rd) != 0) {
         cli_error("%s", mpirr_log_reader_error(rd));
         rc = CLI_EXIT_USAGE;
     }
@@ -50,14 +70,14 @@ static int check_log(const struct recording *r, int rank)
     return rc;
 }
 
-int replay_check_logs(const struct recording *r)
+int replay_check_logs(const struct recording *r, int one_program)
 {
     if (r->m.nranks <= 0) {
         cli_error("%s holds no rank logs: nothing to replay", r->name);
         return CLI_EXIT_USAGE;
     }
     for (int rank = 0; rank < r->m.nranks; rank++) {
-        int rc = check_log(r, rank);
+        int rc = check_log(r, rank, one_program);
         if (rc)
             return rc;
     }

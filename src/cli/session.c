@@ -11,6 +11,7 @@
 #include "launch_rewrite.h"
 #include "manifest.h"
 #include "runtime_lib.h"
+#include "shell_quote.h"
 
 int session_inspect(struct session *s, int argc, char **argv, const char *base)
 {
@@ -63,6 +64,30 @@ static void relay_runtime_errors(const char *path)
         unlink(path);
 }
 
+/* --dry-run: what child_run would do, as one shell line on stdout: the directory, the
+ * variables a singleton gets in its environment, and the (rewritten) command. 0. */
+static int print_command(const char *workdir, char **argv, const struct env_var *env, int nenv)
+{
+    if (workdir) {
+        fputs("cd ", stdout);
+        shell_print_command(stdout, 1, (char *const[]){(char *)workdir});
+        fputs(" && ", stdout);
+    }
+    if (nenv)
+        fputs("env ", stdout);
+    for (int i = 0; i < nenv; i++) { /* NAME='value': the shell joins them into one word */
+        printf("%s=", env[i].name);
+        shell_print_command(stdout, 1, (char *const[]){(char *)env[i].value});
+        fputc(' ', stdout);
+    }
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    shell_print_command(stdout, argc, argv);
+    fputc('\n', stdout);
+    return fflush(stdout) ? CLI_EXIT_FAIL : 0;
+}
+
 int session_run(const struct session *s)
 {
     struct env_var vars[16];
@@ -96,7 +121,8 @@ int session_run(const struct session *s)
     char errlog[PATH_MAX + 32] = "";
     if (s->dir) {
         snprintf(errlog, sizeof errlog, "%s/" MPIRR_ERRLOG_NAME, s->dir);
-        unlink(errlog);
+        if (!s->dry_run)
+            unlink(errlog);
         vars[n++] = (struct env_var){"MPIRR_ERRLOG", errlog};
     }
 
@@ -108,6 +134,8 @@ int session_run(const struct session *s)
     if (!argv) {
         cli_error("out of memory");
         status = CLI_EXIT_FAIL;
+    } else if (s->dry_run) {
+        status = print_command(s->workdir, argv, singleton ? vars : NULL, singleton ? n : 0);
     } else {
         struct child_spec c = {argv, s->workdir, singleton ? vars : NULL, singleton ? n : 0};
         status = child_run(&c);
@@ -116,7 +144,7 @@ int session_run(const struct session *s)
     }
     launch_argv_free(argv);
     free(preload);
-    if (errlog[0])
+    if (errlog[0] && !s->dry_run)
         relay_runtime_errors(errlog);
     return status;
 }

@@ -18,6 +18,7 @@ struct session {
     const char *noise;   /* MPIRR_NOISE_US, or NULL */
     int events;          /* MPIRR_EVENTS=1: keep the event history (and pass MPIRR_EVENTS_*) */
     const char *workdir; /* run the command there, or NULL for the current directory */
+    int dry_run;         /* print the command (one shell line on stdout) instead of running it */
     /* filled by session_prepare */
     struct launch_info li;
     enum mpi_impl impl;

@@ -232,7 +232,7 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
     w->stage_cap = p->stage_bytes ? p->stage_bytes : DEFAULT_STAGE;
     mpirr_ev_path(path, sizeof path, dir, p->rank, 0);
     mpirr_ev_path(w->tail_path, sizeof w->tail_path, dir, p->rank, 1);
-    w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    w->fd = mpirr_create_file(path, O_WRONLY);
     if (w->fd < 0) {
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         writer_free(w);

@@ -25,9 +25,14 @@ int mpirr_write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
+int mpirr_create_file(const char *path, int flags)
+{
+    return open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+}
+
 void *mpirr_map_create(const char *path, size_t len, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = mpirr_create_file(path, O_RDWR);
     if (fd < 0 || ftruncate(fd, (off_t)len)) {
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         if (fd >= 0) close(fd);

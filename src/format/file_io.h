@@ -9,6 +9,14 @@
 
 /* Writes all n bytes (retrying short writes and EINTR); 0 or -1 with errno. */
 int mpirr_write_all(int fd, const void *buf, size_t n);
+/* Writers: creates path, which must not exist yet, for writing (flags: O_WRONLY or O_RDWR,
+ * plus e.g. O_APPEND), with the mode the umask leaves of 0666. O_EXCL and O_NOFOLLOW: a file
+ * or symlink already there (planted to make a rank overwrite something outside the
+ * recording) fails with EEXIST or ELOOP instead of being written through. Nothing is
+ * unlinked first: `mpirr record` empties the directory of recording files before a run, so
+ * an existing file is another run's or someone else's, and refusing is the safe answer. A
+ * descriptor (O_CLOEXEC), or -1 with errno. */
+int mpirr_create_file(const char *path, int flags);
 /* Creates (truncating) path with len bytes and maps it shared read-write; NULL with a
  * one-line message naming the file on failure. */
 void *mpirr_map_create(const char *path, size_t len, char *err, size_t errlen);

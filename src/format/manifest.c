@@ -4,10 +4,12 @@
 #include "manifest.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "file_io.h"
 
@@ -58,9 +60,14 @@ int mpirr_manifest_write(const char *dir, const mpirr_manifest *m, char *err, si
     char path[4200], tmp[4300];
     snprintf(path, sizeof path, "%s/manifest", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
+    /* A fresh temporary, never a file or symlink already there (rename replaces a symlink
+     * at "manifest" itself rather than writing through it). A stale one is ours: remove it. */
+    unlink(tmp);
+    int fd = mpirr_create_file(tmp, O_WRONLY);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        if (fd >= 0) close(fd);
         return -1;
     }
     fprintf(f, "mpirr-manifest %d\n", MPIRR_MANIFEST_VERSION);

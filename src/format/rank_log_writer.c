@@ -113,7 +113,7 @@ mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header 
     w->stage_cap = stage_bytes ? stage_bytes : DEFAULT_STAGE_BYTES;
     mpirr_log_path(path, sizeof path, dir, h->rank, "log");
     mpirr_log_path(w->tail_path, sizeof w->tail_path, dir, h->rank, "tail");
-    w->log_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    w->log_fd = mpirr_create_file(path, O_WRONLY);
     if (w->log_fd < 0) {
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         goto fail;

@@ -1,10 +1,12 @@
 /* test_cli_launch.c: the CLI's handling of launcher command lines: launch_rewrite (how the
  * MPIRR_* variables are put on an Open MPI / MPICH command line, or left to the environment
- * of a singleton) and launch_scan (finding the application and the process count among the
- * launcher's options). Uses /bin/true and /bin/false as stand-in applications. */
+ * of a singleton), launch_scan (finding the application and the process count among the
+ * launcher's options) and launch_allow (which recorded command lines replay may run unasked).
+ * Uses /bin/true and /bin/false as stand-in applications. */
 #include <string.h>
 
 #include "check.h"
+#include "launch_allow.h"
 #include "launch_rewrite.h"
 #include "launch_scan.h"
 
@@ -100,9 +102,81 @@ static void test_scan(void)
     CHECK(sc.app == 0 && sc.nprocs == 1);
 }
 
+/* launch_allow_check on a NULL-terminated command whose program is argv[app]. */
+static int allow(char *const *argv, int app)
+{
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    char why[600] = "";
+    int bad = launch_allow_check(argc, argv, app, why, sizeof why);
+    CHECK(!bad == !why[0]); /* a refusal always says why */
+    return bad;
+}
+
+static void test_allow(void)
+{
+    char *harmless[] = {"mpirun", "-np", "4", "--oversubscribe", "--bind-to", "none", "--mca",
+                        "btl", "self,vader", "-x", "OMP_NUM_THREADS=2", "-x", "HOME", "-host",
+                        "node1,node-2:4", "--map-by", "core", "/bin/true", "--prefix", NULL};
+    CHECK(allow(harmless, 17) == 0); /* the program's own arguments are its business */
+    char *hydra[] = {"mpiexec", "-n", "2", "-ppn", "1", "-genv", "OMP_NUM_THREADS", "2",
+                     "-genvlist", "HOME,USER", "-hosts", "a,b", "-l", "/bin/true", NULL};
+    CHECK(allow(hydra, 13) == 0);
+
+    char *preload[] = {"mpirun", "-np", "4", "-x", "LD_PRELOAD=/tmp/x.so", "/bin/true", NULL};
+    CHECK(allow(preload, 5) == 3);
+    char *path[] = {"mpirun", "-x", "PATH", "/bin/true", NULL};
+    CHECK(allow(path, 3) == 1);
+    char *prefix[] = {"mpirun", "--prefix", "/opt/x", "-np", "4", "/bin/true", NULL};
+    CHECK(allow(prefix, 5) == 1);
+    char *app[] = {"mpirun", "-np", "4", "--app", "/tmp/appfile", NULL};
+    CHECK(allow(app, 5) == 3); /* no program: every word is the launcher's */
+    char *agent[] = {"mpirun", "--launch-agent", "/tmp/orted", "/bin/true", NULL};
+    CHECK(allow(agent, 3) == 1);
+    char *preload_bin[] = {"mpirun", "--preload-binary", "/bin/true", NULL};
+    CHECK(allow(preload_bin, 2) == 1);
+    char *genv[] = {"mpiexec", "-genv", "LD_PRELOAD", "/tmp/x.so", "-n", "2", "/bin/true", NULL};
+    CHECK(allow(genv, 6) == 1);
+    char *env[] = {"mpiexec", "-n", "2", "-env", "LD_LIBRARY_PATH", "/tmp", "/bin/true", NULL};
+    CHECK(allow(env, 6) == 3);
+    char *envlist[] = {"mpiexec", "-genvlist", "HOME,LD_PRELOAD", "/bin/true", NULL};
+    CHECK(allow(envlist, 3) == 1);
+    char *config[] = {"mpiexec", "-configfile", "/tmp/cfg", NULL};
+    CHECK(allow(config, 3) == 1);
+    char *bootstrap[] = {"mpiexec", "-bootstrap-exec", "/tmp/sh", "-n", "1", "/bin/true", NULL};
+    CHECK(allow(bootstrap, 5) == 1);
+    char *mca_path[] = {"mpirun", "--mca", "mca_base_component_path", "/tmp", "/bin/true", NULL};
+    CHECK(allow(mca_path, 4) == 1);
+    char *mca_agent[] = {"mpirun", "--mca", "plm_rsh_agent", "sh", "/bin/true", NULL};
+    CHECK(allow(mca_agent, 4) == 1);
+    char *mca_file[] = {"mpirun", "--mca", "mpi_show_mca_params_file", "/x", "/bin/true", NULL};
+    CHECK(allow(mca_file, 4) == 1);
+    char *host[] = {"mpirun", "-host", "-oProxyCommand=sh", "/bin/true", NULL};
+    CHECK(allow(host, 3) == 1);
+    char *hostfile[] = {"mpirun", "--hostfile", "/tmp/hosts", "/bin/true", NULL};
+    CHECK(allow(hostfile, 3) == 1);
+    char *mpmd[] = {"mpirun", "-np", "2", "/bin/true", ":", "-np", "2", "/bin/sh", NULL};
+    CHECK(allow(mpmd, 3) == 4);
+    char *unknown[] = {"mpirun", "--frobnicate", "/bin/true", NULL};
+    CHECK(allow(unknown, 2) == 1);
+    char *stray[] = {"mpirun", "-np", "2", "no-such-program", "/bin/true", NULL};
+    CHECK(allow(stray, 4) == 3);
+
+    CHECK(launch_allow_env_name("OMP_NUM_THREADS"));
+    CHECK(launch_allow_env_name("MY_INPUT"));
+    const char *const refused[] = {"LD_PRELOAD", "LD_AUDIT", "GLIBC_TUNABLES", "GCONV_PATH",
+                                   "PYTHONPATH", "PATH", "MPIRR_DIR", "OMPI_MCA_plm_rsh_agent",
+                                   "FI_PROVIDER_PATH", "UCX_MODULE_DIR", "MALLOC_TRACE", "BASH_ENV",
+                                   "TMPDIR", "1ABC", "A-B", "", NULL};
+    for (const char *const *name = refused; *name; name++)
+        CHECK(!launch_allow_env_name(*name));
+}
+
 int main(void)
 {
     test_rewrite();
     test_scan();
+    test_allow();
     return CHECK_DONE();
 }
