@@ -258,6 +258,11 @@ static int advance(sweep *s, int p)
         if (st->type == STEP_POST) {
             if (o->kind == AN_SEND && o->msg != AN_NIL) {
                 an_msg *m = &s->run->msgs[o->msg];
+                /* the loader admits only world ranks of this run; stay inside v regardless */
+                if (m->receiver >= (uint32_t)n) {
+                    s->at[p]++;
+                    continue;
+                }
                 m->hb_dest = v[m->receiver];
                 s->msg_sent[o->msg] = 1;
                 if (m->recv_op != AN_NIL) {

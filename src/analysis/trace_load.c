@@ -11,6 +11,7 @@
 #include "call_roles.h"
 #include "comm_ids.h"
 #include "event_trace.h"
+#include "manifest.h"
 #include "reserve.h"
 
 /* A request slot: the op it stands for now, or a persistent request's template. */
@@ -25,7 +26,31 @@ struct loader {
     comm_ids ids;
     struct slot *slots;
     uint32_t nslots;
+    uint64_t records;  /* records of the current rank read so far */
+    char bad[256];     /* why the current rank's history is inconsistent */
 };
+
+/* Ids a history defines are numbered densely from 0 as it goes (communicators after WORLD
+ * and SELF, call sites, request slots), so none can exceed the records read so far: a larger
+ * one is damage, and bounding it keeps a crafted id from sizing an array. */
+static int id_plausible(const struct loader *L, uint64_t id) { return id <= L->records + 2; }
+
+/* Every request slot a call record names (made, freed, completed, started) is plausible. */
+static int slots_plausible(const struct loader *L, const mpirr_event *e)
+{
+    if ((e->fields & MPIRR_EVF_REQ) && !id_plausible(L, e->req)) return 0;
+    for (uint32_t i = 0; i < e->nitems; i++)
+        if (!(e->items[i].flags & MPIRR_EVI_UNKNOWN) && !id_plausible(L, e->items[i].slot)) return 0;
+    return 1;
+}
+
+/* A communicator's members are world ranks of this run. */
+static int members_plausible(const an_run *run, const mpirr_event *e)
+{
+    for (uint32_t i = 0; i < e->nranks + e->nremote; i++)
+        if (e->ranks[i] < 0 || e->ranks[i] >= run->nranks) return 0;
+    return 1;
+}
 
 int32_t an_world_peer(const an_rank *rk, uint32_t lc, int32_t r)
 {
@@ -240,9 +265,25 @@ static void call_record(struct loader *L, an_rank *rk, const mpirr_event *e)
     }
 }
 
+/* 0, -1 out of memory, 1 inconsistent (L->bad says why). */
 static int meta_record(struct loader *L, an_rank *rk, int rank, const mpirr_event *e)
 {
-    if (e->kind == MPIRR_EVK_COMM) return comm_ids_define(&L->ids, L->run, rank, e);
+    if (e->kind == MPIRR_EVK_COMM) {
+        if (!id_plausible(L, e->comm)) {
+            snprintf(L->bad, sizeof L->bad, "communicator id %u out of range", e->comm);
+            return 1;
+        }
+        if (!members_plausible(L->run, e)) {
+            snprintf(L->bad, sizeof L->bad, "communicator %u has a member outside world ranks 0..%d",
+                     e->comm, L->run->nranks - 1);
+            return 1;
+        }
+        return comm_ids_define(&L->ids, L->run, rank, e);
+    }
+    if (e->kind == MPIRR_EVK_SITE && !id_plausible(L, e->site)) {
+        snprintf(L->bad, sizeof L->bad, "call site %u out of range", e->site);
+        return 1;
+    }
     if (e->kind == MPIRR_EVK_SITE) {
         if (e->site >= rk->nsites) {
             uint32_t n = rk->nsites ? rk->nsites : 16;
@@ -301,25 +342,51 @@ static int load_rank(struct loader *L, int rank, char *err, size_t errlen)
         rk->damage = strdup(err); /* the others are analysed without this rank's calls */
         return 0;
     }
+    /* every rank of one run knows the same rank count: another is a history from elsewhere,
+     * and its world ranks would index past this run's ranks */
+    if (mpirr_evr_info(r)->nranks != L->run->nranks) {
+        char path[4200];
+        mpirr_ev_path(path, sizeof path, L->run->dir, rank, 0);
+        snprintf(err, errlen, "%s: the history of a %d-rank run, expected %d ranks", path,
+                 mpirr_evr_info(r)->nranks, L->run->nranks);
+        mpirr_evr_close(r);
+        return -1;
+    }
     L->nslots = 0;
     free(L->slots);
     L->slots = NULL;
+    L->records = 0;
+    L->bad[0] = 0;
     mpirr_event e;
     int got, rc = 0;
     while ((got = mpirr_evr_next(r, &e)) == 1) {
+        L->records++;
         if (!mpirr_ev_is_call(e.kind)) {
-            if (meta_record(L, rk, rank, &e)) {
+            rc = meta_record(L, rk, rank, &e);
+            if (rc < 0) {
                 snprintf(err, errlen, "out of memory reading rank %d's event history", rank);
-                rc = -1;
                 break;
             }
+            if (rc > 0) break;
             continue;
+        }
+        if (!slots_plausible(L, &e)) {
+            snprintf(L->bad, sizeof L->bad, "request slot out of range");
+            rc = 1;
+            break;
         }
         L->run->events++;
         if (e.event > rk->events) rk->events = e.event;
         call_record(L, rk, &e);
     }
-    if (got < 0) rk->damage = strdup(mpirr_evr_error(r));
+    if (rc > 0) { /* inconsistent: analysed up to here, like damage the reader finds */
+        char path[4200], msg[4600];
+        mpirr_ev_path(path, sizeof path, L->run->dir, rank, 0);
+        snprintf(msg, sizeof msg, "%s: rank %d: %s after event %llu", path, rank, L->bad,
+                 (unsigned long long)rk->events);
+        rk->damage = strdup(msg);
+        rc = 0;
+    } else if (got < 0) rk->damage = strdup(mpirr_evr_error(r));
     else if (mpirr_evr_clean(r)) rk->clean = 1;
     mpirr_evr_close(r);
     order_ops(rk);
@@ -349,8 +416,9 @@ an_run *an_load(const char *dir, int nranks, char *err, size_t errlen)
         if (!r) return NULL;
         nranks = mpirr_evr_info(r)->nranks;
         mpirr_evr_close(r);
-        if (nranks <= 0) {
-            snprintf(err, errlen, "%s: rank 0's event history does not say how many ranks ran", dir);
+        if (nranks <= 0 || nranks > MPIRR_MAX_RANKS) {
+            snprintf(err, errlen, "%s: rank 0's event history gives an impossible rank count (%d)",
+                     dir, nranks);
             return NULL;
         }
     }

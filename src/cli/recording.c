@@ -1,13 +1,135 @@
-/* recording.c: opening a recording for the tools. */
+/* recording.c: opening a recording for the tools, and cross-checking its rank count (the
+ * manifest's, the rank files present, their headers' ranks) before anything is sized by it. */
 #include "recording.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
+#include "event_trace.h"
 #include "rank_log.h"
 #include "recdir.h"
+
+/* The rank files in a directory, from one listing: a rank count is never trusted to say how
+ * many names to try. */
+struct rank_files {
+    int *logs, *histories; /* rank indices of rank-N.log and rank-N.events */
+    size_t nlogs, nhistories;
+};
+
+/* N of "rank-N.<suffix>" (five digits or more, nothing after the suffix), else -1. */
+static int rank_of_name(const char *name, const char *suffix)
+{
+    if (strncmp(name, "rank-", 5)) return -1;
+    const char *p = name + 5;
+    long n = 0;
+    int digits = 0;
+    for (; *p >= '0' && *p <= '9' && n <= MPIRR_MAX_RANKS; p++, digits++) n = n * 10 + (*p - '0');
+    if (digits < 5 || n > MPIRR_MAX_RANKS || *p != '.' || strcmp(p + 1, suffix)) return -1;
+    return (int)n;
+}
+
+static int add_index(int **v, size_t *n, int rank)
+{
+    if ((*n & (*n - 1)) == 0) { /* grows at powers of two */
+        int *g = realloc(*v, (*n ? 2 * *n : 16) * sizeof *g);
+        if (!g) return -1;
+        *v = g;
+    }
+    (*v)[(*n)++] = rank;
+    return 0;
+}
+
+static int list_rank_files(const char *dir, struct rank_files *rf)
+{
+    memset(rf, 0, sizeof *rf);
+    DIR *d = opendir(dir);
+    if (!d) return 0; /* the readers say why */
+    int rc = 0;
+    for (struct dirent *e; !rc && (e = readdir(d));) {
+        int log = rank_of_name(e->d_name, "log"), hist = rank_of_name(e->d_name, "events");
+        if (log >= 0) rc = add_index(&rf->logs, &rf->nlogs, log);
+        if (hist >= 0) rc = add_index(&rf->histories, &rf->nhistories, hist);
+    }
+    closedir(d);
+    if (rc) cli_error("out of memory listing %s", dir);
+    return rc;
+}
+
+/* A rank file's own rank count against the recording's: one line naming the file. */
+static int same_count(const char *path, int file_rank, int header_rank, int header_nranks, int nranks)
+{
+    if (header_nranks != nranks) {
+        cli_error("%s: written by a %d-rank run, but the recording has %d ranks", path,
+                  header_nranks, nranks);
+        return -1;
+    }
+    if (header_rank != file_rank) {
+        cli_error("%s: holds rank %d, expected rank %d", path, header_rank, file_rank);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every rank file present: its index below the rank count, its header's counts the same.
+ * Files that cannot be read are left to the commands, which report them in context. */
+static int check_rank_files(const char *dir, const struct rank_files *rf, int nranks)
+{
+    char path[PATH_MAX + 32], err[1024];
+    for (size_t i = 0; i < rf->nlogs; i++) {
+        mpirr_log_path(path, sizeof path, dir, rf->logs[i], "log");
+        if (rf->logs[i] >= nranks) {
+            cli_error("%s: rank %d, but the recording has %d ranks", path, rf->logs[i], nranks);
+            return -1;
+        }
+        mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
+        if (!rd) continue;
+        const mpirr_log_header *h = mpirr_log_reader_header(rd);
+        int rc = same_count(path, rf->logs[i], h->rank, h->nranks, nranks);
+        mpirr_log_reader_close(rd);
+        if (rc) return -1;
+    }
+    for (size_t i = 0; i < rf->nhistories; i++) {
+        mpirr_ev_path(path, sizeof path, dir, rf->histories[i], 0);
+        if (rf->histories[i] >= nranks) {
+            cli_error("%s: rank %d, but the recording has %d ranks", path, rf->histories[i], nranks);
+            return -1;
+        }
+        /* the reader itself refuses a history of another rank than its name says */
+        mpirr_ev_reader *r = mpirr_evr_open(dir, rf->histories[i], err, sizeof err);
+        if (!r) continue;
+        int count = mpirr_evr_info(r)->nranks;
+        mpirr_evr_close(r);
+        if (same_count(path, rf->histories[i], rf->histories[i], count, nranks)) return -1;
+    }
+    return 0;
+}
+
+/* The manifest's rank count (or rank 0's, when the manifest lacks it) against the files:
+ * every header must agree, and most ranks must have left a file. A rank that died before
+ * MPI_Init leaves none, but a count far above the files present is not a recording's
+ * (and would size per-rank tables and file probes by an attacker's number). */
+static int check_ranks(struct recording *r)
+{
+    int nranks = r->m.nranks;
+    if (nranks <= 0) return 0; /* no rank logs at all: recording_fill_from_logs said so */
+    struct rank_files rf;
+    if (list_rank_files(r->dir, &rf)) return CLI_EXIT_FAIL;
+    int rc = 0;
+    size_t present = rf.nlogs > rf.nhistories ? rf.nlogs : rf.nhistories;
+    if (nranks > MPIRR_MAX_RANKS || (size_t)nranks > 2 * present + 64) {
+        cli_error("%s: the manifest says %d ranks, but the directory holds %zu rank logs and %zu "
+                  "event histories", r->dir, nranks, rf.nlogs, rf.nhistories);
+        rc = CLI_EXIT_USAGE;
+    } else if (check_rank_files(r->dir, &rf, nranks)) {
+        rc = CLI_EXIT_USAGE;
+    }
+    free(rf.logs);
+    free(rf.histories);
+    return rc;
+}
 
 int recording_open(const char *dir_arg, struct recording *r)
 {
@@ -24,6 +146,10 @@ int recording_open(const char *dir_arg, struct recording *r)
     /* mpirr record was killed before it could complete the manifest; the logs still know. */
     if (r->m.nranks < 0)
         recording_fill_from_logs(r->dir, &r->m);
+    if ((rc = check_ranks(r))) {
+        mpirr_manifest_free(&r->m);
+        return rc;
+    }
     return 0;
 }
 
