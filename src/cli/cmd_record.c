@@ -9,8 +9,8 @@
 
 #include "commands.h"
 #include "diag.h"
+#include "environment.h"
 #include "manifest.h"
-#include "modes.h"
 #include "opts.h"
 #include "paths.h"
 #include "recdir.h"
@@ -32,7 +32,7 @@ static const struct cli_opt record_opts[] = {
 
 struct record_args {
     const char *dir; /* NULL: the default name */
-    const struct rec_mode *mode;
+    const char *mode; /* MPIRR_RECORD_MODE, checked */
     int wtime, events, force;
     struct run_opts run;
     int argc;
@@ -45,7 +45,7 @@ static int parse(int argc, char **argv, struct record_args *a)
     struct opt_scan s;
     opt_init(&s, "record", argc, argv);
     a->dir = NULL;
-    a->mode = rec_mode_default();
+    a->mode = mpirr_settings[MPIRR_SET_RECORD_MODE].dflt;
     a->wtime = 1;
     a->events = 0;
     a->force = 0;
@@ -57,12 +57,9 @@ static int parse(int argc, char **argv, struct record_args *a)
         case OPT_HELP: return id;
         case OPT_OUTPUT: a->dir = v; break;
         case OPT_MODE:
-            a->mode = rec_mode_find(v);
-            if (!a->mode) {
-                cli_error("record: unknown mode '%s' (valid modes: %s)", v,
-                          rec_mode_valid_names());
+            if (environment_check_option("record", "mode", MPIRR_SET_RECORD_MODE, v) != 0)
                 return OPT_BAD;
-            }
+            a->mode = v;
             break;
         case OPT_NO_WTIME: a->wtime = 0; break;
         case OPT_EVENTS: a->events = 1; break;
@@ -80,7 +77,7 @@ static int start_manifest(mpirr_manifest *m, const struct record_args *a,
                           const struct session *s, const char *cwd)
 {
     mpirr_manifest_init(m);
-    snprintf(m->mode, sizeof m->mode, "%s", a->mode->name);
+    snprintf(m->mode, sizeof m->mode, "%s", a->mode);
     snprintf(m->mpi, sizeof m->mpi, "%s", mpi_impl_name(s->impl));
     m->wtime = a->wtime;
     snprintf(m->cwd, sizeof m->cwd, "%s", cwd);
@@ -115,7 +112,7 @@ int cmd_record(int argc, char **argv)
     char cwd[PATH_MAX];
     if (path_cwd(cwd, sizeof cwd) != 0)
         return CLI_EXIT_FAIL;
-    struct session s = {.mode = "record", .record_mode = a.mode->name, .wtime = a.wtime,
+    struct session s = {.mode = "record", .record_mode = a.mode, .wtime = a.wtime,
                         .noise = run_opts_noise(&a.run), .events = a.events};
     if ((rc = session_prepare(&s, a.argc, a.argv, cwd, a.run.mpi)))
         return rc;

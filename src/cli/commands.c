@@ -4,15 +4,15 @@
 #include <string.h>
 
 static const struct command commands[] = {
-    {"record", cmd_record, "record"},
-    {"replay", cmd_replay, "replay"},
-    {"run", cmd_run, "run"},
-    {"stat", cmd_stat, "stat"},
-    {"events", cmd_events, "events"},
-    {"races", cmd_races, "races"},
-    {"frontier", cmd_frontier, "frontier"},
-    {"help", cmd_help, "help"},
-    {"version", cmd_version, "README"}, /* described in the overview */
+    {"record", cmd_record, "record", 1},
+    {"replay", cmd_replay, "replay", 1},
+    {"run", cmd_run, "run", 1},
+    {"stat", cmd_stat, "stat", 0},
+    {"events", cmd_events, "events", 0},
+    {"races", cmd_races, "races", 0},
+    {"frontier", cmd_frontier, "frontier", 0},
+    {"help", cmd_help, "help", 0},
+    {"version", cmd_version, "README", 0}, /* described in the overview */
 };
 
 const struct command *command_find(const char *name)

@@ -7,6 +7,7 @@ struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *doc; /* docs/cli/<doc>.md is its help text */
+    int launches;    /* runs a program: mpirr's MPIRR_* environment is checked first */
 };
 
 /* NULL for a name that is not a command. */

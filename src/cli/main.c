@@ -3,6 +3,7 @@
 
 #include "commands.h"
 #include "diag.h"
+#include "environment.h"
 #include "opts.h"
 
 int main(int argc, char **argv)
@@ -22,5 +23,6 @@ int main(int argc, char **argv)
                   name);
         return CLI_EXIT_USAGE;
     }
-    return c->run(argc - 2, argv + 2);
+    int bad = c->launches ? environment_check() : 0;
+    return bad ? bad : c->run(argc - 2, argv + 2);
 }

@@ -4,23 +4,12 @@
 #include <stdlib.h>
 
 #include "diag.h"
+#include "environment.h"
 
 void run_opts_init(struct run_opts *o)
 {
     o->mpi = IMPL_UNKNOWN;
     o->noise = NULL;
-}
-
-/* Noise is a whole number of microseconds; the runtime parses it, but a typo is better caught
- * here than as a silently noiseless run. */
-static int is_count(const char *s)
-{
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (*s < '0' || *s > '9')
-            return 0;
-    return 1;
 }
 
 int run_opts_apply(struct run_opts *o, const char *cmd, int id, const char *value)
@@ -35,10 +24,8 @@ int run_opts_apply(struct run_opts *o, const char *cmd, int id, const char *valu
         }
         return 0;
     case RUN_OPT_NOISE:
-        if (!is_count(value)) {
-            cli_error("%s: --noise needs a whole number of microseconds, got '%s'", cmd, value);
+        if (environment_check_option(cmd, "noise", MPIRR_SET_NOISE_US, value) != 0)
             return -1;
-        }
         o->noise = value;
         return 0;
     default:
@@ -61,6 +48,5 @@ const char *run_opts_noise(const struct run_opts *o)
 {
     if (o->noise)
         return o->noise;
-    const char *env = getenv("MPIRR_NOISE_US");
-    return env && *env ? env : NULL;
+    return getenv(mpirr_settings[MPIRR_SET_NOISE_US].name); /* checked: environment_check */
 }

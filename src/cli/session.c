@@ -8,6 +8,7 @@
 
 #include "child.h"
 #include "diag.h"
+#include "environment.h"
 #include "launch_rewrite.h"
 #include "manifest.h"
 #include "runtime_lib.h"
@@ -90,7 +91,7 @@ static int print_command(const char *workdir, char **argv, const struct env_var 
 
 int session_run(const struct session *s)
 {
-    struct env_var vars[16];
+    struct env_var vars[16 + MPIRR_SETTING_COUNT];
     int n = 0;
     vars[n++] = (struct env_var){"MPIRR_MODE", s->mode};
     if (s->dir)
@@ -101,15 +102,10 @@ int session_run(const struct session *s)
         vars[n++] = (struct env_var){"MPIRR_WTIME", s->wtime ? "1" : "0"};
     if (s->noise)
         vars[n++] = (struct env_var){"MPIRR_NOISE_US", s->noise};
-    if (s->events) {
-        /* the history's tuning knobs (docs/events.md) travel with it */
-        static const char *const knobs[] = {"MPIRR_EVENTS_TICK_NS", "MPIRR_EVENTS_EXACT",
-                                            "MPIRR_EVENTS_LEVEL", "MPIRR_EVENTS_STAGE_KB"};
+    if (s->events)
         vars[n++] = (struct env_var){"MPIRR_EVENTS", "1"};
-        for (unsigned i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
-            if (getenv(knobs[i]))
-                vars[n++] = (struct env_var){knobs[i], getenv(knobs[i])};
-    }
+    /* the tuning variables set in mpirr's environment (checked) reach remote ranks too */
+    n += environment_passed(vars + n, MPIRR_SETTING_COUNT);
     char *preload = preload_value(s->runtime_lib);
     if (!preload) {
         cli_error("out of memory");

@@ -12,6 +12,7 @@
 #include "event_history.h"
 #include "handle_map.h"
 #include "runtime.h"
+#include "settings.h"
 
 int mpirr_ev_on;
 uint64_t mpirr_ev_init_t0;
@@ -113,26 +114,19 @@ static uint32_t site_index(const void *site)
 
 /* ---- life cycle ---- */
 
-static unsigned env_unsigned(const char *name, unsigned dflt)
-{
-    const char *v = getenv(name);
-    return v && *v ? (unsigned)strtoul(v, NULL, 10) : dflt;
-}
-
 void mpirr_ev_start(uint64_t init_t0)
 {
-    const char *on = getenv("MPIRR_EVENTS");
-    if (!on || strcmp(on, "1")) return;
-    unsigned tick_ns = env_unsigned("MPIRR_EVENTS_TICK_NS", 32768);
+    if (!mpirr_setting_value(MPIRR_SET_EVENTS)) return;
+    uint64_t tick_ns = (uint64_t)mpirr_setting_value(MPIRR_SET_EVENTS_TICK_NS);
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
     mpirr_ev_params p = {
         .rank = mpirr_rt.rank,
         .nranks = mpirr_rt.nranks,
         .tick_shift = tick_ns > 1 ? 63u - (unsigned)__builtin_clzll(tick_ns) : 0,
-        .exact = env_unsigned("MPIRR_EVENTS_EXACT", 0) != 0,
-        .level = (int)env_unsigned("MPIRR_EVENTS_LEVEL", 0),
-        .stage_bytes = (size_t)env_unsigned("MPIRR_EVENTS_STAGE_KB", 0) << 10,
+        .exact = mpirr_setting_value(MPIRR_SET_EVENTS_EXACT) != 0,
+        .level = (int)mpirr_setting_value(MPIRR_SET_EVENTS_LEVEL),
+        .stage_bytes = (size_t)mpirr_setting_value(MPIRR_SET_EVENTS_STAGE_KB) << 10,
         .base_ns = init_t0,
         .start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec -
                              (mpirr_ev_now() - init_t0),

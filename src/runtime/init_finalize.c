@@ -1,5 +1,5 @@
-/* init_finalize.c: the runtime's life cycle. Reads its settings from the environment the CLI
- * sets (MPIRR_MODE, MPIRR_DIR, MPIRR_WTIME, MPIRR_NOISE_US), opens the rank log at MPI_Init,
+/* init_finalize.c: the runtime's life cycle. Checks its settings (env_settings.c), opens the
+ * rank log at MPI_Init,
  * checks a replay's preconditions (rank count, executable), and closes everything at
  * MPI_Finalize or MPI_Abort, leaving nothing allocated behind. */
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "comm_registry.h"
+#include "env_settings.h"
 #include "event_history.h"
 #include "fingerprint.h"
 #include "piggyback.h"
@@ -25,39 +26,6 @@ struct mpirr_runtime mpirr_rt = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .counters = unlogged_counters,
 };
-
-__attribute__((constructor)) static void read_settings(void)
-{
-    const char *mode = getenv("MPIRR_MODE");
-    const char *noise = getenv("MPIRR_NOISE_US");
-    const char *dir = getenv("MPIRR_DIR");
-    if (mode && !strcmp(mode, "record")) mpirr_rt.mode = MPIRR_MODE_RECORD;
-    else if (mode && !strcmp(mode, "replay")) mpirr_rt.mode = MPIRR_MODE_REPLAY;
-    else if (mode && !strcmp(mode, "run")) mpirr_rt.mode = MPIRR_MODE_RUN;
-    if (noise) mpirr_rt.noise_us = (unsigned)strtoul(noise, NULL, 10);
-    if (dir) snprintf(mpirr_rt.dir, sizeof mpirr_rt.dir, "%s", dir);
-    /* MPICH's blocking calls spin without yielding; Open MPI's yield when oversubscribed. */
-#ifdef OPEN_MPI
-    mpirr_rt.poll_waits = 0;
-#else
-    mpirr_rt.poll_waits = 1;
-#endif
-    const char *wait = getenv("MPIRR_REPLAY_WAIT");
-    if (wait) mpirr_rt.poll_waits = !strcmp(wait, "poll");
-    const char *rm = getenv("MPIRR_RECORD_MODE");
-    if (rm && !strcmp(rm, "races")) mpirr_rt.rec_mode = MPIRR_REC_RACES;
-    else if (rm && !strcmp(rm, "all")) mpirr_rt.rec_mode = MPIRR_REC_ALL;
-    else if (rm && strcmp(rm, "sources"))
-        fprintf(stderr, "mpirr: unknown MPIRR_RECORD_MODE=%s; recording in sources mode\n", rm);
-    const char *merge = getenv("MPIRR_CLOCK_MERGE");
-    mpirr_rt.clock_merge = !merge || strcmp(merge, "0");
-    const char *wt = getenv("MPIRR_WTIME");
-    mpirr_rt.wtime = !wt || strcmp(wt, "0");
-    if ((mpirr_rt.mode == MPIRR_MODE_RECORD || mpirr_rt.mode == MPIRR_MODE_REPLAY) && !dir) {
-        fprintf(stderr, "mpirr: MPIRR_MODE=%s needs MPIRR_DIR; running without mpirr\n", mode);
-        mpirr_rt.mode = MPIRR_MODE_OFF;
-    }
-}
 
 static void fill_header(mpirr_log_header *h)
 {
@@ -139,6 +107,7 @@ static void start_replay(void)
 /* After the real MPI_Init: learn who we are and open this rank's log. */
 static void start(void)
 {
+    mpirr_settings_verify();
     if (mpirr_rt.mode != MPIRR_MODE_RECORD && mpirr_rt.mode != MPIRR_MODE_REPLAY) return;
     PMPI_Comm_rank(MPI_COMM_WORLD, &mpirr_rt.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &mpirr_rt.nranks);

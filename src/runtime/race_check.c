@@ -10,11 +10,8 @@
 
 #include "pending_slots.h"
 #include "runtime.h"
+#include "settings.h"
 #include "vector_clock.h"
-
-/* Verdicts that may wait at once. The ring is calloc'ed (the kernel hands out zero pages
- * lazily) and the pending file is sparse, so only what is used costs memory: ~100 B each. */
-#define DEFAULT_PENDING 65536
 
 struct posted {
     int live, tag, next_free;
@@ -66,9 +63,10 @@ int mpirr_race_init(void)
     capearly = calloc((size_t)P, sizeof *capearly);
     cps = calloc((size_t)P, sizeof *cps);
     ncps = calloc((size_t)P, sizeof *ncps);
-    const char *env = getenv("MPIRR_RACE_PENDING");
-    ring_cap = env ? (uint32_t)strtoul(env, NULL, 10) : DEFAULT_PENDING;
-    if (ring_cap < 1) ring_cap = 1;
+    /* Verdicts that may wait at once (MPIRR_RACE_PENDING, at least 1). The ring is calloc'ed
+     * (the kernel hands out zero pages lazily) and the pending file is sparse, so only what is
+     * used costs memory: ~100 B each. */
+    ring_cap = (uint32_t)mpirr_setting_value(MPIRR_SET_RACE_PENDING);
     ring = calloc(ring_cap, sizeof *ring);
     if (!sent || !received || !prefix || !safe || !early || !nearly || !capearly || !cps ||
         !ncps || !ring)
