@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "runtime.h"
+#include "settings.h"
 
 #define DIVERGENCE_EXIT 70 /* EX_SOFTWARE */
-#define DEFAULT_STALL_SECONDS 60
 
 /* One line to the user: appended to MPIRR_ERRLOG when the CLI set it (a launcher tearing the
  * job down may drop a rank's last stderr output; the CLI prints the file), else to stderr. */
@@ -22,7 +22,7 @@ static void say(const char *prefix, const char *what)
     int n = snprintf(line, sizeof line, "mpirr: %s%s\n", prefix, what);
     if (n <= 0) return;
     if ((size_t)n >= sizeof line) n = sizeof line - 1, line[n - 1] = '\n';
-    const char *path = getenv("MPIRR_ERRLOG");
+    const char *path = mpirr_setting_text(MPIRR_SET_ERRLOG);
     int fd = path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
     if (fd >= 0) {
         /* one write: lines of concurrent ranks do not interleave */
@@ -87,8 +87,7 @@ void mpirr_past_end(const mpirr_call *c)
 {
     int detail = 0;
     int ending = mpirr_rt.cursor ? mpirr_cursor_ending(mpirr_rt.cursor, &detail) : MPIRR_END_CUT;
-    const char *env = getenv("MPIRR_STALL_SECONDS");
-    long secs = env ? strtol(env, NULL, 10) : DEFAULT_STALL_SECONDS;
+    long secs = (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS);
     struct timespec ts = {.tv_sec = 1};
     for (long waited = 0; waited < secs; waited++)
         while (nanosleep(&ts, &ts) && errno == EINTR) {
