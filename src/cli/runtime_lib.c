@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "paths.h"
+#include "settings.h"
 
 #ifndef MPIRR_INSTALL_LIBDIR
 #define MPIRR_INSTALL_LIBDIR "lib"
@@ -32,8 +33,8 @@ static int probe(const char *root, enum mpi_impl impl, char *out, size_t n, char
 int runtime_lib_path(enum mpi_impl impl, char *out, size_t n)
 {
     char tried[3 * PATH_MAX] = "";
-    const char *env = getenv("MPIRR_RUNTIME_DIR");
-    if (env && *env) {
+    const char *env = mpirr_setting_text(MPIRR_SET_RUNTIME_DIR); /* checked: environment_check */
+    if (env) {
         if (probe(env, impl, out, n, tried, sizeof tried) == 0)
             return 0;
         cli_error("runtime library for %s not found: %s (from MPIRR_RUNTIME_DIR)",
