@@ -23,20 +23,16 @@ static int read_through(mpirr_log_reader *rd)
     return got < 0 ? -1 : 0;
 }
 
-/* The header must say what the file name and the manifest say. With one_program, every rank
- * must have run the executable whose fingerprint the manifest records (replay_trust.h relies
- * on the manifest's fingerprint; an edited manifest would disagree with the logs). */
-static int check_header(const struct recording *r, const char *path, int rank,
-                        const mpirr_log_header *h, int one_program)
+/* The header must say what the manifest says (recording_open has compared its rank with the
+ * file name). With one_program, every rank must have run the executable whose fingerprint the
+ * manifest records (replay_trust.h relies on the manifest's fingerprint; an edited manifest
+ * would disagree with the logs). */
+static int check_header(const struct recording *r, const char *path, const mpirr_log_header *h,
+                        int one_program)
 {
     if (h->nranks != r->m.nranks) {
         cli_error("%s: belongs to a run of %d ranks, the manifest says %d", path, h->nranks,
                   r->m.nranks);
-        return CLI_EXIT_USAGE;
-    }
-    if (h->rank != rank) {
-        cli_error("%s: its header says rank %d, its name rank %d (a log renamed or copied?)",
-                  path, h->rank, rank);
         return CLI_EXIT_USAGE;
     }
     if (one_program && r->m.fingerprint && h->exe_fingerprint != r->m.fingerprint) {
@@ -61,7 +57,7 @@ static int check_log(const struct recording *r, int rank, int one_program)
         cli_error("%s", err); /* the reader's messages name the file */
         return CLI_EXIT_USAGE;
     }
-    int rc = check_header(r, path, rank, mpirr_log_reader_header(rd), one_program);
+    int rc = check_header(r, path, mpirr_log_reader_header(rd), one_program);
     if (!rc && read_through(rd) != 0) {
         cli_error("%s", mpirr_log_reader_error(rd));
         rc = CLI_EXIT_USAGE;

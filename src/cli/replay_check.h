@@ -7,9 +7,9 @@
 #include "launch.h"
 #include "recording.h"
 
-/* Every rank-00000.log .. rank-(n-1) exists, opens, has the manifest's nranks and its own
- * rank in its header, and reads to its end without damage. With one_program (the recorded
- * command is to be run), every header has the manifest's executable fingerprint too. */
+/* Every rank-00000.log .. rank-(n-1) exists, opens, has the manifest's nranks in its header,
+ * and reads to its end without damage. With one_program (the recorded command is to be run),
+ * every header has the manifest's executable fingerprint too. */
 int replay_check_logs(const struct recording *r, int one_program);
 /* The command starts as many processes as were recorded (when it says how many) and runs
  * the recorded executable (when the application and the recorded fingerprint are known). */
