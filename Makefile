@@ -3,10 +3,12 @@
 #   make build    configure and build into build/ (CMake; -Wall -Wextra -Werror)
 #   make demo     deps + build + record and replay the bundled nondeterministic example
 #   make check    demo + every test (unit, sanitized unit, integration on both MPIs)
+#   make fuzz     build the libFuzzer targets with clang into build-fuzz/ (tests/fuzz/README.md)
 #   make bench    native vs record vs replay benchmarks (bench/run.sh)
 #   make install PREFIX=/opt/mpirr
 BUILD ?= build
 SAN_BUILD ?= build-san
+FUZZ_BUILD ?= build-fuzz
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CTEST_ARGS ?=
@@ -16,7 +18,7 @@ export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 export OMPI_MCA_rmaps_base_oversubscribe = 1
 
-.PHONY: all deps build demo check test unit sanitize bench install clean
+.PHONY: all deps build demo check test unit sanitize fuzz fuzz-check bench install clean
 
 all: build
 
@@ -42,7 +44,25 @@ sanitize: deps
 	cmake --build $(SAN_BUILD) -j $(JOBS)
 	cd $(SAN_BUILD) && ctest --output-on-failure -R '^(unit|errors|analysis)\.'
 
-check: demo sanitize test
+# libFuzzer targets (clang only): built apart, since the whole build stays with the default
+# compiler; skipped with a note where clang's fuzzer runtime is missing.
+HAVE_LIBFUZZER = $(shell echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
+	clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1 && echo yes)
+fuzz: deps
+ifeq ($(HAVE_LIBFUZZER),yes)
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMPIRR_FUZZ=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_targets
+else
+	@echo "mpirr: clang with libFuzzer not found (clang, libclang-rt-14-dev): fuzz targets skipped"
+endif
+
+# Each target over its seed corpus for a fixed number of runs, under ASan and UBSan.
+fuzz-check: fuzz
+ifeq ($(HAVE_LIBFUZZER),yes)
+	cd $(FUZZ_BUILD) && ctest --output-on-failure -R '^fuzz\.'
+endif
+
+check: demo sanitize fuzz-check test
 
 bench: build
 	@bench/run.sh $(BUILD)
@@ -54,4 +74,4 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)

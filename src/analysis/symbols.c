@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct sym_object {
@@ -121,6 +122,11 @@ void mpirr_sym_close(mpirr_symbolizer *s)
 /* Leaves o->dwfl NULL on any failure: libdwfl reports through dwfl_errno, never on stderr. */
 static void object_load(struct sym_object *o)
 {
+    /* The path comes from the recording's load map: a FIFO or device put there must not
+     * block or feed libdw. */
+    struct stat st;
+    if (stat(o->path, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
     Dwfl *dwfl = dwfl_begin(&offline_callbacks);
     if (!dwfl)
         return;

@@ -262,9 +262,9 @@ static int refill(mpirr_ev_reader *r)
  * damaged. */
 static int start_block(mpirr_ev_reader *r)
 {
+    if (r->lo == r->hi) return 0; /* nothing decompressed yet (buf may still be NULL) */
     const uint8_t *p = r->buf + r->lo, *end = r->buf + r->hi;
     uint64_t nrec, ntimes, how;
-    if (p == end) return 0;
     if (mpirr_varint_get(&p, end, &nrec) || mpirr_varint_get(&p, end, &ntimes) ||
         mpirr_varint_get(&p, end, &how))
         return (size_t)(end - (r->buf + r->lo)) < 3 * MPIRR_VARINT_MAX
