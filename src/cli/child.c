@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -81,6 +82,13 @@ static void exec_child(const struct child_spec *c, const struct sigaction *old,
     _exit(CLI_EXIT_NOEXEC);
 }
 
+static int status_of(int st)
+{
+    if (WIFSIGNALED(st))
+        return 128 + WTERMSIG(st);
+    return WEXITSTATUS(st);
+}
+
 static int wait_status(pid_t pid)
 {
     int st;
@@ -89,9 +97,31 @@ static int wait_status(pid_t pid)
             cli_error("waiting for process %d: %s", (int)pid, strerror(errno));
             return -1;
         }
-    if (WIFSIGNALED(st))
-        return 128 + WTERMSIG(st);
-    return WEXITSTATUS(st);
+    return status_of(st);
+}
+
+/* Waits while asking c->watch whether to end the command early. */
+static int wait_watched(pid_t pid, const struct child_spec *c)
+{
+    enum { POLL_MS = 20, KILL_AFTER_POLLS = 10000 / POLL_MS };
+    int st, ending = 0;
+    for (;;) {
+        pid_t got = waitpid(pid, &st, WNOHANG);
+        if (got == pid)
+            return status_of(st);
+        if (got < 0 && errno != EINTR) {
+            cli_error("waiting for process %d: %s", (int)pid, strerror(errno));
+            return -1;
+        }
+        if (!ending && c->watch(c->watch_arg)) {
+            kill(pid, SIGTERM);
+            ending = 1;
+        } else if (ending && ++ending == KILL_AFTER_POLLS) {
+            kill(pid, SIGKILL);
+        }
+        struct timespec ts = {0, POLL_MS * 1000000L};
+        nanosleep(&ts, NULL);
+    }
 }
 
 int child_run(const struct child_spec *c)
@@ -114,7 +144,7 @@ int child_run(const struct child_spec *c)
     if (pid < 0)
         cli_error("cannot start '%s': %s", c->argv[0], strerror(fork_errno));
     else
-        status = wait_status(pid);
+        status = c->watch ? wait_watched(pid, c) : wait_status(pid);
     /* An interrupted run is not a success, even when the launcher says so (mpiexec.hydra may
      * exit 0 after passing SIGTERM on to the ranks). */
     if (status == 0 && stop_signal)

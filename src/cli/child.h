@@ -12,6 +12,10 @@ struct child_spec {
     const char *workdir;       /* chdir here first, or NULL */
     const struct env_var *env; /* set in the child's environment */
     int nenv;
+    /* Optional: asked every few milliseconds while the command runs; nonzero ends it (SIGTERM,
+     * then SIGKILL if it is still there 10 s later). */
+    int (*watch)(void *arg);
+    void *watch_arg;
 };
 
 /* Runs the command to completion. Returns its exit status, 128+N if signal N killed it,

@@ -13,6 +13,7 @@
 #include "paths.h"
 #include "recording.h"
 #include "replay_check.h"
+#include "replay_hold.h"
 #include "replay_trust.h"
 #include "run_opts.h"
 #include "session.h"
@@ -119,8 +120,16 @@ int cmd_replay(int argc, char **argv)
         rc = replay_check_launch(&r, &s.li);
     if (!rc)
         rc = session_choose_runtime(&s, preferred);
+    struct replay_hold hold;
+    if (!rc && !a.dry_run && !(rc = replay_hold_load(&r, &hold)))
+        s.hold = &hold;
     if (!rc)
         rc = session_run(&s);
+    /* Ended where the recording ends: say so, not what our SIGTERM did to the launcher. */
+    if (s.hold && hold.ended)
+        rc = CLI_EXIT_HELD;
+    if (s.hold)
+        replay_hold_finish(&hold);
     recording_close(&r);
     return rc;
 }

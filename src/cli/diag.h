@@ -6,6 +6,8 @@
 enum {
     CLI_EXIT_FAIL = 1,     /* mpirr could not do its job: I/O error, runtime missing, damaged log */
     CLI_EXIT_USAGE = 2,    /* bad command line, or a recording that cannot be used */
+    CLI_EXIT_HELD = 3,     /* replay: the ranks reached where the recorded run was stopped from
+                              outside (killed, signalled), and mpirr ended the job there */
     CLI_EXIT_NOEXEC = 127, /* the command to launch does not exist or cannot be run */
 };
 

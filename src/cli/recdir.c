@@ -14,6 +14,7 @@
 
 #include "diag.h"
 #include "manifest.h"
+#include "replay_hold.h"
 
 /* The files a recording consists of: what --force may remove. A stale rank-*.pending (races
  * mode, left by a rank that died) would otherwise be read back as part of the new recording;
@@ -23,7 +24,7 @@
 static const char rank_log_pattern[] = "rank-*.log";
 static const char *const recording_files[] = {
     rank_log_pattern, "rank-*.tail", "rank-*.pending", "rank-*.events", "manifest",
-    "manifest.tmp", MPIRR_ERRLOG_NAME, NULL,
+    "manifest.tmp", MPIRR_ERRLOG_NAME, MPIRR_HOLDLOG_NAME, NULL,
 };
 
 static int is_recording_file(const char *name)

@@ -11,6 +11,7 @@
 #include "environment.h"
 #include "launch_rewrite.h"
 #include "manifest.h"
+#include "replay_hold.h"
 #include "runtime_lib.h"
 #include "shell_quote.h"
 
@@ -121,6 +122,15 @@ int session_run(const struct session *s)
             unlink(errlog);
         vars[n++] = (struct env_var){"MPIRR_ERRLOG", errlog};
     }
+    /* Ranks held where their recording ends report there; the watch ends the job. */
+    int watch = s->hold && s->hold->expected > 0;
+    if (watch) {
+        if (!s->dry_run && replay_hold_start(s->hold)) {
+            free(preload);
+            return CLI_EXIT_FAIL;
+        }
+        vars[n++] = (struct env_var){"MPIRR_HOLDLOG", s->hold->path};
+    }
 
     /* With a launcher the variables travel as its options and the launcher's own environment
      * is left alone; a singleton gets them in its environment. */
@@ -133,7 +143,8 @@ int session_run(const struct session *s)
     } else if (s->dry_run) {
         status = print_command(s->workdir, argv, singleton ? vars : NULL, singleton ? n : 0);
     } else {
-        struct child_spec c = {argv, s->workdir, singleton ? vars : NULL, singleton ? n : 0};
+        struct child_spec c = {argv, s->workdir, singleton ? vars : NULL, singleton ? n : 0,
+                               watch ? replay_hold_watch : NULL, s->hold};
         status = child_run(&c);
         if (status < 0)
             status = CLI_EXIT_FAIL;

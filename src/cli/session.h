@@ -9,6 +9,8 @@
 #include "launch.h"
 #include "mpi_impl.h"
 
+struct replay_hold;
+
 struct session {
     /* set by the command */
     const char *mode;    /* MPIRR_MODE: "record", "replay" or "run" */
@@ -19,6 +21,7 @@ struct session {
     int events;          /* MPIRR_EVENTS=1: keep the event history (and pass MPIRR_EVENTS_*) */
     const char *workdir; /* run the command there, or NULL for the current directory */
     int dry_run;         /* print the command (one shell line on stdout) instead of running it */
+    struct replay_hold *hold; /* replay: ranks to be held where the recording ends, or NULL */
     /* filled by session_prepare */
     struct launch_info li;
     enum mpi_impl impl;

@@ -8,7 +8,8 @@
 #include "rank_log.h"
 
 #define LOG_MAGIC "MPIRRLG1"
-#define TAIL_MAGIC "MPIRRTL1"
+#define TAIL_MAGIC "MPIRRTL2"
+#define TAIL_VERSION 2
 #define FRAME_MAGIC 0x4d52464du /* "MFRM" little-endian */
 
 enum {
@@ -23,10 +24,18 @@ enum {
     FR_CHECK = 40,                      /* FNV-1a 64 of bytes [0, FR_CHECK) */
 
     TAIL_HEADER_BYTES = 4096,
-    TL_VERSION = 8, TL_FRAMES = 12, TL_USED = 16, TL_NREC = 20, TL_ENDING = 24, TL_DETAIL = 28,
-    TL_BASE_WRITTEN = 32, TL_BASE_WTIME = 40, TL_CAPACITY = 48,
-    TL_EVENTS = 56, /* events the rank had made when it last wrote a record or died */
+    TL_VERSION = 8,
+    TL_PUBLISHED = 16, /* u64: staged bytes (low 32) | FNV-1a 32 of them (high 32), one store */
+    TL_ENDING = 24,    /* guard word (guard_word.h): ending | detail << 8 */
+    TL_CAPACITY = 48,  /* stage capacity, for the writer (readers go by the file size) */
+    TL_PROGRESS = 56,  /* guard word: event << 1 | inside that call (progress_word) */
     TL_COUNTERS = 64, /* MPIRR_CTR_LIMIT little-endian u64 counters (rank_log.h), live */
+    TL_COUNTERS_END = 1024,
+    TL_PENDING = 1024, /* guard word: 1 while a rank-N.pending file holds undecided outcomes */
+
+    /* The stage starts with its own header, covered by the published check with the records:
+     * how many .log frames precede these records, and the codec bases they are encoded from. */
+    ST_FRAMES = 0, ST_BASE_WRITTEN = 4, ST_BASE_WTIME = 12, STAGE_HEADER_BYTES = 20,
 
     MAX_FRAME_RAW = 64 << 20, /* readers refuse larger frames as corrupt */
 };

@@ -1,5 +1,7 @@
 /* pending_slots.c: the mapped file of undecided races-mode outcomes (pending_slots.h).
- * Slot: u64 event, u32 sub, i32 source, i32 tag, u16 call, u8 has_match, u8 live, 8 spare. */
+ * Slot: u64 event, u32 sub, i32 source, i32 tag, u16 call, u8 has_match, u8 zero, then the
+ * state word: 0 for a free slot, or FNV-1a 32 of bytes 0-23 << 8 | 1 for a live one, stored
+ * last in one write, so a slot is live only once whole and damage to a slot is detected. */
 #include "pending_slots.h"
 
 #include <errno.h>
@@ -16,7 +18,12 @@
 #include "varint.h"
 
 enum { SL_EVENT = 0, SL_SUB = 8, SL_SOURCE = 12, SL_TAG = 16, SL_CALL = 20, SL_MATCH = 22,
-       SL_LIVE = 23 };
+       SL_ZERO = 23, SL_STATE = 24 };
+
+static uint64_t live_word(const uint8_t *s)
+{
+    return (uint64_t)mpirr_fnv32(MPIRR_FNV32_OFFSET, s, SL_STATE) << 8 | 1;
+}
 
 struct mpirr_pending_slots {
     uint8_t *map;
@@ -59,12 +66,13 @@ void mpirr_pending_set(mpirr_pending_slots *p, uint32_t i, const mpirr_record *r
     s[SL_CALL] = (uint8_t)r->call;
     s[SL_CALL + 1] = (uint8_t)(r->call >> 8);
     s[SL_MATCH] = r->has_match;
-    __atomic_store_n(&s[SL_LIVE], 1, __ATOMIC_RELEASE);
+    s[SL_ZERO] = 0;
+    __atomic_store_n((uint64_t *)(void *)(s + SL_STATE), live_word(s), __ATOMIC_RELEASE);
 }
 
 void mpirr_pending_clear(mpirr_pending_slots *p, uint32_t i)
 {
-    __atomic_store_n(&slot(p, i)[SL_LIVE], 0, __ATOMIC_RELEASE);
+    __atomic_store_n((uint64_t *)(void *)(slot(p, i) + SL_STATE), 0, __ATOMIC_RELEASE);
 }
 
 void mpirr_pending_close(mpirr_pending_slots *p, int remove)
@@ -75,34 +83,61 @@ void mpirr_pending_close(mpirr_pending_slots *p, int remove)
     free(p);
 }
 
-size_t mpirr_pending_load(const char *path, mpirr_record **out)
+int mpirr_pending_load(const char *path, mpirr_record **out, size_t *n, char *err,
+                       size_t errlen)
 {
     *out = NULL;
-    char why[600];
-    FILE *f = mpirr_fopen_regular(path, why, sizeof why);
-    if (!f) return 0;
+    *n = 0;
+    FILE *f = mpirr_fopen_regular(path, err, errlen);
+    if (!f) {
+        if (errno == ENOENT) return 0;
+        return -1;
+    }
     struct stat st;
     uint8_t hdr[PENDING_HEADER_BYTES];
-    size_t n = 0;
-    if (fstat(fileno(f), &st) == 0 && fread(hdr, 1, sizeof hdr, f) == sizeof hdr &&
-        !memcmp(hdr, MPIRR_PENDING_MAGIC, 8)) {
-        uint64_t cap = mpirr_get_u32(hdr + 8);
-        if (PENDING_HEADER_BYTES + cap * PENDING_SLOT_BYTES == (uint64_t)st.st_size) {
-            *out = calloc(cap ? cap : 1, sizeof **out);
-            uint8_t s[PENDING_SLOT_BYTES];
-            for (uint64_t i = 0; *out && i < cap && fread(s, 1, sizeof s, f) == sizeof s; i++) {
-                if (s[SL_LIVE] != 1) continue;
-                mpirr_record *r = &(*out)[n++];
-                r->kind = MPIRR_REC_RECV_DONE;
-                r->event = r->written = mpirr_get_u64(s + SL_EVENT);
-                r->sub = mpirr_get_u32(s + SL_SUB);
-                r->source = (int32_t)mpirr_get_u32(s + SL_SOURCE);
-                r->tag = (int32_t)mpirr_get_u32(s + SL_TAG);
-                r->call = (uint16_t)(s[SL_CALL] | s[SL_CALL + 1] << 8);
-                r->has_match = s[SL_MATCH] != 0;
-            }
+    const char *bad = NULL;
+    uint64_t cap = 0;
+    if (fstat(fileno(f), &st) != 0 || fread(hdr, 1, sizeof hdr, f) != sizeof hdr ||
+        memcmp(hdr, MPIRR_PENDING_MAGIC, 8))
+        bad = "not a pending file of this version (bad magic or truncated)";
+    else if (cap = mpirr_get_u32(hdr + 8),
+             PENDING_HEADER_BYTES + cap * PENDING_SLOT_BYTES != (uint64_t)st.st_size)
+        bad = "size does not match its capacity";
+    else if (!(*out = calloc(cap ? cap : 1, sizeof **out)))
+        bad = "out of memory";
+    uint8_t s[PENDING_SLOT_BYTES];
+    for (uint64_t i = 0; !bad && i < cap; i++) {
+        if (fread(s, 1, sizeof s, f) != sizeof s) {
+            bad = "cannot read";
+            break;
         }
+        uint64_t state = mpirr_get_u64(s + SL_STATE);
+        if (!state) continue;
+        if (state != live_word(s) || s[SL_ZERO] || s[SL_MATCH] > 1) {
+            snprintf(err, errlen, "%s: corrupt slot %llu (check mismatch)", path,
+                     (unsigned long long)i);
+            fclose(f);
+            free(*out);
+            *out = NULL;
+            *n = 0;
+            return -1;
+        }
+        mpirr_record *r = &(*out)[(*n)++];
+        r->kind = MPIRR_REC_RECV_DONE;
+        r->event = r->written = mpirr_get_u64(s + SL_EVENT);
+        r->sub = mpirr_get_u32(s + SL_SUB);
+        r->source = (int32_t)mpirr_get_u32(s + SL_SOURCE);
+        r->tag = (int32_t)mpirr_get_u32(s + SL_TAG);
+        r->call = (uint16_t)(s[SL_CALL] | s[SL_CALL + 1] << 8);
+        r->has_match = s[SL_MATCH] != 0;
     }
     fclose(f);
-    return n;
+    if (bad) {
+        snprintf(err, errlen, "%s: %s", path, bad);
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return -1;
+    }
+    return 1;
 }

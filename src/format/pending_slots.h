@@ -14,7 +14,7 @@
 
 #include "record.h"
 
-#define MPIRR_PENDING_MAGIC "MPIRRPD1"
+#define MPIRR_PENDING_MAGIC "MPIRRPD2"
 enum { PENDING_HEADER_BYTES = 64, PENDING_SLOT_BYTES = 32 };
 
 typedef struct mpirr_pending_slots mpirr_pending_slots;
@@ -29,7 +29,8 @@ void mpirr_pending_clear(mpirr_pending_slots *p, uint32_t i);
 void mpirr_pending_close(mpirr_pending_slots *p, int remove);
 
 /* Reader side: the live slots of the file at path, as RECV_DONE records (malloc'ed array in
- * *out, count returned; 0 if the file is absent or damaged). */
-size_t mpirr_pending_load(const char *path, mpirr_record **out);
+ * *out, count in *n). 1 loaded, 0 the file is absent, -1 damaged (one line in err). */
+int mpirr_pending_load(const char *path, mpirr_record **out, size_t *n, char *err,
+                       size_t errlen);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "guard_word.h"
 #include "record.h"
 
 #define MPIRR_LOG_VERSION 1
@@ -38,6 +39,8 @@ enum mpirr_log_ending {
     MPIRR_END_SIGNAL = 2,    /* fatal signal, detail = signal number */
     MPIRR_END_ABORT = 3,     /* MPI_Abort, detail = error code */
     MPIRR_END_EXIT = 4,      /* exit() without MPI_Finalize, detail = exit status */
+    MPIRR_END_INCOMPLETE = 5,/* recording stopped early (e.g. disk full), detail = errno; the
+                                program ran on unrecorded */
 };
 const char *mpirr_log_ending_name(int ending);
 
@@ -74,9 +77,16 @@ int mpirr_log_append(mpirr_log_writer *w, const mpirr_record *r);
 int mpirr_log_flush(mpirr_log_writer *w);
 /* Async-signal-safe: notes how the run is ending (stored in the mapped tail). */
 void mpirr_log_set_ending(mpirr_log_writer *w, int ending, int detail);
-/* Async-signal-safe: notes how many events (MPI calls) the rank has made, so a recording cut
- * short still tells where the rank was. */
-void mpirr_log_set_events(mpirr_log_writer *w, uint64_t events);
+/* The rank's progress word in the mapped tail, stored by the runtime at the start and the end
+ * of every call (one store each, so a recording cut short by SIGKILL still says exactly where
+ * the rank was): mpirr_progress_word(event, inside the call). */
+uint64_t *mpirr_log_progress(mpirr_log_writer *w);
+static inline uint64_t mpirr_progress_word(uint64_t event, int in_call)
+{
+    return mpirr_guard_encode(event << 1 | (in_call != 0));
+}
+/* Notes whether rank-N.pending exists (races mode), so readers know a missing one is damage. */
+void mpirr_log_note_pending(mpirr_log_writer *w, int present);
 /* The MPIRR_CTR_LIMIT counters, in the mapped tail (update them in place). */
 uint64_t *mpirr_log_counters(mpirr_log_writer *w);
 /* Flushes, writes the ending, releases everything. w is freed even on error. */
@@ -97,8 +107,15 @@ int mpirr_log_read(mpirr_log_reader *r, mpirr_record *out);
 const char *mpirr_log_reader_error(const mpirr_log_reader *r);
 /* Valid after mpirr_log_read returned 0 or -1. */
 int mpirr_log_reader_ending(const mpirr_log_reader *r, int *detail);
-/* Events the rank had made when its log was last written to (0 if unknown). */
+/* Events the rank had begun (its progress, exact: 0 if unknown). */
 uint64_t mpirr_log_reader_events(const mpirr_log_reader *r);
+/* Where a replay must hold this rank: the first event the recorded run did not finish, when
+ * the run did not end by itself (killed, externally signalled, recording stopped early);
+ * 0 when the program's own course ends it (finalized, crash, abort, exit). Valid after open. */
+uint64_t mpirr_log_reader_hold_event(const mpirr_log_reader *r);
+/* Whether an ending came from outside the program (a signal sent to it, or the recording
+ * stopping), so that a replay must stop it rather than wait for the program to do it. */
+int mpirr_ending_is_external(int ending, int detail);
 /* Compressed bytes of .log plus raw bytes of the tail; number of frames. */
 uint64_t mpirr_log_reader_bytes(const mpirr_log_reader *r);
 uint64_t mpirr_log_reader_raw_bytes(const mpirr_log_reader *r); /* before compression */

@@ -11,6 +11,7 @@
 #include <zstd.h>
 
 #include "file_io.h"
+#include "guard_word.h"
 #include "log_layout.h"
 #include "pending_slots.h"
 #include "record_codec.h"
@@ -35,11 +36,14 @@ struct mpirr_log_reader {
     /* undecided races-mode outcomes of a rank that died (pending_slots.h), read last */
     mpirr_record *pend;
     size_t npend, pend_next;
-    /* tail, loaded at open */
+    /* tail, loaded at open; tail_err says what is wrong with it (reported once the frames
+     * before it have been read) */
     uint8_t *tail;
     size_t tail_len;
+    uint32_t staged;       /* verified staged bytes, stage header included (0: none) */
     int ending, detail;
-    uint64_t events;
+    uint64_t events, hold_event;
+    char tail_err[512];
     char err[512];
 };
 
@@ -87,26 +91,72 @@ static void sibling(const mpirr_log_reader *r, const char *suffix, char *out, si
         snprintf(out, outlen, "%s.%s", r->path, suffix);
 }
 
+static void tail_damaged(mpirr_log_reader *r, const char *tpath, const char *what)
+{
+    snprintf(r->tail_err, sizeof r->tail_err, "%s: %s", tpath, what);
+    free(r->tail);
+    r->tail = NULL;
+}
+
+/* The guard words (ending, progress, pending file) and the published stage, all checked: a
+ * damaged tail is reported, never read as a shorter or different recording. */
+static void check_tail(mpirr_log_reader *r, const char *tpath)
+{
+    const uint8_t *t = r->tail;
+    uint64_t ending, progress, pending;
+    if (memcmp(t, TAIL_MAGIC, 8) || mpirr_get_u32(t + TL_VERSION) != TAIL_VERSION)
+        return tail_damaged(r, tpath, "not an mpirr tail of this version (bad magic)");
+    if (mpirr_guard_decode(mpirr_get_u64(t + TL_ENDING), &ending) ||
+        mpirr_guard_decode(mpirr_get_u64(t + TL_PROGRESS), &progress) ||
+        mpirr_guard_decode(mpirr_get_u64(t + TL_PENDING), &pending) || pending > 1)
+        return tail_damaged(r, tpath, "corrupt tail header (check mismatch)");
+    uint64_t published = mpirr_get_u64(t + TL_PUBLISHED);
+    uint32_t used = (uint32_t)published, check = (uint32_t)(published >> 32);
+    size_t room = r->tail_len - TAIL_HEADER_BYTES;
+    if (used > room || (used && used < STAGE_HEADER_BYTES) ||
+        mpirr_fnv32(MPIRR_FNV32_OFFSET, t + TAIL_HEADER_BYTES, used) != check)
+        return tail_damaged(r, tpath, "corrupt staged records (check mismatch)");
+    r->staged = used;
+    r->ending = (int)(ending & 0xff);
+    r->detail = (int)(uint32_t)(ending >> 8);
+    r->events = progress >> 1;
+    if (r->ending != MPIRR_END_FINALIZED && mpirr_ending_is_external(r->ending, r->detail))
+        r->hold_event = (progress & 1) ? r->events : r->events + 1;
+    if (pending && r->ending != MPIRR_END_FINALIZED) {
+        char ppath[4112], perr[512];
+        sibling(r, "pending", ppath, sizeof ppath);
+        int got = mpirr_pending_load(ppath, &r->pend, &r->npend, perr, sizeof perr);
+        if (got == 0)
+            snprintf(r->tail_err, sizeof r->tail_err, "%s: missing (the tail says this rank "
+                     "died with undecided races-mode outcomes there)", ppath);
+        else if (got < 0)
+            snprintf(r->tail_err, sizeof r->tail_err, "%s", perr);
+    }
+}
+
+/* Every rank log has a tail beside it (a clean close keeps its header page, with the ending). */
 static void load_tail(mpirr_log_reader *r)
 {
     char tpath[4112];
     sibling(r, "tail", tpath, sizeof tpath);
-    char why[600];
-    FILE *t = mpirr_fopen_regular(tpath, why, sizeof why);
-    if (!t) return;
+    FILE *t = mpirr_fopen_regular(tpath, r->tail_err, sizeof r->tail_err);
+    if (!t) {
+        if (errno == ENOENT)
+            snprintf(r->tail_err, sizeof r->tail_err, "%s: %s (every rank log has one)", tpath,
+                     strerror(errno));
+        return;
+    }
     struct stat st;
-    if (fstat(fileno(t), &st) == 0 && st.st_size >= TAIL_HEADER_BYTES &&
-        st.st_size <= TAIL_HEADER_BYTES + MAX_FRAME_RAW) {
+    if (fstat(fileno(t), &st) != 0 || st.st_size < TAIL_HEADER_BYTES ||
+        st.st_size > TAIL_HEADER_BYTES + STAGE_HEADER_BYTES + MAX_FRAME_RAW) {
+        snprintf(r->tail_err, sizeof r->tail_err, "%s: implausible size", tpath);
+    } else {
         r->tail = malloc((size_t)st.st_size);
-        if (r->tail && fread(r->tail, 1, (size_t)st.st_size, t) == (size_t)st.st_size &&
-            !memcmp(r->tail, TAIL_MAGIC, 8)) {
+        if (r->tail && fread(r->tail, 1, (size_t)st.st_size, t) == (size_t)st.st_size) {
             r->tail_len = (size_t)st.st_size;
-            r->ending = (int)mpirr_get_u32(r->tail + TL_ENDING);
-            r->detail = (int)mpirr_get_u32(r->tail + TL_DETAIL);
-            r->events = mpirr_get_u64(r->tail + TL_EVENTS);
+            check_tail(r, tpath);
         } else {
-            free(r->tail);
-            r->tail = NULL;
+            tail_damaged(r, tpath, r->tail ? "cannot read" : "out of memory");
         }
     }
     fclose(t);
@@ -139,9 +189,6 @@ mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errl
     }
     r->bytes = sizeof hdr;
     load_tail(r);
-    char ppath[4112];
-    sibling(r, "pending", ppath, sizeof ppath);
-    r->npend = mpirr_pending_load(ppath, &r->pend);
     return r;
 }
 
@@ -170,21 +217,29 @@ static int ensure_raw(mpirr_log_reader *r, size_t n)
 static int open_tail(mpirr_log_reader *r)
 {
     r->in_tail = 1;
-    if (!r->tail) return 0;
-    uint32_t frames = mpirr_get_u32(r->tail + TL_FRAMES);
-    uint32_t used = mpirr_get_u32(r->tail + TL_USED);
-    if (frames != r->frames || !used) return 0;
-    if (used > r->tail_len - TAIL_HEADER_BYTES) used = (uint32_t)(r->tail_len - TAIL_HEADER_BYTES);
-    r->pos = r->tail + TAIL_HEADER_BYTES;
-    r->end = r->pos + used;
-    /* The staged length is published after each whole record, the count is not: read to the
-     * end of the published bytes. */
+    if (r->tail_err[0]) {
+        snprintf(r->err, sizeof r->err, "%s (after event %llu)", r->tail_err,
+                 (unsigned long long)r->last_event);
+        r->done = 1;
+        return -1;
+    }
+    if (!r->staged) return 0;
+    const uint8_t *stage = r->tail + TAIL_HEADER_BYTES;
+    if (mpirr_get_u32(stage + ST_FRAMES) != r->frames) return 0;
+    r->pos = stage + STAGE_HEADER_BYTES;
+    r->end = stage + r->staged;
+    /* Records are published whole: read to the end of the published bytes. */
     r->left = UINT32_MAX;
-    r->codec.prev_written = mpirr_get_u64(r->tail + TL_BASE_WRITTEN);
-    r->codec.prev_wtime = mpirr_get_u64(r->tail + TL_BASE_WTIME);
-    r->bytes += used;
-    r->raw_bytes += used;
+    r->codec.prev_written = mpirr_get_u64(stage + ST_BASE_WRITTEN);
+    r->codec.prev_wtime = mpirr_get_u64(stage + ST_BASE_WTIME);
+    r->bytes += r->staged - STAGE_HEADER_BYTES;
+    r->raw_bytes += r->staged - STAGE_HEADER_BYTES;
     return 0;
+}
+
+static uint32_t tail_frames(const mpirr_log_reader *r)
+{
+    return r->tail && r->staged ? mpirr_get_u32(r->tail + TAIL_HEADER_BYTES + ST_FRAMES) : 0;
 }
 
 /* 1: a frame is loaded; 0: no more frames (tail opened); -1: damage. */
@@ -192,11 +247,10 @@ static int next_frame(mpirr_log_reader *r)
 {
     uint8_t fh[FRAME_HEADER_BYTES];
     size_t got = fread(fh, 1, sizeof fh, r->f);
-    uint32_t tail_frames = r->tail ? mpirr_get_u32(r->tail + TL_FRAMES) : 0;
     if (got == 0) return open_tail(r);
     /* A partial frame at the very end, with the tail still holding its records, is a write
      * interrupted by death: not damage. */
-    int tail_covers = r->tail && tail_frames == r->frames;
+    int tail_covers = r->tail && r->staged && tail_frames(r) == r->frames;
     if (got < sizeof fh) return tail_covers ? open_tail(r) : damaged(r, "truncated frame header");
     if (mpirr_get_u32(fh + FR_MAGIC) != FRAME_MAGIC ||
         mpirr_get_u64(fh + FR_CHECK) != mpirr_fnv64(MPIRR_FNV64_OFFSET, fh, FR_CHECK))
@@ -273,6 +327,8 @@ int mpirr_log_reader_ending(const mpirr_log_reader *r, int *detail)
 }
 
 uint64_t mpirr_log_reader_events(const mpirr_log_reader *r) { return r->events; }
+
+uint64_t mpirr_log_reader_hold_event(const mpirr_log_reader *r) { return r->hold_event; }
 
 uint64_t mpirr_log_reader_bytes(const mpirr_log_reader *r) { return r->bytes; }
 uint64_t mpirr_log_reader_raw_bytes(const mpirr_log_reader *r) { return r->raw_bytes; }

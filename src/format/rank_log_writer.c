@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <zstd.h>
 
 #include "file_io.h"
+#include "guard_word.h"
 #include "log_layout.h"
 #include "record_codec.h"
 #include "varint.h"
@@ -22,7 +24,10 @@
 struct mpirr_log_writer {
     int log_fd;
     uint8_t *tail;          /* mapped: header page + stage */
-    size_t stage_cap;
+    size_t stage_cap;       /* stage bytes, its header included */
+    uint32_t used;          /* staged bytes, as last published */
+    uint32_t check;         /* FNV-1a 32 of those bytes, as last published */
+    uint32_t nrec;          /* records staged */
     uint32_t frames;
     mpirr_codec_state codec; /* state after the last staged record */
     mpirr_codec_state base;  /* state at the start of the stage */
@@ -41,7 +46,20 @@ const char *mpirr_log_ending_name(int ending)
     case MPIRR_END_SIGNAL: return "signal";
     case MPIRR_END_ABORT: return "MPI_Abort";
     case MPIRR_END_EXIT: return "exit without MPI_Finalize";
+    case MPIRR_END_INCOMPLETE: return "recording stopped early";
     default: return "cut off";
+    }
+}
+
+int mpirr_ending_is_external(int ending, int detail)
+{
+    if (ending == MPIRR_END_CUT || ending == MPIRR_END_INCOMPLETE) return 1;
+    if (ending != MPIRR_END_SIGNAL) return 0;
+    /* Faults and abort() come from the program and happen again in a replay; these are sent. */
+    switch (detail) {
+    case SIGTERM: case SIGINT: case SIGQUIT: case SIGHUP: case SIGPIPE: case SIGKILL:
+    case SIGUSR1: case SIGUSR2: case SIGALRM: case SIGXCPU: return 1;
+    default: return 0;
     }
 }
 
@@ -88,15 +106,31 @@ static void fail(mpirr_log_writer *w, const char *what)
     snprintf(w->err, sizeof w->err, "%s: %s", what, strerror(errno));
 }
 
+/* Staged bytes and their check in one store: a reader (or a death) sees either the old pair or
+ * the new one, and the check covers the stage header, so damage anywhere in it is caught. */
+static void publish(mpirr_log_writer *w, uint32_t used)
+{
+    if (used == 0 || used < w->used) { /* a new stage: its check starts over */
+        w->check = MPIRR_FNV32_OFFSET;
+        w->used = 0;
+    }
+    w->check = mpirr_fnv32(w->check, w->tail + TAIL_HEADER_BYTES + w->used, used - w->used);
+    w->used = used;
+    __atomic_store_n((uint64_t *)(void *)(w->tail + TL_PUBLISHED),
+                     (uint64_t)used | (uint64_t)w->check << 32, __ATOMIC_RELEASE);
+}
+
+/* Starts an empty stage after the frames written so far: first published empty (a death now
+ * leaves no staged records, and the frames hold them all), then with its header. */
 static void tail_reset(mpirr_log_writer *w)
 {
-    uint8_t *t = w->tail;
-    mpirr_put_u64(t + TL_BASE_WRITTEN, w->codec.prev_written);
-    mpirr_put_u64(t + TL_BASE_WTIME, w->codec.prev_wtime);
-    mpirr_put_u32(t + TL_NREC, 0);
-    __atomic_store_n((uint32_t *)(t + TL_USED), 0, __ATOMIC_RELEASE);
-    /* Frames last: a reader seeing the new count must see an empty stage. */
-    mpirr_put_u32(t + TL_FRAMES, w->frames);
+    uint8_t *stage = w->tail + TAIL_HEADER_BYTES;
+    publish(w, 0);
+    mpirr_put_u32(stage + ST_FRAMES, w->frames);
+    mpirr_put_u64(stage + ST_BASE_WRITTEN, w->codec.prev_written);
+    mpirr_put_u64(stage + ST_BASE_WTIME, w->codec.prev_wtime);
+    publish(w, STAGE_HEADER_BYTES);
+    w->nrec = 0;
     w->base = w->codec;
 }
 
@@ -110,7 +144,7 @@ mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header 
         return NULL;
     }
     w->log_fd = -1;
-    w->stage_cap = stage_bytes ? stage_bytes : DEFAULT_STAGE_BYTES;
+    w->stage_cap = STAGE_HEADER_BYTES + (stage_bytes ? stage_bytes : DEFAULT_STAGE_BYTES);
     mpirr_log_path(path, sizeof path, dir, h->rank, "log");
     mpirr_log_path(w->tail_path, sizeof w->tail_path, dir, h->rank, "tail");
     w->log_fd = mpirr_create_file(path, O_WRONLY);
@@ -138,9 +172,10 @@ mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header 
     }
     w->log_bytes = sizeof hdr;
     memcpy(w->tail, TAIL_MAGIC, 8);
-    mpirr_put_u32(w->tail + TL_VERSION, MPIRR_LOG_VERSION);
+    mpirr_put_u32(w->tail + TL_VERSION, TAIL_VERSION);
     mpirr_put_u32(w->tail + TL_CAPACITY, (uint32_t)w->stage_cap);
-    mpirr_put_u32(w->tail + TL_ENDING, MPIRR_END_CUT);
+    mpirr_log_set_ending(w, MPIRR_END_CUT, 0);
+    *mpirr_log_progress(w) = mpirr_progress_word(0, 0);
     tail_reset(w);
     return w;
 fail:
@@ -191,10 +226,9 @@ static int write_frame(mpirr_log_writer *w, const uint8_t *data, size_t len, uin
 
 int mpirr_log_flush(mpirr_log_writer *w)
 {
-    uint32_t used = mpirr_get_u32(w->tail + TL_USED);
-    if (!used) return 0;
-    if (write_frame(w, w->tail + TAIL_HEADER_BYTES, used, mpirr_get_u32(w->tail + TL_NREC),
-                    &w->base))
+    if (!w->nrec) return 0;
+    if (write_frame(w, w->tail + TAIL_HEADER_BYTES + STAGE_HEADER_BYTES,
+                    w->used - STAGE_HEADER_BYTES, w->nrec, &w->base))
         return -1;
     tail_reset(w);
     return 0;
@@ -211,7 +245,7 @@ int mpirr_log_append(mpirr_log_writer *w, const mpirr_record *r)
     }
     mpirr_codec_state before = w->codec;
     size_t len = mpirr_record_encode(buf, r, &w->codec);
-    uint32_t used = mpirr_get_u32(w->tail + TL_USED);
+    uint32_t used = w->used;
     int rc = 0;
     if (used + len > w->stage_cap) {
         /* Re-encode against the state the next frame starts from. */
@@ -221,17 +255,17 @@ int mpirr_log_append(mpirr_log_writer *w, const mpirr_record *r)
             goto out;
         }
         len = mpirr_record_encode(buf, r, &w->codec);
-        used = 0;
-        if (len > w->stage_cap) { /* a huge index list: a frame of its own */
+        used = w->used;
+        if (used + len > w->stage_cap) { /* a huge index list: a frame of its own */
             rc = write_frame(w, buf, len, 1, &w->base);
             if (!rc) tail_reset(w);
             goto out;
         }
     }
     memcpy(w->tail + TAIL_HEADER_BYTES + used, buf, len);
-    mpirr_put_u32(w->tail + TL_NREC, mpirr_get_u32(w->tail + TL_NREC) + 1);
+    w->nrec++;
     /* Publishing the new length last makes a record visible only once complete. */
-    __atomic_store_n((uint32_t *)(w->tail + TL_USED), (uint32_t)(used + len), __ATOMIC_RELEASE);
+    publish(w, (uint32_t)(used + len));
 out:
     if (buf != small) free(buf);
     return rc;
@@ -240,19 +274,24 @@ out:
 void mpirr_log_set_ending(mpirr_log_writer *w, int ending, int detail)
 {
     if (!w || !w->tail) return;
-    mpirr_put_u32(w->tail + TL_DETAIL, (uint32_t)detail);
-    mpirr_put_u32(w->tail + TL_ENDING, (uint32_t)ending);
+    uint64_t word = mpirr_guard_encode((uint64_t)(uint8_t)ending | (uint64_t)(uint32_t)detail << 8);
+    __atomic_store_n((uint64_t *)(void *)(w->tail + TL_ENDING), word, __ATOMIC_RELAXED);
 }
 
-void mpirr_log_set_events(mpirr_log_writer *w, uint64_t events)
+uint64_t *mpirr_log_progress(mpirr_log_writer *w)
+{
+    return (uint64_t *)(void *)(w->tail + TL_PROGRESS);
+}
+
+void mpirr_log_note_pending(mpirr_log_writer *w, int present)
 {
     if (!w || !w->tail) return;
-    mpirr_put_u64(w->tail + TL_EVENTS, events);
+    *(uint64_t *)(void *)(w->tail + TL_PENDING) = mpirr_guard_encode(present != 0);
 }
 
 uint64_t *mpirr_log_counters(mpirr_log_writer *w)
 {
-    _Static_assert(TL_COUNTERS + 8 * MPIRR_CTR_LIMIT <= TAIL_HEADER_BYTES, "counters fit");
+    _Static_assert(TL_COUNTERS + 8 * MPIRR_CTR_LIMIT <= TL_COUNTERS_END, "counters fit");
     return (uint64_t *)(void *)(w->tail + TL_COUNTERS);
 }
 
@@ -263,9 +302,15 @@ int mpirr_log_close(mpirr_log_writer *w)
         fail(w, "cannot close rank log");
         rc = -1;
     }
-    munmap(w->tail, TAIL_HEADER_BYTES + w->stage_cap);
-    /* The stage is empty now; keep only the header page, which holds the ending. */
-    if (truncate(w->tail_path, TAIL_HEADER_BYTES) && !rc) rc = -1;
+    if (!rc) {
+        /* Every record is in the .log now; keep only the header page, which holds the ending
+         * (a failed flush keeps the stage: its records exist nowhere else). */
+        publish(w, 0);
+        munmap(w->tail, TAIL_HEADER_BYTES + w->stage_cap);
+        if (truncate(w->tail_path, TAIL_HEADER_BYTES)) rc = -1;
+    } else {
+        munmap(w->tail, TAIL_HEADER_BYTES + w->stage_cap);
+    }
     ZSTD_freeCCtx(w->zc);
     free(w->zbuf);
     free(w);
@@ -276,5 +321,5 @@ const char *mpirr_log_writer_error(const mpirr_log_writer *w) { return w->err; }
 
 uint64_t mpirr_log_writer_bytes(const mpirr_log_writer *w)
 {
-    return w->log_bytes + mpirr_get_u32(w->tail + TL_USED);
+    return w->log_bytes + w->used - STAGE_HEADER_BYTES;
 }

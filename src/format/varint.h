@@ -46,5 +46,15 @@ static inline uint64_t mpirr_fnv64(uint64_t h, const void *data, size_t n)
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * MPIRR_FNV64_PRIME;
     return h;
 }
+/* FNV-1a 32: each step is a bijection of the state, so any change to a single byte always
+ * changes the result (the staged-record and pending-slot checks rely on that). */
+#define MPIRR_FNV32_OFFSET 0x811c9dc5u
+#define MPIRR_FNV32_PRIME 0x01000193u
+static inline uint32_t mpirr_fnv32(uint32_t h, const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * MPIRR_FNV32_PRIME;
+    return h;
+}
 
 #endif

@@ -18,7 +18,6 @@ static void on_signal(int sig)
 {
     for (int i = 0; i < NSIG_GUARDED; i++) {
         if (fatal_signals[i] != sig) continue;
-        mpirr_log_set_events(mpirr_rt.writer, mpirr_rt.event);
         mpirr_log_set_ending(mpirr_rt.writer, MPIRR_END_SIGNAL, sig);
         /* Re-deliver to the previous disposition: for faults, returning re-executes the
          * faulting instruction, which then meets the restored handler. */
@@ -31,7 +30,6 @@ static void on_signal(int sig)
 static void on_exit_without_finalize(void)
 {
     if (!mpirr_rt.active || !mpirr_rt.writer) return;
-    mpirr_log_set_events(mpirr_rt.writer, mpirr_rt.event);
     mpirr_log_set_ending(mpirr_rt.writer, MPIRR_END_EXIT, 0);
 }
 

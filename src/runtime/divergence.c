@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -79,24 +80,44 @@ void mpirr_warn(const char *fmt, ...)
     va_end(ap);
 }
 
-/* The recording was cut off (the rank was killed while the run died elsewhere): past this
- * point its outcomes are unknown. In the recorded run this rank was killed about here, so the
- * faithful thing is to stop and let the launcher end the job when the crash replays; if that
- * does not happen within MPIRR_STALL_SECONDS, give up loudly rather than hang. */
-void mpirr_past_end(const mpirr_call *c)
+/* How the recorded run of this rank ended, for the line that says why a replay stops here. */
+static void describe_ending(char *buf, size_t n)
 {
     int detail = 0;
     int ending = mpirr_rt.cursor ? mpirr_cursor_ending(mpirr_rt.cursor, &detail) : MPIRR_END_CUT;
-    long secs = (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS);
-    struct timespec ts = {.tv_sec = 1};
-    for (long waited = 0; waited < secs; waited++)
-        while (nanosleep(&ts, &ts) && errno == EINTR) {
+    if (ending == MPIRR_END_SIGNAL) snprintf(buf, n, "was stopped by signal %d", detail);
+    else if (ending == MPIRR_END_INCOMPLETE) snprintf(buf, n, "stopped being recorded (%s)", strerror(detail));
+    else snprintf(buf, n, "was killed");
+}
+
+/* The recorded run of this rank was stopped from outside here, so nothing in the replay would
+ * stop it: the rank is held (not running on into calls whose outcomes were never recorded).
+ * The CLI collects the held ranks from MPIRR_HOLDLOG and ends the job once every rank it
+ * expects is held; without it the rank says so and ends the job itself. If the job is not
+ * ended within MPIRR_STALL_SECONDS, give up loudly rather than hang. */
+void mpirr_hold_at_end(const mpirr_call *c)
+{
+    char how[160], line[1024];
+    describe_ending(how, sizeof how);
+    const char *holdlog = mpirr_setting_text(MPIRR_SET_HOLDLOG);
+    int fd = holdlog ? open(holdlog, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+    if (fd >= 0) {
+        int n = snprintf(line, sizeof line, "%d %llu %s %s\n", mpirr_rt.rank,
+                         (unsigned long long)c->event, mpirr_call_name(c->id), how);
+        ssize_t w = write(fd, line, (size_t)n); /* one write: lines do not interleave */
+        close(fd);
+        if (w == n) {
+            /* the CLI gives up on late ranks after MPIRR_STALL_SECONDS: outlast it */
+            long secs = 2 * (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS) + 10;
+            struct timespec ts = {.tv_sec = 1};
+            for (long waited = 0; waited < secs; waited++)
+                while (nanosleep(&ts, &ts) && errno == EINTR) {
+                }
         }
-    char line[1024];
-    snprintf(line, sizeof line, "replay of rank %d reached the end of its recording at event %llu "
-                                "(%s; the recorded run ended: %s %d) and the job did not end "
-                                "within %lds", mpirr_rt.rank, (unsigned long long)c->event,
-             mpirr_rt.log_path, mpirr_log_ending_name(ending), detail, secs);
+    }
+    snprintf(line, sizeof line, "replay of rank %d stopped at the end of its recording, before "
+             "event %llu (%s): the recorded run %s there (%s)", mpirr_rt.rank,
+             (unsigned long long)c->event, mpirr_call_name(c->id), how, mpirr_rt.log_path);
     say("", line);
     die();
 }

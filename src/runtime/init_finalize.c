@@ -17,14 +17,16 @@
 #include "runtime.h"
 #include "special_calls.h"
 
-/* Where the counters go when no log holds them (not recording). */
+/* Where the counters and the progress word go when no log holds them (not recording). */
 static uint64_t unlogged_counters[MPIRR_CTR_LIMIT];
+static uint64_t unlogged_progress;
 
 struct mpirr_runtime mpirr_rt = {
     .next_key = UINT64_MAX,
     .hash = 0xcbf29ce484222325ull,
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .counters = unlogged_counters,
+    .progress = &unlogged_progress,
 };
 
 static void fill_header(mpirr_log_header *h)
@@ -63,6 +65,8 @@ static void start_recording(void)
         return;
     }
     mpirr_rt.counters = mpirr_log_counters(mpirr_rt.writer);
+    mpirr_rt.progress = mpirr_log_progress(mpirr_rt.writer);
+    *mpirr_rt.progress = mpirr_progress_word(mpirr_rt.event, 1); /* inside MPI_Init */
     mpirr_rt.active = 1;
     mpirr_ev_start(mpirr_ev_init_t0);
     if (mpirr_rt.rec_mode == MPIRR_REC_RACES) {
@@ -100,6 +104,7 @@ static void start_replay(void)
                         : (h->flags & MPIRR_LOG_FLAG_ALL) ? MPIRR_REC_ALL
                                                           : MPIRR_REC_SOURCES;
     if (mpirr_rt.rec_mode == MPIRR_REC_RACES) mpirr_cursor_preload(mpirr_rt.cursor, mpirr_rt.log_path);
+    mpirr_rt.hold_event = mpirr_cursor_hold_event(mpirr_rt.cursor);
     mpirr_rt.active = 1;
     mpirr_cursor_start(mpirr_rt.cursor);
 }
@@ -152,8 +157,8 @@ static void stop(int ending, int detail)
         mpirr_race_abandon();
         mpirr_rt.piggyback = 0;
     }
+    mpirr_rt.progress = &unlogged_progress;
     if (mpirr_rt.writer) {
-        mpirr_log_set_events(mpirr_rt.writer, mpirr_rt.event);
         mpirr_log_set_ending(mpirr_rt.writer, ending, detail);
         if (mpirr_log_close(mpirr_rt.writer))
             mpirr_warn("rank %d: could not finish %s", mpirr_rt.rank, mpirr_rt.log_path);
@@ -164,9 +169,23 @@ static void stop(int ending, int detail)
         mpirr_rt.cursor = NULL;
     }
     mpirr_rt.next_key = UINT64_MAX;
+    mpirr_rt.hold_event = 0;
     mpirr_rt.active = 0;
     mpirr_rt.counters = unlogged_counters;
     mpirr_requests_reset();
+}
+
+void mpirr_recording_stopped(uint64_t event, int why)
+{
+    mpirr_log_writer *w = mpirr_rt.writer;
+    if (!w) return;
+    *mpirr_rt.progress = mpirr_progress_word(event, 1);
+    mpirr_rt.progress = &unlogged_progress;
+    mpirr_rt.counters = unlogged_counters;
+    mpirr_log_set_ending(w, MPIRR_END_INCOMPLETE, why);
+    if (mpirr_rt.piggyback) mpirr_race_keep_pending();
+    mpirr_rt.writer = NULL;
+    mpirr_log_close(w); /* keeps the staged records if they cannot be written out */
 }
 
 int mpirr_MPI_Finalize(void)

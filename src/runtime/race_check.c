@@ -77,6 +77,7 @@ int mpirr_race_init(void)
         mpirr_warn("rank %d: %s; logging every wildcard receive instead", me, err);
         log_all = 1;
     }
+    mpirr_log_note_pending(mpirr_rt.writer, slots != NULL);
     return 0;
 }
 
@@ -359,6 +360,14 @@ void mpirr_race_finish(void)
     mpirr_pending_close(slots, 1);
     slots = NULL;
     free_all();
+}
+
+void mpirr_race_keep_pending(void)
+{
+    if (!sent) return; /* the caller holds the runtime lock */
+    mpirr_pending_close(slots, 0);
+    slots = NULL;
+    log_all = 1; /* nothing is recorded any more: no slot to keep an outcome in */
 }
 
 void mpirr_race_abandon(void)

@@ -28,6 +28,9 @@ int mpirr_race_init(void);
 /* MPI_Finalize: exchanges message counts, reaches every verdict, frees everything. */
 void mpirr_race_finish(void);
 /* Drops all state without verdicts (the pending file keeps them): abort paths. */
+/* The recording stopped early: the outcomes undecided now stay in the pending file, which is
+ * no longer written nor removed (the races checking itself goes on: peers expect headers). */
+void mpirr_race_keep_pending(void);
 void mpirr_race_abandon(void);
 
 /* A receive with MPI_ANY_SOURCE was posted (key: the post event and index, call id). Returns

@@ -1,6 +1,7 @@
 /* recorder.c: record mode's single path to the rank log. Serialises writers, adds the periodic
  * call-sequence checkpoints replay uses to notice divergence between records, and turns an I/O
  * failure into one warning instead of a crash of the user's program. */
+#include <errno.h>
 #include <string.h>
 
 #include "runtime.h"
@@ -10,15 +11,17 @@
 
 static unsigned long since_check;
 
+/* The program runs on when its recording cannot: the tail then says where the recording
+ * stops (before the event whose outcome was lost) and why, and a replay holds the rank there. */
 static void write_one(const mpirr_record *r)
 {
     if (!mpirr_rt.writer) return;
-    mpirr_log_set_events(mpirr_rt.writer, mpirr_rt.event);
     if (mpirr_log_append(mpirr_rt.writer, r)) {
-        mpirr_warn("recording rank %d: %s; the recording stops here", mpirr_rt.rank,
-                   mpirr_log_writer_error(mpirr_rt.writer));
-        mpirr_log_close(mpirr_rt.writer);
-        mpirr_rt.writer = NULL;
+        int why = errno;
+        mpirr_warn("recording rank %d: %s; the recording of this rank stops at event %llu, "
+                   "the program goes on", mpirr_rt.rank, mpirr_log_writer_error(mpirr_rt.writer),
+                   (unsigned long long)r->event);
+        mpirr_recording_stopped(r->event, why);
     }
 }
 

@@ -165,10 +165,13 @@ static void pop(struct replay_cursor *c)
     c->qlen--;
 }
 
+/* The next event the per-call fast path must stop at: a record's key or the hold point. */
 static void update_next_key(struct replay_cursor *c)
 {
     const mpirr_record *r = peek(c);
-    mpirr_rt.next_key = r ? r->event : UINT64_MAX;
+    uint64_t next = r ? r->event : UINT64_MAX;
+    if (mpirr_rt.hold_event && mpirr_rt.hold_event < next) next = mpirr_rt.hold_event;
+    mpirr_rt.next_key = next;
 }
 
 struct replay_cursor *mpirr_cursor_open(const char *path, char *err, size_t errlen)
@@ -183,6 +186,7 @@ struct replay_cursor *mpirr_cursor_open(const char *path, char *err, size_t errl
         free(c);
         return NULL;
     }
+    c->ending = mpirr_log_reader_ending(c->rd, &c->ending_detail);
     return c;
 }
 
@@ -238,6 +242,7 @@ void mpirr_replay_check_event(const mpirr_call *call)
 {
     struct replay_cursor *c = mpirr_rt.cursor;
     if (!c || !mpirr_rt.active) return;
+    if (mpirr_rt.hold_event && call->event >= mpirr_rt.hold_event) mpirr_hold_at_end(call);
     for (const mpirr_record *r; (r = peek(c));) {
         if (r->kind == MPIRR_REC_CHECK && r->event < call->event) {
             if (r->event + 1 != call->event || r->value != mpirr_rt.hash)
@@ -264,7 +269,7 @@ int mpirr_replay_take(const mpirr_call *call, mpirr_record *out)
     const mpirr_record *r = peek(c);
     if (!r) {
         mpirr_unlock();
-        if (c->ending != MPIRR_END_FINALIZED) mpirr_past_end(call);
+        if (c->ending != MPIRR_END_FINALIZED) mpirr_hold_at_end(call);
         mpirr_diverged(call->event, "the program made %s after the end of its recording",
                        mpirr_call_name(call->id));
     }
@@ -315,6 +320,11 @@ int mpirr_replay_deferred(uint64_t event, uint32_t sub, unsigned kind, mpirr_rec
     update_next_key(c);
     mpirr_unlock();
     return found;
+}
+
+uint64_t mpirr_cursor_hold_event(struct replay_cursor *c)
+{
+    return mpirr_log_reader_hold_event(c->rd);
 }
 
 int mpirr_cursor_ending(struct replay_cursor *c, int *detail)

@@ -46,7 +46,10 @@ struct mpirr_runtime {
     unsigned noise_us;
     uint64_t event;         /* events so far on this rank */
     uint64_t hash;          /* FNV-1a over the call ids of all events so far */
-    uint64_t next_key;      /* replay: key event of the next in-order record */
+    uint64_t next_key;      /* replay: key event of the next in-order record, or hold_event */
+    uint64_t hold_event;    /* replay: the event this rank is held before (the recorded run
+                               was stopped from outside there), 0 none */
+    uint64_t *progress;     /* record: the progress word in the mapped tail (rank_log.h) */
     pthread_mutex_t lock;
     mpirr_log_writer *writer;
     struct replay_cursor *cursor;
@@ -84,6 +87,7 @@ static inline void mpirr_call_begin(mpirr_call *c, unsigned id)
     c->id = id;
     c->event = ++mpirr_rt.event;
     mpirr_tls_event = c->event;
+    *mpirr_rt.progress = mpirr_progress_word(c->event, 1);
     /* Checked before this call joins the hash: checkpoints hold the hash of earlier events. */
     if (__builtin_expect(c->event >= mpirr_rt.next_key, 0)) mpirr_replay_check_event(c);
     mpirr_rt.hash = (mpirr_rt.hash ^ id) * 0x100000001b3ull;
@@ -91,6 +95,13 @@ static inline void mpirr_call_begin(mpirr_call *c, unsigned id)
 }
 
 static inline void mpirr_call_end(const mpirr_call *c) { (void)c; }
+
+/* After every intercepted call returns: the recorded progress says this thread's call is over
+ * (a rank killed from now on is held after it in a replay, not before it). */
+static inline void mpirr_call_returned(void)
+{
+    *mpirr_rt.progress = mpirr_progress_word(mpirr_tls_event, 0);
+}
 
 static inline int mpirr_recording(void) { return mpirr_rt.active && mpirr_rt.mode == MPIRR_MODE_RECORD; }
 static inline int mpirr_replaying(void) { return mpirr_rt.active && mpirr_rt.mode == MPIRR_MODE_REPLAY; }
@@ -106,6 +117,11 @@ void mpirr_record_choice(const mpirr_call *c, int count, const int *indices);
 /* A deferred RECV_DONE outcome keyed by (event, sub) of call: the match in st, or cancelled. */
 void mpirr_record_recv_done(uint64_t event, uint32_t sub, unsigned call, const MPI_Status *st,
                             int cancelled);
+
+/* ---- init_finalize.c ---- */
+/* Recording this rank cannot go on (errno why): the tail says it stopped before event, the
+ * program runs on unrecorded. Called with the runtime lock held. */
+void mpirr_recording_stopped(uint64_t event, int why);
 
 /* ---- replay_cursor.c ---- */
 struct replay_cursor *mpirr_cursor_open(const char *path, char *err, size_t errlen);
@@ -131,8 +147,10 @@ const mpirr_log_header *mpirr_cursor_header(struct replay_cursor *cur);
 void mpirr_cursor_preload(struct replay_cursor *cur, const char *path);
 /* Positions on the first record; call once the runtime is active. */
 void mpirr_cursor_start(struct replay_cursor *cur);
-/* How the recording ended (valid once the cursor reached its end). */
+/* How the recording ended (from the tail: valid from the start). */
 int mpirr_cursor_ending(struct replay_cursor *cur, int *detail);
+/* The event before which the replay must hold this rank (0: none). */
+uint64_t mpirr_cursor_hold_event(struct replay_cursor *cur);
 
 /* ---- divergence.c ---- */
 /* Prints "mpirr: replay of rank R diverged at event E (file): ..." and aborts the job. */
@@ -140,8 +158,9 @@ _Noreturn void mpirr_diverged(uint64_t event, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* One-line fatal error (bad input, I/O), then abort. */
 _Noreturn void mpirr_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The replay ran past the end of a recording that was cut off: wait to be killed. */
-_Noreturn void mpirr_past_end(const mpirr_call *c);
+/* The replay reached the point where the recorded run was stopped from outside (killed,
+ * signalled, recording stopped early): hold the rank there until the CLI ends the job. */
+_Noreturn void mpirr_hold_at_end(const mpirr_call *c);
 /* Warning line on stderr (at most once per message site). */
 void mpirr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

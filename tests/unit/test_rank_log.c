@@ -91,12 +91,26 @@ static mpirr_log_header header(void)
     return h;
 }
 
+/* Writers create their files new (O_EXCL): remove rank 2's files of the previous case. */
+static mpirr_log_writer *open_fresh(const char *d, size_t stage, uint32_t flags)
+{
+    static const char *const suffixes[] = {"log", "tail", "pending"};
+    char path[700], err[512];
+    for (int i = 0; i < 3; i++) {
+        mpirr_log_path(path, sizeof path, d, 2, suffixes[i]);
+        unlink(path);
+    }
+    mpirr_log_header h = header();
+    h.flags |= flags;
+    mpirr_log_writer *w = mpirr_log_writer_open(d, &h, stage, err, sizeof err);
+    if (!w) fprintf(stderr, "%s\n", err);
+    return w;
+}
+
 /* Writes the first n records; close=0 leaves the writer open (the process then dies). */
 static void write_log(const char *d, int n, size_t stage, int close)
 {
-    char err[512];
-    mpirr_log_header h = header();
-    mpirr_log_writer *w = mpirr_log_writer_open(d, &h, stage, err, sizeof err);
+    mpirr_log_writer *w = open_fresh(d, stage, 0);
     CHECK(w != NULL);
     if (!w) return;
     for (int i = 0; i < n; i++) CHECK(mpirr_log_append(w, &recs[i]) == 0);
@@ -148,6 +162,172 @@ static long file_size(const char *p)
     return stat(p, &st) ? -1 : (long)st.st_size;
 }
 
+/* Copies rank 2's file with this suffix from one directory to another, one byte flipped. */
+static void copy_sibling(const char *from_dir, const char *to_dir, const char *suffix, long flip_at)
+{
+    char a[600], b[700];
+    mpirr_log_path(a, sizeof a, from_dir, 2, suffix);
+    mpirr_log_path(b, sizeof b, to_dir, 2, suffix);
+    copy_prefix(a, b, file_size(a), flip_at);
+}
+
+/* What a reader makes of a recording: records, final result, ending, progress, hold point. */
+struct outcome {
+    int n, rc, ending;
+    uint64_t events, hold, pending;
+    char err[512];
+};
+
+static struct outcome read_outcome(const char *path)
+{
+    struct outcome o = {0};
+    mpirr_log_reader *r = mpirr_log_reader_open(path, o.err, sizeof o.err);
+    if (!r) {
+        o.rc = -2;
+        return o;
+    }
+    mpirr_record rec;
+    while ((o.rc = mpirr_log_read(r, &rec)) == 1) o.n++;
+    if (o.rc < 0) snprintf(o.err, sizeof o.err, "%s", mpirr_log_reader_error(r));
+    o.ending = mpirr_log_reader_ending(r, NULL);
+    o.events = mpirr_log_reader_events(r);
+    o.hold = mpirr_log_reader_hold_event(r);
+    o.pending = mpirr_log_reader_pending(r);
+    mpirr_log_reader_close(r);
+    return o;
+}
+
+static int same_outcome(const struct outcome *a, const struct outcome *b)
+{
+    return a->n == b->n && a->rc == b->rc && a->ending == b->ending && a->events == b->events &&
+           a->hold == b->hold && a->pending == b->pending;
+}
+
+/* Tail bytes a reader relies on (docs/format.md): magic and version, the published stage
+ * word, the ending, the progress, the pending-file word. The counters are statistics and the
+ * rest of the header page is unused. */
+static int tail_byte_checked(long at, long staged)
+{
+    return at < 12 || (at >= 16 && at < 32) || (at >= 56 && at < 64) ||
+           (at >= 1024 && at < 1032) || (at >= 4096 && at < 4096 + staged);
+}
+
+/* A rank killed (SIGKILL) in the middle of event 777 with staged records and pending slots,
+ * then every byte of its tail and pending file flipped in turn: each flip is either reported,
+ * naming the file, or changes nothing a reader returns; flips of checked bytes are reported. */
+static void test_staged_damage(void)
+{
+    char src[600], cut[600], path[700], err[512];
+    snprintf(src, sizeof src, "%s/killed", dir);
+    snprintf(cut, sizeof cut, "%s/flipped", dir);
+    mkdir(src, 0755);
+    mkdir(cut, 0755);
+    pid_t pid = fork();
+    if (pid == 0) {
+        mpirr_log_writer *w = open_fresh(src, 4096, MPIRR_LOG_FLAG_RACES);
+        mpirr_pending_slots *p = mpirr_pending_open(src, 2, 4, err, sizeof err);
+        if (!w || !p) _exit(4);
+        mpirr_log_note_pending(w, 1);
+        for (int i = 0; i < 1500; i++) mpirr_log_append(w, &recs[i]);
+        for (uint32_t i = 0; i < 3; i++) {
+            mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = MPIRR_ID_MPI_Irecv,
+                              .event = 700 + i, .has_match = 1, .source = 1, .tag = 2};
+            mpirr_pending_set(p, i, &r);
+        }
+        mpirr_pending_clear(p, 1);
+        *mpirr_log_progress(w) = mpirr_progress_word(777, 1);
+        raise(SIGKILL);
+        _exit(3);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    mpirr_log_path(path, sizeof path, src, 2, "log");
+    struct outcome good = read_outcome(path);
+    CHECK(good.rc == 0 && good.n == 1502 && good.pending == 2);
+    CHECK(good.ending == MPIRR_END_CUT && good.events == 777 && good.hold == 777);
+
+    char tpath[700], ppath[700];
+    mpirr_log_path(tpath, sizeof tpath, src, 2, "tail");
+    mpirr_log_path(ppath, sizeof ppath, src, 2, "pending");
+    FILE *t = fopen(tpath, "rb");
+    uint8_t word[8];
+    CHECK(t && fseek(t, 16, SEEK_SET) == 0 && fread(word, 1, 8, t) == 8);
+    if (t) fclose(t);
+    long staged = word[0] | word[1] << 8 | word[2] << 16 | (long)word[3] << 24;
+    CHECK(staged > 20 && staged <= 4096 + 20);
+    mpirr_log_path(path, sizeof path, cut, 2, "log");
+    copy_sibling(src, cut, "log", -1);
+    copy_sibling(src, cut, "pending", -1);
+    int checked = 0, reported = 0;
+    long tail_size = file_size(tpath);
+    for (long at = 0; at < tail_size; at++) {
+        if (!tail_byte_checked(at, staged) && at % 13) continue; /* unchecked bytes: a sample */
+        copy_sibling(src, cut, "tail", at);
+        struct outcome o = read_outcome(path);
+        int bad = o.rc != 0;
+        if (bad) CHECK(strstr(o.err, "rank-00002.tail") != NULL);
+        else CHECK(same_outcome(&o, &good));
+        if (tail_byte_checked(at, staged)) checked++, reported += bad;
+    }
+    CHECK(checked > 300 && reported == checked);
+    copy_sibling(src, cut, "tail", -1);
+    checked = reported = 0;
+    for (long at = 0; at < file_size(ppath); at++) {
+        copy_sibling(src, cut, "pending", at);
+        struct outcome o = read_outcome(path);
+        int bad = o.rc != 0;
+        if (bad) CHECK(strstr(o.err, "rank-00002.pending") != NULL);
+        else CHECK(same_outcome(&o, &good));
+        /* the header and every slot's state word; the content of live slots (0 and 2) */
+        long slot = (at - 64) / 32, in = (at - 64) % 32;
+        if (at < 12 || (at >= 64 && (in >= 24 || slot == 0 || slot == 2))) checked++, reported += bad;
+    }
+    CHECK(checked == 12 + 4 * 8 + 2 * 24 && reported == checked);
+
+    /* a missing tail, or a missing pending file the tail says exists: reported, not read as
+     * a shorter recording */
+    mpirr_log_path(ppath, sizeof ppath, cut, 2, "pending");
+    unlink(ppath);
+    struct outcome o = read_outcome(path);
+    CHECK(o.rc == -1 && strstr(o.err, "rank-00002.pending") && strstr(o.err, "missing"));
+    copy_sibling(src, cut, "pending", -1);
+    mpirr_log_path(tpath, sizeof tpath, cut, 2, "tail");
+    unlink(tpath);
+    o = read_outcome(path);
+    CHECK(o.rc == -1 && strstr(o.err, "rank-00002.tail") != NULL);
+}
+
+/* Where a replay holds a rank: after the last call that returned when the run was stopped from
+ * outside (SIGKILL: the call it was in is not made; SIGTERM between calls: the next one is not),
+ * nowhere when the program's own course ended it. */
+static void test_hold_point(void)
+{
+    static const struct {
+        int ending, detail, in_call;
+        uint64_t hold;
+    } cases[] = {
+        {MPIRR_END_CUT, 0, 1, 40},        {MPIRR_END_CUT, 0, 0, 41},
+        {MPIRR_END_SIGNAL, SIGTERM, 0, 41}, {MPIRR_END_SIGNAL, SIGSEGV, 0, 0},
+        {MPIRR_END_ABORT, 3, 1, 0},       {MPIRR_END_INCOMPLETE, 28, 1, 40},
+        {MPIRR_END_FINALIZED, 0, 0, 0},
+    };
+    char path[600];
+    mpirr_log_path(path, sizeof path, dir, 2, "log");
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mpirr_log_writer *w = open_fresh(dir, 4096, 0);
+        CHECK(w != NULL);
+        if (!w) return;
+        for (int k = 0; k < 5; k++) mpirr_log_append(w, &recs[k]);
+        *mpirr_log_progress(w) = mpirr_progress_word(40, cases[i].in_call);
+        mpirr_log_set_ending(w, cases[i].ending, cases[i].detail);
+        CHECK(mpirr_log_close(w) == 0);
+        struct outcome o = read_outcome(path);
+        CHECK(o.rc == 0 && o.n == 5 && o.events == 40 && o.ending == cases[i].ending);
+        CHECK(o.hold == cases[i].hold);
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) return 1;
@@ -166,9 +346,7 @@ int main(void)
     /* 2. a process that dies by a fatal signal after noting it (crash.c does this) */
     pid_t pid = fork();
     if (pid == 0) {
-        char e[512];
-        mpirr_log_header h = header();
-        mpirr_log_writer *w = mpirr_log_writer_open(dir, &h, 4096, e, sizeof e);
+        mpirr_log_writer *w = open_fresh(dir, 4096, 0);
         for (int i = 0; i < 3000; i++) mpirr_log_append(w, &recs[i]);
         mpirr_log_set_ending(w, MPIRR_END_SIGNAL, SIGSEGV);
         signal(SIGSEGV, SIG_DFL);
@@ -184,9 +362,7 @@ int main(void)
     /* 3. SIGKILL: nothing runs in the process, yet every appended record is kept */
     pid = fork();
     if (pid == 0) {
-        char e[512];
-        mpirr_log_header h = header();
-        mpirr_log_writer *w = mpirr_log_writer_open(dir, &h, 4096, e, sizeof e);
+        mpirr_log_writer *w = open_fresh(dir, 4096, 0);
         for (int i = 0; i < 1234; i++) mpirr_log_append(w, &recs[i]);
         raise(SIGKILL);
         _exit(3);
@@ -201,10 +377,10 @@ int main(void)
     pid = fork();
     if (pid == 0) {
         char e[512];
-        mpirr_log_header h = header();
-        mpirr_log_writer *w = mpirr_log_writer_open(dir, &h, 4096, e, sizeof e);
-        mpirr_pending_slots *p = mpirr_pending_open(dir, h.rank, 8, e, sizeof e);
+        mpirr_log_writer *w = open_fresh(dir, 4096, 0);
+        mpirr_pending_slots *p = mpirr_pending_open(dir, 2, 8, e, sizeof e);
         if (!w || !p) _exit(4);
+        mpirr_log_note_pending(w, 1);
         for (int i = 0; i < 10; i++) mpirr_log_append(w, &recs[i]);
         mpirr_log_counters(w)[MPIRR_CTR_MSGS_SENT] = 77;
         for (uint32_t i = 0; i < 3; i++) {
@@ -234,11 +410,12 @@ int main(void)
         CHECK(pend == 2 && mpirr_log_reader_pending(rd) == 2);
         CHECK(mpirr_log_reader_counter(rd, MPIRR_CTR_MSGS_SENT) == 77);
         mpirr_log_reader_close(rd);
+        char ppath[600];
+        mpirr_log_path(ppath, sizeof ppath, dir, 2, "pending");
+        unlink(ppath);
         mpirr_pending_slots *p = mpirr_pending_open(dir, 2, 4, err, sizeof err);
         CHECK(p != NULL);
         mpirr_pending_close(p, 1);
-        char ppath[600];
-        mpirr_log_path(ppath, sizeof ppath, dir, 2, "pending");
         CHECK(access(ppath, F_OK) != 0);
     }
 
@@ -247,6 +424,7 @@ int main(void)
     full = file_size(path);
     snprintf(sub, sizeof sub, "%s/cut", dir);
     mkdir(sub, 0755);
+    copy_sibling(dir, sub, "tail", -1);
     mpirr_log_path(tpath, sizeof tpath, sub, 2, "log");
     int prev = 0;
     for (long len = 0; len <= full; len++) {
@@ -277,6 +455,9 @@ int main(void)
         }
     }
     CHECK(detected == flips); /* headers and compressed frames are checksummed */
+
+    test_staged_damage();
+    test_hold_point();
 
     /* 6. not a log at all */
     FILE *f = fopen(tpath, "wb");

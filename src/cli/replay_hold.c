@@ -1,0 +1,137 @@
+/* replay_hold.c: see replay_hold.h. */
+#include "replay_hold.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "file_io.h"
+#include "rank_log.h"
+#include "settings.h"
+
+int replay_hold_load(const struct recording *r, struct replay_hold *h)
+{
+    memset(h, 0, sizeof *h);
+    h->nranks = r->m.nranks > 0 ? r->m.nranks : 0;
+    h->hold = calloc((size_t)h->nranks + 1, sizeof *h->hold);
+    h->arrived = calloc((size_t)h->nranks + 1, 1);
+    if (!h->hold || !h->arrived) {
+        cli_error("out of memory");
+        replay_hold_finish(h);
+        return CLI_EXIT_FAIL;
+    }
+    for (int rank = 0; rank < h->nranks; rank++) {
+        char path[PATH_MAX + 32], err[1024];
+        recording_log_path(path, sizeof path, r->dir, rank);
+        mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
+        if (!rd) {
+            cli_error("%s", err);
+            replay_hold_finish(h);
+            return CLI_EXIT_USAGE;
+        }
+        h->hold[rank] = mpirr_log_reader_hold_event(rd);
+        h->expected += h->hold[rank] != 0;
+        mpirr_log_reader_close(rd);
+    }
+    h->stall_seconds = (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS);
+    snprintf(h->path, sizeof h->path, "%s/" MPIRR_HOLDLOG_NAME, r->dir);
+    return 0;
+}
+
+int replay_hold_start(struct replay_hold *h)
+{
+    unlink(h->path);
+    int fd = mpirr_create_file(h->path, O_WRONLY);
+    if (fd < 0) {
+        cli_error("cannot create %s: %s", h->path, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    h->last_arrival = time(NULL);
+    return 0;
+}
+
+/* Reads the lines ranks appended since the last look: "RANK EVENT CALL HOW...". */
+static void read_arrivals(struct replay_hold *h)
+{
+    FILE *f = fopen(h->path, "r");
+    if (!f) return;
+    char line[512], call[64];
+    if (fseek(f, h->read_offset, SEEK_SET) == 0)
+        while (fgets(line, sizeof line, f) && strchr(line, '\n')) {
+            h->read_offset = ftell(f);
+            int rank = -1, at = 0;
+            unsigned long long event = 0;
+            if (sscanf(line, "%d %llu %63s %n", &rank, &event, call, &at) != 3 || rank < 0 ||
+                rank >= h->nranks || h->arrived[rank])
+                continue;
+            h->arrived[rank] = 1;
+            h->last_arrival = time(NULL);
+            if (h->held == 0) {
+                line[strcspn(line, "\n")] = 0;
+                snprintf(h->how, sizeof h->how, "%s", line + at);
+            }
+            if (h->held < 4)
+                snprintf(h->first[h->held], sizeof h->first[h->held], "rank %d before event %llu (%s)",
+                         rank, event, call);
+            h->held++;
+        }
+    fclose(f);
+}
+
+static void say_where(const struct replay_hold *h)
+{
+    char list[800] = "";
+    for (int k = 0; k < h->held && k < 4; k++) {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%s", k ? ", " : "", h->first[k]);
+    }
+    if (h->held > 4) {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, " and %d more ranks", h->held - 4);
+    }
+    fprintf(stderr, "mpirr: replay stopped where the recording ends: the recorded run %s there "
+                    "(%s)\n", h->how, list);
+}
+
+int replay_hold_watch(void *arg)
+{
+    struct replay_hold *h = arg;
+    read_arrivals(h);
+    if (h->held == h->expected) {
+        say_where(h);
+        h->ended = 1;
+        return 1;
+    }
+    if (h->held > 0 && time(NULL) - h->last_arrival >= h->stall_seconds) {
+        say_where(h);
+        char missing[256] = "";
+        int shown = 0;
+        for (int r = 0; r < h->nranks && shown < 8; r++)
+            if (h->hold[r] && !h->arrived[r]) {
+                size_t n = strlen(missing);
+                snprintf(missing + n, sizeof missing - n, "%s%d (event %" PRIu64 ")",
+                         shown++ ? ", " : "", r, h->hold[r]);
+            }
+        cli_error("replay: rank %s did not reach the end of its recording within %lds "
+                  "(blocked before it on a rank already held?); ending the job", missing,
+                  h->stall_seconds);
+        h->ended = 1;
+        return 1;
+    }
+    return 0;
+}
+
+void replay_hold_finish(struct replay_hold *h)
+{
+    if (h->path[0]) unlink(h->path);
+    free(h->hold);
+    free(h->arrived);
+    h->hold = NULL;
+    h->arrived = NULL;
+}
