@@ -214,9 +214,17 @@ int mpirr_MPI_Finalize(void)
     return PMPI_Finalize();
 }
 
+/* The process ends inside PMPI_Abort, so nothing is released: other threads may still be in
+ * the runtime, and several may abort at once. The records are already safe in the mapped tail;
+ * only the ending is noted (one store), by the first thread to get here, and the crash guard
+ * goes so that the launcher's SIGTERM that follows is not taken for the ending. */
 int mpirr_MPI_Abort(MPI_Comm comm, int errorcode)
 {
+    static int aborting;
     MPIRR_BEGIN(MPI_Abort);
-    stop(MPIRR_END_ABORT, errorcode);
+    if (!__atomic_exchange_n(&aborting, 1, __ATOMIC_ACQ_REL) && mpirr_rt.active) {
+        mpirr_crash_guard_remove();
+        if (mpirr_rt.writer) mpirr_log_set_ending(mpirr_rt.writer, MPIRR_END_ABORT, errorcode);
+    }
     return PMPI_Abort(comm, errorcode);
 }

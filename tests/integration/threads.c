@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <unistd.h>
 
 enum { THREADS = 4, MSGS = 200, TIMES = 50 };
 
@@ -29,6 +30,16 @@ static void *worker(void *arg)
     return NULL;
 }
 
+static pthread_barrier_t at_once;
+
+static void *aborter(void *arg)
+{
+    (void)arg;
+    pthread_barrier_wait(&at_once);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -41,6 +52,13 @@ int main(int argc, char **argv)
         return 0;
     }
     pthread_t th[THREADS];
+    if (argc > 1 && argv[1][0] == 'a') { /* "abort": every thread of rank 0 aborts at once */
+        pthread_barrier_init(&at_once, NULL, THREADS);
+        if (rank == 0)
+            for (long t = 0; t < THREADS; t++) pthread_create(&th[t], NULL, aborter, NULL);
+        MPI_Barrier(MPI_COMM_WORLD); /* other ranks wait here to be ended */
+        for (;;) pause();
+    }
     for (long t = 0; t < THREADS; t++) pthread_create(&th[t], NULL, worker, (void *)t);
     for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
     MPI_Barrier(MPI_COMM_WORLD);
