@@ -61,7 +61,9 @@ int mpirr_open_regular(const char *path, char *err, size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        int e = errno; /* callers tell a missing file (ENOENT) from others */
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        errno = e;
         return -1;
     }
     struct stat st;
