@@ -166,8 +166,9 @@ int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t er
         } else if (!strcmp(line, "ranks")) {
             char *end;
             long r = strtol(val, &end, 10);
-            if (end == val || *end || r < 1 || r > MPIRR_MAX_RANKS) {
-                rc = fail(err, errlen, path, n, "bad rank count (expected 1 to " MPIRR_MAX_RANKS_TEXT ")");
+            /* 0: the run wrote no rank log (it failed before MPI_Init); tools say so */
+            if (end == val || *end || r < 0 || r > MPIRR_MAX_RANKS) {
+                rc = fail(err, errlen, path, n, "bad rank count (expected 0 to " MPIRR_MAX_RANKS_TEXT ")");
                 break;
             }
             m->nranks = (int)r;

@@ -75,8 +75,12 @@ int main(void)
     write_text("mpirr-manifest 1\nmode sources\nmpi openmpi\nargc 1\narg a\nranks 100000000\n");
     CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1);
     CHECK(strstr(err, "manifest:6") && strstr(err, "bad rank count"));
-    write_text("mpirr-manifest 1\nmode sources\nmpi openmpi\nargc 1\narg a\nranks 0\n");
+    write_text("mpirr-manifest 1\nmode sources\nmpi openmpi\nargc 1\narg a\nranks -1\n");
     CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, "bad rank count"));
+    /* a run that wrote no rank log at all (it failed before MPI_Init) is a valid recording */
+    write_text("mpirr-manifest 1\nmode sources\nmpi openmpi\nargc 1\narg a\nranks 0\n");
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == 0 && r.nranks == 0);
+    mpirr_manifest_free(&r);
     /* no command line at all */
     write_text("mpirr-manifest 1\nmode sources\nmpi openmpi\nranks 2\n");
     CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, "argc"));
