@@ -8,7 +8,8 @@
 
 int stat_ending_has_detail(int ending)
 {
-    return ending == MPIRR_END_SIGNAL || ending == MPIRR_END_ABORT || ending == MPIRR_END_EXIT;
+    return ending == MPIRR_END_SIGNAL || ending == MPIRR_END_ABORT || ending == MPIRR_END_EXIT ||
+           ending == MPIRR_END_INCOMPLETE;
 }
 
 void stat_ending_text(const struct rank_stat *r, char *out, size_t n)
@@ -24,6 +25,8 @@ void stat_ending_text(const struct rank_stat *r, char *out, size_t n)
             snprintf(out, n, "%s %d", name, r->detail);
     } else if (r->ending == MPIRR_END_ABORT) {
         snprintf(out, n, "%s(%d)", name, r->detail);
+    } else if (r->ending == MPIRR_END_INCOMPLETE) { /* detail: why, an errno */
+        snprintf(out, n, "%s (%s)", name, strerror(r->detail));
     } else if (stat_ending_has_detail(r->ending)) {
         snprintf(out, n, "%s (status %d)", name, r->detail);
     } else {

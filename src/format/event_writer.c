@@ -38,9 +38,11 @@ struct mpirr_ev_writer {
     mpirr_ev_params p;
     uint64_t raw_total;   /* raw bytes appended so far */
     uint64_t chunks;
+    uint64_t file_bytes;  /* bytes in rank-N.events */
+    uint64_t whole_bytes; /* of which those up to the end of the last whole block */
     int failed;
-    char tail_path[4200];
-    char err[320];
+    char path[4200], tail_path[4200];
+    char err[4400];
 };
 
 void mpirr_ev_path(char *buf, size_t n, const char *dir, int rank, int tail)
@@ -50,7 +52,7 @@ void mpirr_ev_path(char *buf, size_t n, const char *dir, int rank, int tail)
 
 static int fail_io(mpirr_ev_writer *w, const char *what)
 {
-    if (!w->failed) snprintf(w->err, sizeof w->err, "%s: %s", what, strerror(errno));
+    if (!w->failed) snprintf(w->err, sizeof w->err, "%s %s: %s", what, w->path, strerror(errno));
     w->failed = 1;
     return -1;
 }
@@ -75,6 +77,19 @@ static void tail_reset(mpirr_ev_writer *w)
     __atomic_store_n((uint64_t *)(w->tail + ET_RAW_START), w->raw_total, __ATOMIC_RELEASE);
 }
 
+/* A chunk write failed (a full disk): the file is cut back to its last whole block, so it
+ * ends where a rank killed between two blocks would have left it, and the tail, which still
+ * stages the block that did not make it, continues it (docs/format.md: a history with a tail
+ * reads as cut off, not damaged). No write follows. */
+static int write_failed(mpirr_ev_writer *w)
+{
+    int e = errno;
+    int cut = ftruncate(w->fd, (off_t)w->whole_bytes);
+    (void)cut; /* if even that fails, a partial last chunk reads as a death's too */
+    errno = e;
+    return fail_io(w, "cannot write");
+}
+
 static int write_chunk(mpirr_ev_writer *w, size_t zlen, uint64_t raw_end)
 {
     uint8_t *h = w->zbuf;
@@ -83,7 +98,8 @@ static int write_chunk(mpirr_ev_writer *w, size_t zlen, uint64_t raw_end)
     mpirr_put_u64(h + EC_RAW_END, raw_end);
     mpirr_put_u64(h + EC_ZCHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, h + EV_CHUNK_BYTES, zlen));
     mpirr_put_u64(h + EC_CHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, h, EC_CHECK));
-    if (mpirr_write_all(w->fd, h, EV_CHUNK_BYTES + zlen)) return fail_io(w, "write");
+    if (mpirr_write_all(w->fd, h, EV_CHUNK_BYTES + zlen)) return write_failed(w);
+    w->file_bytes += EV_CHUNK_BYTES + zlen;
     w->chunks++;
     return 0;
 }
@@ -114,6 +130,7 @@ static int compress_out(mpirr_ev_writer *w, const uint8_t *const *piece, const s
             if (done && (last || out.pos < w->zcap)) break;
         }
     }
+    w->whole_bytes = w->file_bytes;
     return 0;
 }
 
@@ -207,10 +224,16 @@ static void encode_header(uint8_t *h, const mpirr_ev_params *p)
     mpirr_put_u64(h + EH_CHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, h, EH_CHECK));
 }
 
-static void writer_free(mpirr_ev_writer *w)
+/* remove: the open failed, and the files it made go (a history without its tail, or with an
+ * empty one, would read as damaged or as a rank that did nothing). */
+static void writer_free(mpirr_ev_writer *w, int remove)
 {
     if (w->tail) munmap(w->tail, tail_len(w->stage_cap));
     if (w->fd >= 0) close(w->fd);
+    if (remove) {
+        if (w->tail) unlink(w->tail_path);
+        if (w->fd >= 0) unlink(w->path);
+    }
     ZSTD_freeCCtx(w->zc);
     free(w->zbuf);
     tc_model_free(w->model);
@@ -226,16 +249,16 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    char path[4200];
+    char *path = w->path;
     w->fd = -1;
     w->p = *p;
     w->stage_cap = p->stage_bytes ? p->stage_bytes : DEFAULT_STAGE;
-    mpirr_ev_path(path, sizeof path, dir, p->rank, 0);
+    mpirr_ev_path(path, sizeof w->path, dir, p->rank, 0);
     mpirr_ev_path(w->tail_path, sizeof w->tail_path, dir, p->rank, 1);
     w->fd = mpirr_create_file(path, O_WRONLY);
     if (w->fd < 0) {
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-        writer_free(w);
+        writer_free(w, 0);
         return NULL;
     }
     w->tail = mpirr_map_create(w->tail_path, tail_len(w->stage_cap), err, errlen);
@@ -246,7 +269,7 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
     w->coded = malloc(tc_bound(w->stage_cap));
     if (!w->tail || !w->zc || !w->zbuf || !w->model || !w->coded) {
         if (w->tail) snprintf(err, errlen, "out of memory");
-        writer_free(w);
+        writer_free(w, 1);
         return NULL;
     }
     ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, p->level ? p->level : 3);
@@ -255,9 +278,10 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
     encode_header(h, p);
     if (mpirr_write_all(w->fd, h, sizeof h)) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        writer_free(w);
+        writer_free(w, 1);
         return NULL;
     }
+    w->file_bytes = w->whole_bytes = sizeof h;
     memcpy(w->tail, EV_TAIL_MAGIC, 8);
     mpirr_put_u32(w->tail + ET_VERSION, MPIRR_EVENTS_VERSION);
     mpirr_put_u32(w->tail + ET_CAPACITY, (uint32_t)w->stage_cap);
@@ -278,7 +302,7 @@ int mpirr_evw_close(mpirr_ev_writer *w, int clean)
     } else {
         rc = mpirr_evw_flush(w);
     }
-    writer_free(w);
+    writer_free(w, 0);
     return rc;
 }
 

@@ -30,21 +30,54 @@ int mpirr_create_file(const char *path, int flags)
     return open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 }
 
+/* Every page of the mapping is allocated before it is used: a store to a page of a sparse
+ * shared mapping that the file system cannot back (a full disk) is a SIGBUS in the user's
+ * program, while posix_fallocate reports ENOSPC here, where the caller can stop recording
+ * instead. tmpfs, ext4 and xfs allocate for real; elsewhere glibc writes the zeros. */
 void *mpirr_map_create(const char *path, size_t len, char *err, size_t errlen)
 {
     int fd = mpirr_create_file(path, O_RDWR);
-    if (fd < 0 || ftruncate(fd, (off_t)len)) {
-        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-        if (fd >= 0) close(fd);
+    if (fd < 0) {
+        int e = errno;
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
+        errno = e;
         return NULL;
     }
-    void *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    int e = posix_fallocate(fd, 0, (off_t)len); /* an error number, not -1 */
+    void *map = MAP_FAILED;
+    if (!e) {
+        map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (map == MAP_FAILED) e = errno;
+    }
     close(fd); /* the mapping keeps the file */
     if (map == MAP_FAILED) {
-        snprintf(err, errlen, "cannot map %s: %s", path, strerror(errno));
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
+        unlink(path); /* ours (O_EXCL): nothing half-made stays in the recording */
+        errno = e;
         return NULL;
     }
     return map;
+}
+
+int mpirr_map_grow(const char *path, void **map, size_t len, size_t new_len, char *err,
+                   size_t errlen)
+{
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    int e = fd < 0 ? errno : posix_fallocate(fd, 0, (off_t)new_len);
+    if (fd >= 0) close(fd);
+    void *moved = MAP_FAILED;
+    if (!e) {
+        moved = mremap(*map, len, new_len, MREMAP_MAYMOVE);
+        if (moved == MAP_FAILED) e = errno;
+    }
+    if (e) {
+        /* the file may be longer now: its new bytes are zeros, which readers accept */
+        snprintf(err, errlen, "cannot grow %s: %s", path, strerror(e));
+        errno = e;
+        return -1;
+    }
+    *map = moved;
+    return 0;
 }
 
 static const char *file_type_name(mode_t mode)

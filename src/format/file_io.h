@@ -17,9 +17,16 @@ int mpirr_write_all(int fd, const void *buf, size_t n);
  * an existing file is another run's or someone else's, and refusing is the safe answer. A
  * descriptor (O_CLOEXEC), or -1 with errno. */
 int mpirr_create_file(const char *path, int flags);
-/* Creates (truncating) path with len bytes and maps it shared read-write; NULL with a
- * one-line message naming the file on failure. */
+/* Creates path (new, as mpirr_create_file) with len bytes, every one allocated on disk
+ * (posix_fallocate), and maps it shared read-write: stores to the mapping can never fault on
+ * a full disk. NULL with errno (ENOSPC when the disk is full) and a one-line message naming
+ * the file on failure; the file is removed then. */
 void *mpirr_map_create(const char *path, size_t len, char *err, size_t errlen);
+/* Extends the file at path, mapped at *map with len bytes, to new_len allocated bytes and
+ * the mapping with it (it may move: *map is updated). 0, or -1 with errno, a one-line message,
+ * and the old mapping intact (the file may have grown by zero bytes). */
+int mpirr_map_grow(const char *path, void **map, size_t len, size_t new_len, char *err,
+                   size_t errlen);
 
 /* Readers: opens path read-only only if it is a regular file. A FIFO, device or directory
  * put where a recording file belongs would block a reader forever or feed it endless bytes,

@@ -1,7 +1,9 @@
 /* pending_slots.c: the mapped file of undecided races-mode outcomes (pending_slots.h).
  * Slot: u64 event, u32 sub, i32 source, i32 tag, u16 call, u8 has_match, u8 zero, then the
  * state word: 0 for a free slot, or FNV-1a 32 of bytes 0-23 << 8 | 1 for a live one, stored
- * last in one write, so a slot is live only once whole and damage to a slot is detected. */
+ * last in one write, so a slot is live only once whole and damage to a slot is detected.
+ * The file starts small and grows by whole allocated extents (mpirr_pending_grow), so a full
+ * disk is an error to handle, never a fault on a page the file system cannot back. */
 #include "pending_slots.h"
 
 #include <errno.h>
@@ -51,6 +53,19 @@ mpirr_pending_slots *mpirr_pending_open(const char *dir, int rank, uint32_t capa
     return p;
 }
 
+/* The file grows first (zeros), then the header says so: a death in between leaves a file
+ * longer than its capacity whose extra bytes are all zero, which the reader accepts. */
+int mpirr_pending_grow(mpirr_pending_slots *p, uint32_t capacity, char *err, size_t errlen)
+{
+    size_t len = PENDING_HEADER_BYTES + (size_t)capacity * PENDING_SLOT_BYTES;
+    void *map = p->map;
+    if (mpirr_map_grow(p->path, &map, p->len, len, err, errlen)) return -1;
+    p->map = map;
+    p->len = len;
+    __atomic_store_n((uint32_t *)(void *)(p->map + 8), capacity, __ATOMIC_RELEASE);
+    return 0;
+}
+
 static uint8_t *slot(mpirr_pending_slots *p, uint32_t i)
 {
     return p->map + PENDING_HEADER_BYTES + (size_t)i * PENDING_SLOT_BYTES;
@@ -83,6 +98,18 @@ void mpirr_pending_close(mpirr_pending_slots *p, int remove)
     free(p);
 }
 
+/* Bytes past the capacity come only from a growth cut short by a death, before any slot
+ * there was used: all zero. Anything else there means the capacity itself was damaged. */
+static int zeros_to_end(FILE *f)
+{
+    uint8_t buf[4096];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < got; i++)
+            if (buf[i]) return 0;
+    return !ferror(f);
+}
+
 int mpirr_pending_load(const char *path, mpirr_record **out, size_t *n, char *err,
                        size_t errlen)
 {
@@ -101,7 +128,7 @@ int mpirr_pending_load(const char *path, mpirr_record **out, size_t *n, char *er
         memcmp(hdr, MPIRR_PENDING_MAGIC, 8))
         bad = "not a pending file of this version (bad magic or truncated)";
     else if (cap = mpirr_get_u32(hdr + 8),
-             PENDING_HEADER_BYTES + cap * PENDING_SLOT_BYTES != (uint64_t)st.st_size)
+             PENDING_HEADER_BYTES + cap * PENDING_SLOT_BYTES > (uint64_t)st.st_size)
         bad = "size does not match its capacity";
     else if (!(*out = calloc(cap ? cap : 1, sizeof **out)))
         bad = "out of memory";
@@ -131,6 +158,7 @@ int mpirr_pending_load(const char *path, mpirr_record **out, size_t *n, char *er
         r->call = (uint16_t)(s[SL_CALL] | s[SL_CALL + 1] << 8);
         r->has_match = s[SL_MATCH] != 0;
     }
+    if (!bad && !zeros_to_end(f)) bad = "size does not match its capacity";
     fclose(f);
     if (bad) {
         snprintf(err, errlen, "%s: %s", path, bad);

@@ -19,9 +19,13 @@ enum { PENDING_HEADER_BYTES = 64, PENDING_SLOT_BYTES = 32 };
 
 typedef struct mpirr_pending_slots mpirr_pending_slots;
 
-/* Creates <dir>/rank-NNNNN.pending with room for capacity outcomes. NULL on error (err). */
+/* Creates <dir>/rank-NNNNN.pending with room for capacity outcomes (the file's blocks are
+ * allocated: a full disk fails here, not in a later store). NULL on error (err). */
 mpirr_pending_slots *mpirr_pending_open(const char *dir, int rank, uint32_t capacity,
                                         char *err, size_t errlen);
+/* Makes room for capacity slots (more than now): the file is extended and allocated first,
+ * then its header says so. -1 on failure (err: e.g. a full disk), with the slots as they were. */
+int mpirr_pending_grow(mpirr_pending_slots *p, uint32_t capacity, char *err, size_t errlen);
 /* Stores r (a RECV_DONE outcome) in slot i, then marks it live. Async-signal-safe. */
 void mpirr_pending_set(mpirr_pending_slots *p, uint32_t i, const mpirr_record *r);
 void mpirr_pending_clear(mpirr_pending_slots *p, uint32_t i);

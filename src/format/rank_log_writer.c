@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -19,6 +20,13 @@
 #include "varint.h"
 
 #define DEFAULT_STAGE_BYTES (64u << 10)
+/* The stage of a rank whose default one does not fit on the disk any more: one page (tail
+ * header page included, two). Records then go to the .log in smaller frames, and the rank is
+ * recorded as far as the space goes instead of not at all. */
+#define SMALL_STAGE_BYTES (4096u - STAGE_HEADER_BYTES)
+/* Below this much free space the small stage is taken at once: a big allocation that fails
+ * holds pages while it tries, which can make a neighbour rank's small one fail too. */
+#define SMALL_STAGE_BELOW (16ull * (TAIL_HEADER_BYTES + STAGE_HEADER_BYTES + DEFAULT_STAGE_BYTES))
 #define ZSTD_LEVEL 3
 
 struct mpirr_log_writer {
@@ -35,8 +43,9 @@ struct mpirr_log_writer {
     uint8_t *zbuf;
     size_t zcap;
     uint64_t log_bytes;
-    char tail_path[4096];
-    char err[256];
+    int failed;              /* a .log write failed: the stage keeps its records for good */
+    char tail_path[4096], log_path[4096];
+    char err[4400];
 };
 
 const char *mpirr_log_ending_name(int ending)
@@ -103,7 +112,7 @@ void mpirr_header_encode(uint8_t out[FILE_HEADER_BYTES], const mpirr_log_header 
 
 static void fail(mpirr_log_writer *w, const char *what)
 {
-    snprintf(w->err, sizeof w->err, "%s: %s", what, strerror(errno));
+    snprintf(w->err, sizeof w->err, "cannot %s %s: %s", what, w->log_path, strerror(errno));
 }
 
 /* Staged bytes and their check in one store: a reader (or a death) sees either the old pair or
@@ -145,14 +154,24 @@ mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header 
     }
     w->log_fd = -1;
     w->stage_cap = STAGE_HEADER_BYTES + (stage_bytes ? stage_bytes : DEFAULT_STAGE_BYTES);
+    struct statvfs vfs;
+    if (!stage_bytes && statvfs(dir, &vfs) == 0 &&
+        (unsigned long long)vfs.f_bavail * vfs.f_frsize < SMALL_STAGE_BELOW)
+        w->stage_cap = STAGE_HEADER_BYTES + SMALL_STAGE_BYTES;
     mpirr_log_path(path, sizeof path, dir, h->rank, "log");
     mpirr_log_path(w->tail_path, sizeof w->tail_path, dir, h->rank, "tail");
+    memcpy(w->log_path, path, sizeof w->log_path);
     w->log_fd = mpirr_create_file(path, O_WRONLY);
     if (w->log_fd < 0) {
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         goto fail;
     }
     w->tail = mpirr_map_create(w->tail_path, TAIL_HEADER_BYTES + w->stage_cap, err, errlen);
+    if (!w->tail && errno == ENOSPC && !stage_bytes &&
+        w->stage_cap != STAGE_HEADER_BYTES + SMALL_STAGE_BYTES) {
+        w->stage_cap = STAGE_HEADER_BYTES + SMALL_STAGE_BYTES;
+        w->tail = mpirr_map_create(w->tail_path, TAIL_HEADER_BYTES + w->stage_cap, err, errlen);
+    }
     if (!w->tail)
         goto fail;
     w->zc = ZSTD_createCCtx();
@@ -179,8 +198,15 @@ mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header 
     tail_reset(w);
     return w;
 fail:
-    if (w->tail) munmap(w->tail, TAIL_HEADER_BYTES + w->stage_cap);
-    if (w->log_fd >= 0) close(w->log_fd);
+    /* Nothing half-made stays behind: a .log without its tail would read as damage. */
+    if (w->tail) {
+        munmap(w->tail, TAIL_HEADER_BYTES + w->stage_cap);
+        unlink(w->tail_path);
+    }
+    if (w->log_fd >= 0) {
+        close(w->log_fd);
+        unlink(path);
+    }
     ZSTD_freeCCtx(w->zc);
     free(w->zbuf);
     free(w);
@@ -215,8 +241,15 @@ static int write_frame(mpirr_log_writer *w, const uint8_t *data, size_t len, uin
     mpirr_put_u64(fh + FR_BASE_WTIME, b->prev_wtime);
     mpirr_put_u64(fh + FR_ZCHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, fh + FRAME_HEADER_BYTES, z));
     mpirr_put_u64(fh + FR_CHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, fh, FR_CHECK));
-    if (mpirr_write_all(w->log_fd, w->zbuf, FRAME_HEADER_BYTES + z)) {
-        fail(w, "cannot write rank log");
+    if (w->failed || mpirr_write_all(w->log_fd, w->zbuf, FRAME_HEADER_BYTES + z)) {
+        if (w->failed) return -1;
+        fail(w, "write");
+        /* A full disk takes part of a frame: cut it off again, so the .log ends with whole
+         * frames and the records stay in the stage alone; no write follows (a later one,
+         * after space came back, would put a frame after a hole in the stream). */
+        w->failed = 1;
+        int cut = ftruncate(w->log_fd, (off_t)w->log_bytes);
+        (void)cut; /* if even that fails, the reader takes the partial frame for a death's */
         return -1;
     }
     w->log_bytes += FRAME_HEADER_BYTES + z;
@@ -299,7 +332,7 @@ int mpirr_log_close(mpirr_log_writer *w)
 {
     int rc = mpirr_log_flush(w);
     if (close(w->log_fd) && !rc) {
-        fail(w, "cannot close rank log");
+        fail(w, "close");
         rc = -1;
     }
     if (!rc) {

@@ -24,7 +24,9 @@ static void say(const char *prefix, const char *what)
     if (n <= 0) return;
     if ((size_t)n >= sizeof line) n = sizeof line - 1, line[n - 1] = '\n';
     const char *path = mpirr_setting_text(MPIRR_SET_ERRLOG);
-    int fd = path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+    /* never through a symlink planted at that name (docs/runtime.md, Guarantees); appending
+     * to a file is the point, as every rank adds its lines to the one the CLI named */
+    int fd = path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666) : -1;
     if (fd >= 0) {
         /* one write: lines of concurrent ranks do not interleave */
         ssize_t w = write(fd, line, (size_t)n);

@@ -41,7 +41,10 @@ static struct {
 static void append_locked(mpirr_event *e)
 {
     if (!ev.w || !mpirr_evw_append(ev.w, e)) return;
-    mpirr_warn("rank %d: the event history stops here: %s", mpirr_rt.rank, mpirr_evw_error(ev.w));
+    /* The file keeps every whole block and the tail the rest: it reads as cut off here. */
+    mpirr_warn("rank %d: %s; the event history stops at event %llu, the program goes on",
+               mpirr_rt.rank, mpirr_evw_error(ev.w),
+               (unsigned long long)(e->event ? e->event : mpirr_tls_event));
     mpirr_evw_close(ev.w, 0);
     ev.w = NULL;
     mpirr_ev_on = 0;

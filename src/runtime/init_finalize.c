@@ -15,6 +15,7 @@
 #include "piggyback.h"
 #include "race_check.h"
 #include "runtime.h"
+#include "settings.h"
 #include "special_calls.h"
 
 /* Where the counters and the progress word go when no log holds them (not recording). */
@@ -60,15 +61,23 @@ static void start_recording(void)
     char err[512];
     fill_header(&h);
     mpirr_rt.writer = mpirr_log_writer_open(mpirr_rt.dir, &h, 0, err, sizeof err);
+    /* Every rank makes its log before any makes its event history: on a disk short of space
+     * the logs, which replay needs, get it first (one barrier, inside MPI_Init, where no
+     * collective of the program's can be under way). */
+    if (mpirr_setting_value(MPIRR_SET_EVENTS)) PMPI_Barrier(MPI_COMM_WORLD);
     if (!mpirr_rt.writer) {
         mpirr_warn("rank %d: %s; this rank is not recorded", mpirr_rt.rank, err);
-        return;
+        /* Races mode's peers send this rank timestamp headers and wait for its own, and
+         * register communicators with it collectively: it keeps the protocol, logging
+         * nothing (as after mpirr_recording_stopped), or the job would hang. */
+        if (mpirr_rt.rec_mode != MPIRR_REC_RACES) return;
+    } else {
+        mpirr_rt.counters = mpirr_log_counters(mpirr_rt.writer);
+        mpirr_rt.progress = mpirr_log_progress(mpirr_rt.writer);
+        *mpirr_rt.progress = mpirr_progress_word(mpirr_rt.event, 1); /* inside MPI_Init */
+        mpirr_ev_start(mpirr_ev_init_t0);
     }
-    mpirr_rt.counters = mpirr_log_counters(mpirr_rt.writer);
-    mpirr_rt.progress = mpirr_log_progress(mpirr_rt.writer);
-    *mpirr_rt.progress = mpirr_progress_word(mpirr_rt.event, 1); /* inside MPI_Init */
     mpirr_rt.active = 1;
-    mpirr_ev_start(mpirr_ev_init_t0);
     if (mpirr_rt.rec_mode == MPIRR_REC_RACES) {
         mpirr_rt.piggyback = 1;
         mpirr_piggyback_init();

@@ -2,7 +2,10 @@
  * completion order, which is also the order of their completion events, so a message whose
  * header says its sender knew this rank's event E can only race with the tail of the ring
  * (entries completed after E): the check walks back from the newest entry and stops there.
- * The ring index is also the entry's slot in the pending file. */
+ * The ring index is also the entry's slot in the pending file. Both start small and grow
+ * together, doubling up to MPIRR_RACE_PENDING, so a program with few undecided receives at
+ * once needs only a small file, and a disk too full to grow it costs verdicts (logged
+ * instead), never a fault. */
 #include "race_check.h"
 
 #include <stdlib.h>
@@ -35,6 +38,9 @@ struct early { uint64_t seq, knows; }; /* a message that arrived before an earli
  * everything else it sends knows this rank's half-event knows. */
 struct checkpoint { uint64_t count, knows; };
 
+/* one page: the header and 126 slots */
+enum { RING_START = (4096 - PENDING_HEADER_BYTES) / PENDING_SLOT_BYTES };
+
 static int P, me, log_all;
 static uint64_t *sent, *received, *prefix, *safe;
 static struct early **early;
@@ -44,7 +50,8 @@ static size_t *ncps;
 static struct posted *posts;
 static int nposts, free_post = -1;
 static struct done *ring;
-static uint32_t ring_cap, ring_head, ring_len;
+static uint32_t ring_cap, ring_max, ring_head, ring_len;
+static int ring_fixed; /* the pending file could not grow: ring_cap is final */
 static uint64_t last_done;
 static mpirr_pending_slots *slots;
 
@@ -63,15 +70,20 @@ int mpirr_race_init(void)
     capearly = calloc((size_t)P, sizeof *capearly);
     cps = calloc((size_t)P, sizeof *cps);
     ncps = calloc((size_t)P, sizeof *ncps);
-    /* Verdicts that may wait at once (MPIRR_RACE_PENDING, at least 1). The ring is calloc'ed
-     * (the kernel hands out zero pages lazily) and the pending file is sparse, so only what is
-     * used costs memory: ~100 B each. */
-    ring_cap = (uint32_t)mpirr_setting_value(MPIRR_SET_RACE_PENDING);
+    /* Verdicts that may wait at once: MPIRR_RACE_PENDING (at least 1) at most, RING_START to
+     * begin with (a one-page file, allocated on disk up front). */
+    ring_max = (uint32_t)mpirr_setting_value(MPIRR_SET_RACE_PENDING);
+    ring_cap = ring_max < RING_START ? ring_max : RING_START;
+    ring_fixed = 0;
     ring = calloc(ring_cap, sizeof *ring);
     if (!sent || !received || !prefix || !safe || !early || !nearly || !capearly || !cps ||
         !ncps || !ring)
         mpirr_fatal("out of memory for race detection");
     char err[512];
+    if (!mpirr_rt.writer) { /* not recording (the log could not be made): just the protocol */
+        log_all = 1;
+        return 0;
+    }
     slots = mpirr_pending_open(mpirr_rt.dir, me, ring_cap, err, sizeof err);
     if (!slots) {
         mpirr_warn("rank %d: %s; logging every wildcard receive instead", me, err);
@@ -115,6 +127,44 @@ static void log_outcome(uint64_t key, uint32_t sub, unsigned call, int has_match
 
 static struct done *ring_at(uint32_t k) { return &ring[(ring_head + k) % ring_cap]; }
 static uint32_t slot_of(const struct done *d) { return (uint32_t)(d - ring); }
+
+/* Puts d's outcome in its pending slot (d sits at its place in the ring). */
+static void stage_slot(const struct done *d)
+{
+    mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = (uint16_t)d->call, .event = d->key,
+                      .sub = d->sub, .has_match = 1, .source = d->source, .tag = d->tag};
+    mpirr_pending_set(slots, slot_of(d), &r);
+}
+
+/* The ring is full: doubles it (up to ring_max) and the pending file with it. Entries keep
+ * their order from ring_head; those that wrapped around move to their new places, each
+ * staged there before its old slot is cleared (a death in between leaves the outcome twice,
+ * which is safe). 0, or -1 when the file cannot grow (one warning, and the ring stays). */
+static int ring_grow(void)
+{
+    if (ring_fixed || ring_cap >= ring_max) return -1;
+    uint32_t cap = ring_cap > ring_max / 2 ? ring_max : 2 * ring_cap, old = ring_cap;
+    struct done *grown = realloc(ring, (size_t)cap * sizeof *ring);
+    char err[600];
+    if (grown) ring = grown;
+    if (!grown || (slots && mpirr_pending_grow(slots, cap, err, sizeof err))) {
+        mpirr_warn("rank %d: the pending file could not grow (%s); beyond %u undecided "
+                   "receives the oldest is logged", me, grown ? err : "out of memory", old);
+        ring_fixed = 1;
+        return -1;
+    }
+    ring_cap = cap;
+    for (uint32_t k = 0; k < ring_len; k++) {
+        uint32_t from = (ring_head + k) % old, to = (ring_head + k) % cap;
+        if (from == to) continue;
+        ring[to] = ring[from];
+        if (!ring[to].decided && slots) {
+            stage_slot(&ring[to]);
+            mpirr_pending_clear(slots, from);
+        }
+    }
+    return 0;
+}
 
 static void decide(struct done *d, int log, unsigned counter)
 {
@@ -276,7 +326,7 @@ void mpirr_race_completed(int id, uint64_t done, int has_match, int source, int 
         mpirr_unlock();
         return;
     }
-    if (ring_len == ring_cap) { /* bound reached: log the oldest instead of forgetting it */
+    if (ring_len == ring_cap && ring_grow()) { /* bound reached: log the oldest instead */
         decide(ring_at(0), 1, MPIRR_CTR_FALLBACK_LOGGED);
         pop_decided();
     }
@@ -285,9 +335,7 @@ void mpirr_race_completed(int id, uint64_t done, int has_match, int source, int 
     struct done *d = ring_at(ring_len++);
     *d = (struct done){.key = p.key, .done = done, .sub = p.sub, .call = p.call,
                        .tag_pattern = p.tag, .src = src, .source = source, .tag = tag, .ci = p.ci};
-    mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = (uint16_t)p.call, .event = p.key,
-                      .sub = p.sub, .has_match = 1, .source = source, .tag = tag};
-    mpirr_pending_set(slots, slot_of(d), &r);
+    if (slots) stage_slot(d);
     if (ring_len > *ctr(MPIRR_CTR_PENDING_PEAK)) *ctr(MPIRR_CTR_PENDING_PEAK) = ring_len;
     sweep();
     mpirr_unlock();
