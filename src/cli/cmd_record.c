@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "diag.h"
+#include "elf_mpi.h"
 #include "environment.h"
 #include "manifest.h"
 #include "opts.h"
@@ -91,6 +92,34 @@ static int start_manifest(mpirr_manifest *m, const struct record_args *a,
     return 0;
 }
 
+/* No rank wrote a log: the recording is empty whatever the program's exit status, so record
+ * fails, saying why when the program shows it. The runtime opens a rank's log in its MPI_Init:
+ * a rank whose MPI_Init went around the runtime leaves nothing. That happens to Fortran calls
+ * the runtime has no entry point for: with Open MPI, names other than gfortran's
+ * (fortran_wrappers.c); with MPICH, `use mpi_f08`, whose bindings call PMPI_* directly. */
+static int report_no_logs(const char *dir, const struct session *s)
+{
+    char fortran[256];
+    const char *app = s->li.scan.app >= 0 ? s->li.scan.app_path : NULL;
+    int uses_fortran = app && elf_mpi_fortran(app, fortran, sizeof fortran);
+    if (uses_fortran && s->impl == IMPL_OPENMPI)
+        cli_error("no rank wrote a log into %s: no rank's MPI_Init reached the mpirr runtime; "
+                  "%s calls MPI from Fortran through Open MPI's bindings (%s), of which the "
+                  "runtime intercepts the names gfortran uses (mpi_init_, mpi_init_f08_, ...): "
+                  "does the program call MPI_Init, and was it built with gfortran?",
+                  dir, app, fortran);
+    else if (uses_fortran && s->impl == IMPL_MPICH)
+        cli_error("no rank wrote a log into %s: no rank's MPI_Init reached the mpirr runtime; "
+                  "%s calls MPI from Fortran through MPICH's bindings (%s): those of mpif.h and "
+                  "`use mpi` are seen, those of `use mpi_f08` call PMPI_* directly and are not",
+                  dir, app, fortran);
+    else
+        cli_error("no rank wrote a log into %s: no rank's MPI_Init reached the mpirr runtime "
+                  "(the program never called MPI_Init, is linked statically against MPI, or "
+                  "ended before)", dir);
+    return CLI_EXIT_FAIL;
+}
+
 static int write_manifest(const char *dir, const mpirr_manifest *m)
 {
     char err[1024];
@@ -141,6 +170,8 @@ int cmd_record(int argc, char **argv)
     int status = session_run(&s);
     recording_fill_from_logs(dir, &m);
     m.exit_status = status;
+    if (m.nranks == 0 && status == 0)
+        status = report_no_logs(dir, &s);
     /* A recording whose manifest is incomplete must not look like a success. */
     if (write_manifest(dir, &m) != 0 && status == 0)
         status = CLI_EXIT_FAIL;

@@ -1,4 +1,5 @@
-/* elf_mpi.c: reads the dynamic section of an executable and looks at the libraries it needs.
+/* elf_mpi.c: reads the dynamic section of an executable and looks at the libraries it needs:
+ * which MPI, and whether it calls MPI from Fortran through Open MPI's bindings.
  * Done directly rather than with ldd, which runs the dynamic loader on the program; only the
  * program's own DT_NEEDED entries are seen, which is where mpicc puts the MPI library. */
 #include "elf_mpi.h"
@@ -7,6 +8,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -32,41 +34,59 @@ static int fits(size_t size, uint64_t off, uint64_t len, size_t align)
     return off <= size && len <= size - off && off % align == 0;
 }
 
-/* Returns the first MPI implementation named by a DT_NEEDED entry of dynamic section dyn. */
-static enum mpi_impl scan_dynamic(const unsigned char *img, size_t size, const ElfW(Shdr) *dyn,
-                                  const ElfW(Shdr) *strtab)
+/* Called with each DT_NEEDED name until it returns nonzero. */
+typedef int (*needed_fn)(const char *name, void *ctx);
+
+static void scan_dynamic(const unsigned char *img, size_t size, const ElfW(Shdr) *dyn,
+                         const ElfW(Shdr) *strtab, needed_fn fn, void *ctx)
 {
     if (!fits(size, dyn->sh_offset, dyn->sh_size, _Alignof(ElfW(Dyn))) ||
         !fits(size, strtab->sh_offset, strtab->sh_size, 1))
-        return IMPL_UNKNOWN;
+        return;
     const ElfW(Dyn) *d = (const ElfW(Dyn) *)(img + dyn->sh_offset);
     const char *strs = (const char *)img + strtab->sh_offset;
     for (size_t i = 0; i < dyn->sh_size / sizeof *d && d[i].d_tag != DT_NULL; i++) {
         if (d[i].d_tag != DT_NEEDED || d[i].d_un.d_val >= strtab->sh_size)
             continue;
         const char *name = strs + d[i].d_un.d_val;
-        if (!memchr(name, '\0', strtab->sh_size - d[i].d_un.d_val))
-            continue;
-        enum mpi_impl impl = mpi_impl_from_clues(soname_clues, name);
-        if (impl != IMPL_UNKNOWN)
-            return impl;
+        if (memchr(name, '\0', strtab->sh_size - d[i].d_un.d_val) && fn(name, ctx))
+            return;
     }
-    return IMPL_UNKNOWN;
 }
 
-static enum mpi_impl scan_image(const unsigned char *img, size_t size)
+static void scan_image(const unsigned char *img, size_t size, needed_fn fn, void *ctx)
 {
     const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)img;
     if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
         eh->e_ident[EI_CLASS] != NATIVE_CLASS || eh->e_shentsize != sizeof(ElfW(Shdr)) ||
         !fits(size, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(ElfW(Shdr)),
               _Alignof(ElfW(Shdr))))
-        return IMPL_UNKNOWN;
+        return;
     const ElfW(Shdr) *sh = (const ElfW(Shdr) *)(img + eh->e_shoff);
     for (unsigned i = 0; i < eh->e_shnum; i++)
-        if (sh[i].sh_type == SHT_DYNAMIC && sh[i].sh_link < eh->e_shnum)
-            return scan_dynamic(img, size, &sh[i], &sh[sh[i].sh_link]);
-    return IMPL_UNKNOWN;
+        if (sh[i].sh_type == SHT_DYNAMIC && sh[i].sh_link < eh->e_shnum) {
+            scan_dynamic(img, size, &sh[i], &sh[sh[i].sh_link], fn, ctx);
+            return;
+        }
+}
+
+/* Calls fn with the DT_NEEDED entries of the executable at path (none if it is not one). */
+static void scan_needed(const char *path, needed_fn fn, void *ctx)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        /* Mapped, not read: executables can be large and only the headers are touched. */
+        size_t size = (size_t)st.st_size;
+        void *img = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (img != MAP_FAILED) {
+            scan_image(img, size, fn, ctx);
+            munmap(img, size);
+        }
+    }
+    close(fd);
 }
 
 int elf_is_elf(const char *path)
@@ -81,22 +101,46 @@ int elf_is_elf(const char *path)
     return is;
 }
 
+static int first_impl(const char *name, void *ctx)
+{
+    enum mpi_impl *impl = ctx;
+    *impl = mpi_impl_from_clues(soname_clues, name);
+    return *impl != IMPL_UNKNOWN;
+}
+
 enum mpi_impl elf_mpi_impl(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return IMPL_UNKNOWN;
-    struct stat st;
     enum mpi_impl impl = IMPL_UNKNOWN;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        /* Mapped, not read: executables can be large and only the headers are touched. */
-        size_t size = (size_t)st.st_size;
-        void *img = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (img != MAP_FAILED) {
-            impl = scan_image(img, size);
-            munmap(img, size);
-        }
-    }
-    close(fd);
+    scan_needed(path, first_impl, &impl);
     return impl;
+}
+
+/* The Fortran bindings: Open MPI's mpif.h and `use mpi` (libmpi_mpifh; `use mpi` also
+ * libmpi_usempi_ignore_tkr or libmpi_usempi), `use mpi_f08` (libmpi_usempif08); MPICH's
+ * (libmpichfort, libmpifort). */
+static const char *const fortran_sonames[] = {"libmpi_mpifh", "libmpi_usempi", "libmpichfort",
+                                              "libmpifort", NULL};
+
+struct fortran_match {
+    char *soname;
+    size_t n;
+    int found;
+};
+
+static int first_fortran(const char *name, void *ctx)
+{
+    struct fortran_match *m = ctx;
+    for (const char *const *f = fortran_sonames; *f && !m->found; f++)
+        if (strncmp(name, *f, strlen(*f)) == 0) {
+            m->found = 1;
+            snprintf(m->soname, m->n, "%s", name);
+        }
+    return m->found;
+}
+
+int elf_mpi_fortran(const char *path, char *soname, size_t n)
+{
+    struct fortran_match m = {soname, n, 0};
+    scan_needed(path, first_fortran, &m);
+    return m.found;
 }

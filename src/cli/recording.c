@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "diag.h"
 #include "event_trace.h"
@@ -145,8 +144,12 @@ int recording_open(const char *dir_arg, struct recording *r)
         return CLI_EXIT_USAGE;
     }
     /* mpirr record was killed before it could complete the manifest; the logs still know. */
-    if (r->m.nranks < 0)
+    if (r->m.nranks < 0) {
         recording_fill_from_logs(r->dir, &r->m);
+        if (r->m.nranks == 0)
+            cli_error("%s holds no rank logs: no rank's MPI_Init reached the mpirr runtime",
+                      r->dir);
+    }
     if ((rc = check_ranks(r))) {
         mpirr_manifest_free(&r->m);
         return rc;
@@ -168,18 +171,10 @@ void recording_fill_from_logs(const char *dir, mpirr_manifest *m)
 {
     int count = recdir_count_logs(dir);
     m->nranks = count;
-    if (count == 0) {
-        cli_error("%s holds no rank logs (the program never reached MPI_Init with the runtime "
-                  "loaded)", dir);
+    if (count == 0) /* the caller says what that means (record: report_no_logs) */
         return;
-    }
-    /* Rank 0's log, or the first there: a rank that could not record (a full disk) has none,
-     * and the others still say how many ranks ran and which program. */
     char path[PATH_MAX], err[1024];
-    for (int rank = 0; rank <= 2 * count + 64; rank++) {
-        recording_log_path(path, sizeof path, dir, rank);
-        if (access(path, F_OK) == 0) break;
-    }
+    recording_log_path(path, sizeof path, dir, 0);
     mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
     if (!rd) {
         cli_error("%s", err);
@@ -187,8 +182,8 @@ void recording_fill_from_logs(const char *dir, mpirr_manifest *m)
     }
     const mpirr_log_header *h = mpirr_log_reader_header(rd);
     if (h->nranks != count)
-        cli_error("%s holds %d rank log%s but rank %d reports %d ranks", dir, count,
-                  count == 1 ? "" : "s", h->rank, h->nranks);
+        cli_error("%s holds %d rank log%s but rank 0 reports %d ranks", dir, count,
+                  count == 1 ? "" : "s", h->nranks);
     m->nranks = h->nranks;
     snprintf(m->exe, sizeof m->exe, "%s", h->exe_path);
     m->fingerprint = h->exe_fingerprint;

@@ -24,7 +24,8 @@ void recording_log_path(char *path, size_t n, const char *dir, int rank);
 
 /* Fills nranks, exe and fingerprint of m from the rank logs in dir: nranks from rank 0's
  * header (else the number of rank logs), exe and fingerprint from rank 0's header. Warns
- * (one line) when there are no logs or they disagree with rank 0. */
+ * (one line) when they disagree with rank 0; no logs at all is nranks 0, and the caller says
+ * what that means for it. */
 void recording_fill_from_logs(const char *dir, mpirr_manifest *m);
 
 /* One record of a rank log, as tools cross-check it against the event history. */

@@ -1,0 +1,175 @@
+/* fortran_kinds.h: how Fortran passes each parameter of the rows of mpi_calls.def, keyed by the
+ * parameter's name, so that a row of the table is also its Fortran binding (Open MPI only; see
+ * fortran_wrappers.c). A new row needs nothing here unless it introduces a parameter name, or
+ * reuses a name with another C type (then one FOVR_ line).
+ *
+ *   FDEF_<param>           (KIND, extra...) for every call with a parameter of that name
+ *   FOVR_<call>_<param>    ~, (KIND, extra...) for one call whose parameter differs
+ *   FSKIP_<call>           ~, SKIP: no Fortran binding for that call
+ *
+ * Kinds (fortran_convert.h): VAL int by value; PTR int* (scalar out, int arrays, Fortran
+ * LOGICAL arrays: gfortran's .TRUE. is 1); LOG_IN, LOG_OUT a LOGICAL scalar; AINT, AINT_PTR
+ * INTEGER(MPI_ADDRESS_KIND) by value or pointer; BUF a choice buffer (MPI_IN_PLACE and
+ * MPI_BOTTOM translated); H_IN, H_PTR a handle of type T by value, or by address (written
+ * back); HS_IN, HS_PTR an array of N handles; STATUS, STATUS_IN, STATUSES a status or array
+ * of N (Fortran's ignore constants honoured); INDEX_OUT, INDICES request indices (Fortran
+ * counts from 1); STR_IN, STR_OUT a CHARACTER argument (hidden length); NOARG no Fortran
+ * argument, NULL in C (MPI_Init's argc and argv); NONE the empty list of a call without
+ * parameters. */
+#ifndef MPIRR_FORTRAN_KINDS_H
+#define MPIRR_FORTRAN_KINDS_H
+
+#define FDEF_ (NONE)
+
+/* initialisation */
+#define FDEF_argc (NOARG)
+#define FDEF_argv (NOARG)
+#define FDEF_required (VAL)
+#define FDEF_provided (PTR)
+#define FDEF_flag (LOG_OUT)
+#define FDEF_errorcode (VAL)
+
+/* point to point */
+#define FDEF_buf (BUF)
+#define FDEF_buffer (BUF)
+#define FDEF_sendbuf (BUF)
+#define FDEF_recvbuf (BUF)
+#define FDEF_inbuf (BUF)
+#define FDEF_outbuf (BUF)
+#define FDEF_count (VAL)
+#define FDEF_sendcount (VAL)
+#define FDEF_recvcount (VAL)
+#define FDEF_incount (VAL)
+#define FDEF_outcount (PTR)
+#define FDEF_size (PTR)
+#define FDEF_dest (VAL)
+#define FDEF_source (VAL)
+#define FDEF_tag (VAL)
+#define FDEF_sendtag (VAL)
+#define FDEF_recvtag (VAL)
+#define FDEF_datatype (H_IN, Type)
+#define FDEF_sendtype (H_IN, Type)
+#define FDEF_recvtype (H_IN, Type)
+#define FDEF_comm (H_IN, Comm)
+#define FDEF_request (H_PTR, Request)
+#define FDEF_message (H_PTR, Message)
+#define FDEF_status (STATUS)
+#define FDEF_array_of_requests (HS_PTR, Request, *count)
+#define FDEF_array_of_statuses (STATUSES, *count)
+#define FDEF_array_of_indices (INDICES, *outcount)
+#define FDEF_index (INDEX_OUT)
+
+/* collectives */
+#define FDEF_root (VAL)
+#define FDEF_op (H_IN, Op)
+#define FDEF_sendcounts (PTR)
+#define FDEF_recvcounts (PTR)
+#define FDEF_displs (PTR)
+#define FDEF_sdispls (PTR)
+#define FDEF_rdispls (PTR)
+#define FDEF_sendtypes (HS_IN, Type, f_comm_peers(*comm))
+#define FDEF_recvtypes (HS_IN, Type, f_comm_peers(*comm))
+
+/* communicators, topologies, groups */
+#define FDEF_rank (PTR)
+#define FDEF_newcomm (H_PTR, Comm)
+#define FDEF_color (VAL)
+#define FDEF_key (VAL)
+#define FDEF_split_type (VAL)
+#define FDEF_info (H_IN, Info)
+#define FDEF_group (H_IN, Group)
+#define FDEF_group1 (H_IN, Group)
+#define FDEF_group2 (H_IN, Group)
+#define FDEF_newgroup (H_PTR, Group)
+#define FDEF_comm1 (H_IN, Comm)
+#define FDEF_comm2 (H_IN, Comm)
+#define FDEF_result (PTR)
+#define FDEF_local_comm (H_IN, Comm)
+#define FDEF_peer_comm (H_IN, Comm)
+#define FDEF_intercomm (H_IN, Comm)
+#define FDEF_local_leader (VAL)
+#define FDEF_remote_leader (VAL)
+#define FDEF_newintercomm (H_PTR, Comm)
+#define FDEF_newintracomm (H_PTR, Comm)
+#define FDEF_high (LOG_IN)
+#define FDEF_errhandler (H_IN, Errhandler)
+#define FDEF_comm_name (STR_OUT, MPI_MAX_OBJECT_NAME)
+#define FDEF_resultlen (PTR)
+#define FDEF_comm_old (H_IN, Comm)
+#define FDEF_comm_cart (H_PTR, Comm)
+#define FDEF_ndims (VAL)
+#define FDEF_dims (PTR)
+#define FDEF_periods (PTR)
+#define FDEF_reorder (LOG_IN)
+#define FDEF_maxdims (VAL)
+#define FDEF_coords (PTR)
+#define FDEF_direction (VAL)
+#define FDEF_disp (VAL)
+#define FDEF_rank_source (PTR)
+#define FDEF_rank_dest (PTR)
+#define FDEF_remain_dims (PTR)
+#define FDEF_nnodes (VAL)
+#define FDEF_n (VAL)
+#define FDEF_ranks (PTR)
+#define FDEF_ranks1 (PTR)
+#define FDEF_ranks2 (PTR)
+
+/* datatypes */
+#define FDEF_oldtype (H_IN, Type)
+#define FDEF_newtype (H_PTR, Type)
+#define FDEF_blocklength (VAL)
+#define FDEF_stride (VAL)
+#define FDEF_array_of_blocklengths (PTR)
+#define FDEF_array_of_displacements (PTR)
+#define FDEF_array_of_types (HS_IN, Type, *count)
+#define FDEF_array_of_sizes (PTR)
+#define FDEF_array_of_subsizes (PTR)
+#define FDEF_array_of_starts (PTR)
+#define FDEF_order (VAL)
+#define FDEF_lb (AINT_PTR)
+#define FDEF_extent (AINT_PTR)
+#define FDEF_position (PTR)
+#define FDEF_insize (VAL)
+#define FDEF_outsize (VAL)
+
+/* environment */
+#define FDEF_name (STR_OUT, MPI_MAX_PROCESSOR_NAME)
+#define FDEF_version (PTR)
+#define FDEF_subversion (PTR)
+#define FDEF_string (STR_OUT, MPI_MAX_ERROR_STRING)
+#define FDEF_errorclass (PTR)
+
+/* the same name with another C type in one call */
+#define FOVR_MPI_Comm_free_comm ~, (H_PTR, Comm)
+#define FOVR_MPI_Request_get_status_request ~, (H_IN, Request)
+#define FOVR_MPI_Type_commit_datatype ~, (H_PTR, Type)
+#define FOVR_MPI_Type_free_datatype ~, (H_PTR, Type)
+#define FOVR_MPI_Op_free_op ~, (H_PTR, Op)
+#define FOVR_MPI_Group_free_group ~, (H_PTR, Group)
+#define FOVR_MPI_Comm_group_group ~, (H_PTR, Group)
+#define FOVR_MPI_Comm_get_errhandler_errhandler ~, (H_PTR, Errhandler)
+#define FOVR_MPI_Get_count_count ~, (PTR)
+#define FOVR_MPI_Get_elements_count ~, (PTR)
+#define FOVR_MPI_Get_count_status ~, (STATUS_IN)
+#define FOVR_MPI_Get_elements_status ~, (STATUS_IN)
+#define FOVR_MPI_Test_cancelled_status ~, (STATUS_IN)
+#define FOVR_MPI_Buffer_attach_size ~, (VAL)
+#define FOVR_MPI_Cart_coords_rank ~, (VAL)
+#define FOVR_MPI_Unpack_outcount ~, (VAL)
+#define FOVR_MPI_Type_create_hvector_stride ~, (AINT)
+#define FOVR_MPI_Type_create_resized_lb ~, (AINT)
+#define FOVR_MPI_Type_create_resized_extent ~, (AINT)
+#define FOVR_MPI_Type_create_struct_array_of_displacements ~, (AINT_PTR)
+#define FOVR_MPI_Comm_set_name_comm_name ~, (STR_IN)
+#define FOVR_MPI_Get_library_version_version ~, (STR_OUT, MPI_MAX_LIBRARY_VERSION_STRING)
+#define FOVR_MPI_Waitsome_array_of_requests ~, (HS_PTR, Request, *incount)
+#define FOVR_MPI_Testsome_array_of_requests ~, (HS_PTR, Request, *incount)
+#define FOVR_MPI_Waitsome_array_of_statuses ~, (STATUSES, *incount)
+#define FOVR_MPI_Testsome_array_of_statuses ~, (STATUSES, *incount)
+
+/* No Fortran binding: a Fortran user function has another calling convention, and Fortran's
+ * MPI_BUFFER_DETACH returns no address. Open MPI's own bindings serve them, uncounted. */
+#define FSKIP_MPI_Op_create ~, SKIP
+#define FSKIP_MPI_Buffer_detach ~, SKIP
+
+#endif

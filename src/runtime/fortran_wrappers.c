@@ -1,0 +1,62 @@
+/* fortran_wrappers.c: the Fortran entry points, generated from mpi_calls.def (Open MPI only).
+ *
+ * Why: Open MPI's Fortran bindings (libmpi_mpifh for mpif.h and `use mpi`, libmpi_usempif08
+ * for `use mpi_f08`) call PMPI_* directly, so a Fortran program's calls never reach the C
+ * wrappers. Each row of the table therefore also defines the Fortran subroutine: it converts
+ * the Fortran arguments (fortran_kinds.h says how each parameter is passed, fortran_convert.h
+ * how each kind is converted), calls the C MPI_<name> -- the runtime's own wrapper, so event
+ * numbering, recording and replay are exactly the C ones -- converts the results back and
+ * returns the error code unchanged in ierror (absent, i.e. NULL, for an mpi_f08 call without
+ * it). The one function gets every name a Fortran compiler may use: mpi_recv, mpi_recv_,
+ * mpi_recv__, MPI_RECV (mpif.h / use mpi) and mpi_recv_f08_ (use mpi_f08, whose subroutines
+ * take the same arguments: a handle type holds one INTEGER, TYPE(MPI_Status) has the layout of
+ * the INTEGER status array). MPICH needs none of this: its Fortran bindings call MPI_*, and
+ * wrapping them too would count every Fortran call twice. */
+#include "fortran_convert.h"
+#include "fortran_kinds.h"
+#include "fortran_names.h" /* generated: F_LOWER_<name>, F_UPPER_<name> */
+#include "fortran_pp.h"
+
+#define F_P_PARAM(name, p) F_STAGE(PARAM, name, p)
+#define F_P_TAIL(name, p) F_STAGE(TAIL, name, p)
+#define F_P_LOCAL(name, p) F_STAGE(LOCAL, name, p)
+#define F_P_ARG(name, p) F_STAGE(ARG, name, p)
+#define F_P_BACK(name, p) F_STAGE(BACK, name, p)
+#define F_P_FREE(name, p) F_STAGE(FREE, name, p)
+
+/* Another exported name for mpirr_f_<name>. */
+#define F_ALIAS(name, sym) \
+    extern __typeof__(mpirr_f_##name) sym __attribute__((alias(F_STR(mpirr_f_##name))));
+#define F_MPIFH_ALIASES(name)                                                                  \
+    F_ALIAS(name, F_LOWER_##name)                                                              \
+    F_ALIAS(name, F_CAT(F_LOWER_##name, _))                                                    \
+    F_ALIAS(name, F_CAT(F_LOWER_##name, __))                                                   \
+    F_ALIAS(name, F_UPPER_##name)
+
+/* A row becomes F_GEN_int, F_GEN_double (MPI_Wtime, MPI_Wtick: functions, and mpi_f08 binds
+ * them to the C ones directly) or F_GEN_SKIP (FSKIP_<name>). */
+#define F_GEN(ret, name, args) F_CAT(F_GEN_, F_SECOND(FSKIP_##name, ret))(name, args)
+#define F_GEN_SKIP(name, args)
+#define F_GEN_double(name, args)                                                               \
+    double mpirr_f_##name(void) { return name(); }                                             \
+    F_MPIFH_ALIASES(name)
+#define F_GEN_int(name, args)                                                                  \
+    void mpirr_f_##name(F_EACH(F_P_PARAM, F_NOTHING, name, args) MPI_Fint *ierr               \
+                            F_EACH(F_P_TAIL, F_NOTHING, name, args))                           \
+    {                                                                                          \
+        int f_ok_ = 1;                                                                         \
+        F_EACH(F_P_LOCAL, F_NOTHING, name, args)                                               \
+        int rc_ = f_ok_ ? name(F_EACH(F_P_ARG, F_COMMA, name, args)) : MPI_ERR_NO_MEM;         \
+        if (f_ok_ && (rc_ == MPI_SUCCESS || rc_ == MPI_ERR_IN_STATUS)) {                       \
+            F_EACH(F_P_BACK, F_NOTHING, name, args)                                            \
+        }                                                                                      \
+        F_EACH(F_P_FREE, F_NOTHING, name, args)                                                \
+        if (ierr)                                                                              \
+            *ierr = rc_;                                                                       \
+    }                                                                                          \
+    F_MPIFH_ALIASES(name)                                                                      \
+    F_ALIAS(name, F_CAT(F_LOWER_##name, _f08_))
+
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) F_GEN(ret, name, args)
+#include "mpi_calls.def"
+#undef MPIRR_CALL
