@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "event_trace.h"
@@ -173,8 +174,13 @@ void recording_fill_from_logs(const char *dir, mpirr_manifest *m)
     m->nranks = count;
     if (count == 0) /* the caller says what that means (record: report_no_logs) */
         return;
+    /* Rank 0's log, or the first there: a rank that could not record (a full disk) has none,
+     * and the others still say how many ranks ran and which program. */
     char path[PATH_MAX], err[1024];
-    recording_log_path(path, sizeof path, dir, 0);
+    for (int rank = 0; rank <= 2 * count + 64; rank++) {
+        recording_log_path(path, sizeof path, dir, rank);
+        if (access(path, F_OK) == 0) break;
+    }
     mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
     if (!rd) {
         cli_error("%s", err);
@@ -182,8 +188,8 @@ void recording_fill_from_logs(const char *dir, mpirr_manifest *m)
     }
     const mpirr_log_header *h = mpirr_log_reader_header(rd);
     if (h->nranks != count)
-        cli_error("%s holds %d rank log%s but rank 0 reports %d ranks", dir, count,
-                  count == 1 ? "" : "s", h->nranks);
+        cli_error("%s holds %d rank log%s but rank %d reports %d ranks", dir, count,
+                  count == 1 ? "" : "s", h->rank, h->nranks);
     m->nranks = h->nranks;
     snprintf(m->exe, sizeof m->exe, "%s", h->exe_path);
     m->fingerprint = h->exe_fingerprint;
