@@ -86,3 +86,6 @@ print("%d / %d, %s" % (t["entries_logged"], t["wildcard_receives"], "-" if pb is
             "$nd" "$perev" "$racesinfo" "$(delta "${nc[native]}" "${nc[record]}")" "$msg" "$wild"
     done
 done
+
+# libc values (docs/runtime.md, "Nondeterminism outside MPI"): ns per call native, recorded, replayed
+"$(dirname "$0")/libc_time.sh" "$BUILD" "$REPS"

@@ -12,6 +12,7 @@
 #include "elf_mpi.h"
 #include "environment.h"
 #include "manifest.h"
+#include "libc_sources.h"
 #include "opts.h"
 #include "paths.h"
 #include "recdir.h"
@@ -19,7 +20,7 @@
 #include "run_opts.h"
 #include "session.h"
 
-enum { OPT_OUTPUT, OPT_MODE, OPT_NO_WTIME, OPT_EVENTS, OPT_FORCE };
+enum { OPT_OUTPUT, OPT_MODE, OPT_NO_WTIME, OPT_EVENTS, OPT_FORCE, OPT_LIBC /* + group */ };
 
 static const struct cli_opt record_opts[] = {
     {"output", 'o', 1, OPT_OUTPUT},
@@ -27,6 +28,11 @@ static const struct cli_opt record_opts[] = {
     {"no-wtime", 0, 0, OPT_NO_WTIME},
     {"events", 0, 0, OPT_EVENTS},
     {"force", 0, 0, OPT_FORCE},
+    /* the libc groups (libc_sources.h): each option flips its MPIRR_LIBC_* default */
+    {"no-libc-time", 0, 0, OPT_LIBC + MPIRR_LIBC_GROUP_TIME},
+    {"no-libc-random", 0, 0, OPT_LIBC + MPIRR_LIBC_GROUP_RANDOM},
+    {"libc-pid", 0, 0, OPT_LIBC + MPIRR_LIBC_GROUP_PID},
+    {"libc-host", 0, 0, OPT_LIBC + MPIRR_LIBC_GROUP_HOST},
     RUN_OPTS_TABLE,
     {NULL, 0, 0, 0},
 };
@@ -39,6 +45,14 @@ struct record_args {
     int argc;
     char **argv;
 };
+
+/* A --no-libc-WORD or --libc-WORD option: the opposite of the group's default, passed to
+ * the ranks through mpirr's environment like every MPIRR_* tuning variable. */
+static void libc_switch(unsigned group)
+{
+    const mpirr_setting *s = &mpirr_settings[MPIRR_SET_LIBC_TIME + group];
+    setenv(s->name, strcmp(s->dflt, "1") ? "1" : "0", 1);
+}
 
 /* 0, OPT_HELP, or OPT_BAD (reported). */
 static int parse(int argc, char **argv, struct record_args *a)
@@ -66,6 +80,10 @@ static int parse(int argc, char **argv, struct record_args *a)
         case OPT_EVENTS: a->events = 1; break;
         case OPT_FORCE: a->force = 1; break;
         default:
+            if (id >= OPT_LIBC && id < OPT_LIBC + MPIRR_LIBC_GROUP_COUNT) {
+                libc_switch(id - OPT_LIBC);
+                break;
+            }
             if (run_opts_apply(&a->run, "record", id, v) != 0)
                 return OPT_BAD;
         }

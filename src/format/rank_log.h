@@ -18,6 +18,9 @@
 #define MPIRR_LOG_FLAG_RACES 2u /* races mode: only racing wildcard receives are logged, all as
                                    deferred RECV_DONE records (docs/races.md) */
 #define MPIRR_LOG_FLAG_ALL 4u   /* all mode: the source of every received message is logged */
+/* Bits 3-6: the values of that libc group were recorded (libc_sources.h: time, random, pid,
+ * host; docs/runtime.md, "Nondeterminism outside MPI"). */
+#define MPIRR_LOG_FLAG_LIBC(group) (8u << (group))
 #define MPIRR_LOG_HEADER_BYTES 768 /* fixed file header at the start of every rank log */
 
 typedef struct mpirr_log_header {

@@ -230,8 +230,8 @@ static int open_tail(mpirr_log_reader *r)
     r->end = stage + r->staged;
     /* Records are published whole: read to the end of the published bytes. */
     r->left = UINT32_MAX;
-    r->codec.prev_written = mpirr_get_u64(stage + ST_BASE_WRITTEN);
-    r->codec.prev_wtime = mpirr_get_u64(stage + ST_BASE_WTIME);
+    mpirr_codec_rebase(&r->codec, mpirr_get_u64(stage + ST_BASE_WRITTEN),
+                       mpirr_get_u64(stage + ST_BASE_WTIME));
     r->bytes += r->staged - STAGE_HEADER_BYTES;
     r->raw_bytes += r->staged - STAGE_HEADER_BYTES;
     return 0;
@@ -277,8 +277,8 @@ static int next_frame(mpirr_log_reader *r)
     r->pos = r->raw;
     r->end = r->raw + rawlen;
     r->left = mpirr_get_u32(fh + FR_NREC);
-    r->codec.prev_written = mpirr_get_u64(fh + FR_BASE_WRITTEN);
-    r->codec.prev_wtime = mpirr_get_u64(fh + FR_BASE_WTIME);
+    mpirr_codec_rebase(&r->codec, mpirr_get_u64(fh + FR_BASE_WRITTEN),
+                       mpirr_get_u64(fh + FR_BASE_WTIME));
     r->frames++;
     r->bytes += FRAME_HEADER_BYTES + zlen;
     r->raw_bytes += rawlen;

@@ -135,6 +135,7 @@ static void tail_reset(mpirr_log_writer *w)
 {
     uint8_t *stage = w->tail + TAIL_HEADER_BYTES;
     publish(w, 0);
+    mpirr_codec_rebase(&w->codec, w->codec.prev_written, w->codec.prev_wtime);
     mpirr_put_u32(stage + ST_FRAMES, w->frames);
     mpirr_put_u64(stage + ST_BASE_WRITTEN, w->codec.prev_written);
     mpirr_put_u64(stage + ST_BASE_WTIME, w->codec.prev_wtime);

@@ -22,13 +22,16 @@ enum mpirr_record_kind {
     MPIRR_REC_WTIME = 6,   /* MPI_Wtime returned value (IEEE-754 bits) */
     MPIRR_REC_CHECK = 7,   /* hash of the call sequence up to and including key event */
     MPIRR_REC_END = 8,     /* MPI_Finalize reached: total events and final hash */
+    MPIRR_REC_LIBC = 9,    /* a value the program got from libc (time, getpid, getrandom...),
+                              keyed by the MPI event in progress (the last call begun); call
+                              holds the source (libc_sources.def), not an MPI call id */
     MPIRR_REC_KIND_LIMIT
 };
 
 typedef struct mpirr_record {
     uint8_t kind;          /* enum mpirr_record_kind */
     uint8_t has_match;     /* source and tag are meaningful */
-    uint16_t call;         /* call id (call_ids.h) of the key event */
+    uint16_t call;         /* call id (call_ids.h) of the key event; LIBC: the libc source */
     uint32_t sub;          /* request index within the key call (Startall), else 0 */
     uint64_t event;        /* key event, 1-based per rank */
     uint64_t written;      /* event current when written: == event unless deferred */
@@ -38,8 +41,12 @@ typedef struct mpirr_record {
                               outcount (MPI_UNDEFINED is stored as -1) */
     const int32_t *indices;/* Testsome/Waitsome: count indices; owned by writer's caller or
                               by the reader until its next read */
-    uint64_t value;        /* WTIME: double bits; CHECK and END: call-sequence hash */
+    uint64_t value;        /* WTIME: double bits; CHECK and END: call-sequence hash; LIBC:
+                              the value (time in ns, pid; BYTES family: return or -errno) */
     uint64_t total;        /* END: number of events */
+    const uint8_t *bytes;  /* LIBC, BYTES family: nbytes bytes returned (getrandom's, the host
+                              name); owned like indices */
+    uint32_t nbytes;
 } mpirr_record;
 
 /* The some-calls carry an index list; others carry count alone. */
@@ -50,5 +57,7 @@ static inline int mpirr_record_has_indices(const mpirr_record *r)
 }
 
 const char *mpirr_record_kind_name(unsigned kind);
+/* The call a record is about: the MPI call's name, or the libc source's ("time()"). */
+const char *mpirr_record_call_name(const mpirr_record *r);
 
 #endif

@@ -2,7 +2,9 @@
  *   head = kind (4 bits) | HAS_MATCH 0x10 | DEFERRED 0x20 | HAS_SUB 0x40 | HAS_COUNT 0x80
  * varint call, varint (written - previous written), [varint lag], [varint sub],
  * [zigzag source, zigzag tag], [zigzag count [indices as zigzag deltas]], kind payload.
- * Unsuccessful tests cost nothing: they are the events between records. */
+ * Unsuccessful tests cost nothing: they are the events between records. A LIBC record's call
+ * varint is its libc source (libc_sources.def) and its payload a difference to the previous
+ * value of the same family (times of one clock family are close), plus bytes for getrandom. */
 #include "record_codec.h"
 
 #include <stdlib.h>
@@ -27,14 +29,30 @@ static int carries_indices(unsigned call)
 const char *mpirr_record_kind_name(unsigned kind)
 {
     static const char *const names[MPIRR_REC_KIND_LIMIT] = {
-        NULL, "match", "test_ok", "choice", "recv_done", "cancel_done", "wtime", "check", "end"};
+        NULL,    "match", "test_ok", "choice", "recv_done", "cancel_done", "wtime", "check",
+        "end", "libc"};
     return kind < MPIRR_REC_KIND_LIMIT && names[kind] ? names[kind] : "unknown";
+}
+
+const char *mpirr_record_call_name(const mpirr_record *r)
+{
+    const char *name = r->kind == MPIRR_REC_LIBC ? mpirr_libc_source_name(r->call)
+                                                 : mpirr_call_name(r->call);
+    return name ? name : "?";
+}
+
+/* BYTES values stand alone (a return value); the others are differences within a family. */
+static uint64_t *libc_prev(mpirr_codec_state *st, unsigned source)
+{
+    enum mpirr_libc_family f = mpirr_libc_source_family(source);
+    return f == MPIRR_LIBC_FAMILY_BYTES ? NULL : &st->prev_libc[f];
 }
 
 size_t mpirr_record_encoded_max(const mpirr_record *r)
 {
     size_t n = 1 + 6 * MPIRR_VARINT_MAX + 16;
     if (carries_count(r) && r->count > 0) n += (size_t)r->count * MPIRR_VARINT_MAX;
+    if (r->kind == MPIRR_REC_LIBC) n += r->nbytes;
     return n;
 }
 
@@ -76,6 +94,17 @@ size_t mpirr_record_encode(uint8_t *out, const mpirr_record *r, mpirr_codec_stat
         p += mpirr_varint_put(p, mpirr_zigzag((int64_t)(r->value - st->prev_wtime)));
         st->prev_wtime = r->value;
         break;
+    case MPIRR_REC_LIBC: {
+        uint64_t *prev = libc_prev(st, r->call);
+        p += mpirr_varint_put(p, mpirr_zigzag((int64_t)(r->value - (prev ? *prev : 0))));
+        if (prev) *prev = r->value;
+        else {
+            p += mpirr_varint_put(p, r->nbytes);
+            if (r->nbytes) memcpy(p, r->bytes, r->nbytes);
+            p += r->nbytes;
+        }
+        break;
+    }
     case MPIRR_REC_END:
         p += mpirr_varint_put(p, r->total);
         /* END carries the final hash like CHECK */
@@ -98,6 +127,40 @@ size_t mpirr_record_encode(uint8_t *out, const mpirr_record *r, mpirr_codec_stat
         }                                                                                      \
     } while (0)
 
+/* The bytes go to the caller's index buffer, which is owned the same way. */
+static int decode_libc(const uint8_t **p, const uint8_t *end, mpirr_record *r,
+                       mpirr_codec_state *st, int32_t **idx, size_t *idx_cap, const char **msg)
+{
+    uint64_t v;
+    GET(v);
+    uint64_t *prev = libc_prev(st, r->call);
+    r->value = (prev ? *prev : 0) + (uint64_t)mpirr_unzigzag(v);
+    if (prev) {
+        *prev = r->value;
+        return 0;
+    }
+    GET(v);
+    if (v > (uint64_t)(end - *p)) {
+        *msg = "libc value longer than its record";
+        return -1;
+    }
+    size_t words = ((size_t)v + sizeof **idx - 1) / sizeof **idx;
+    if (words > *idx_cap) {
+        int32_t *grown = realloc(*idx, words * sizeof **idx);
+        if (!grown) {
+            *msg = "out of memory";
+            return -1;
+        }
+        *idx = grown;
+        *idx_cap = words;
+    }
+    r->nbytes = (uint32_t)v;
+    if (v) memcpy(*idx, *p, (size_t)v);
+    r->bytes = (const uint8_t *)*idx;
+    *p += v;
+    return 0;
+}
+
 int mpirr_record_decode(const uint8_t **p, const uint8_t *end, mpirr_record *r,
                         mpirr_codec_state *st, int32_t **idx, size_t *idx_cap,
                         const char **msg)
@@ -115,8 +178,11 @@ int mpirr_record_decode(const uint8_t **p, const uint8_t *end, mpirr_record *r,
         return -1;
     }
     GET(v);
-    if (v >= MPIRR_CALL_ID_LIMIT || !mpirr_call_name((unsigned)v)) {
-        *msg = "unknown MPI call id";
+    int known = r->kind == MPIRR_REC_LIBC
+                    ? v < MPIRR_LIBC_SOURCE_LIMIT && mpirr_libc_source_name((unsigned)v)
+                    : v < MPIRR_CALL_ID_LIMIT && mpirr_call_name((unsigned)v);
+    if (!known) {
+        *msg = r->kind == MPIRR_REC_LIBC ? "unknown libc source" : "unknown MPI call id";
         return -1;
     }
     r->call = (uint16_t)v;
@@ -180,6 +246,9 @@ int mpirr_record_decode(const uint8_t **p, const uint8_t *end, mpirr_record *r,
         GET(v);
         r->value = st->prev_wtime + (uint64_t)mpirr_unzigzag(v);
         st->prev_wtime = r->value;
+        break;
+    case MPIRR_REC_LIBC:
+        if (decode_libc(p, end, r, st, idx, idx_cap, msg)) return -1;
         break;
     case MPIRR_REC_END:
         GET(r->total);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libc_runtime.h"
 #include "runtime.h"
 #include "settings.h"
 
@@ -58,10 +59,13 @@ void mpirr_diverged(uint64_t event, const char *fmt, ...)
     char prefix[600];
     snprintf(prefix, sizeof prefix, "replay of rank %d diverged at event %llu (%s): ",
              mpirr_rt.rank, (unsigned long long)event, mpirr_rt.log_path);
+    char what[768], note[400];
     va_list ap;
     va_start(ap, fmt);
-    vsay(prefix, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    mpirr_libc_divergence_note(note, sizeof note); /* live values the recording lacks */
+    say(prefix, strncat(what, note, sizeof what - strlen(what) - 1));
     die();
 }
 

@@ -12,6 +12,7 @@
 #include "env_settings.h"
 #include "event_history.h"
 #include "fingerprint.h"
+#include "libc_runtime.h"
 #include "piggyback.h"
 #include "race_check.h"
 #include "runtime.h"
@@ -36,7 +37,7 @@ static void fill_header(mpirr_log_header *h)
     h->rank = mpirr_rt.rank;
     h->nranks = mpirr_rt.nranks;
     h->pid = (int32_t)getpid();
-    h->flags = (mpirr_rt.wtime ? MPIRR_LOG_FLAG_WTIME : 0) |
+    h->flags = mpirr_libc_record_flags() | (mpirr_rt.wtime ? MPIRR_LOG_FLAG_WTIME : 0) |
                (mpirr_rt.rec_mode == MPIRR_REC_RACES ? MPIRR_LOG_FLAG_RACES : 0) |
                (mpirr_rt.rec_mode == MPIRR_REC_ALL ? MPIRR_LOG_FLAG_ALL : 0);
     ssize_t n = readlink("/proc/self/exe", h->exe_path, sizeof h->exe_path - 1);
@@ -109,6 +110,7 @@ static void start_replay(void)
         mpirr_fatal("replay: rank %d runs a different executable than the one recorded in %s "
                     "(%s)", mpirr_rt.rank, mpirr_rt.log_path, h->exe_path);
     mpirr_rt.wtime = (h->flags & MPIRR_LOG_FLAG_WTIME) != 0;
+    mpirr_libc_replay_flags(h->flags);
     mpirr_rt.rec_mode = (h->flags & MPIRR_LOG_FLAG_RACES) ? MPIRR_REC_RACES
                         : (h->flags & MPIRR_LOG_FLAG_ALL) ? MPIRR_REC_ALL
                                                           : MPIRR_REC_SOURCES;

@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libc_runtime.h"
 #include "runtime.h"
 
 struct stored {
     mpirr_record rec;
     int32_t *indices; /* owned copy */
+    uint8_t *bytes;   /* owned copy (LIBC) */
 };
 
 struct replay_cursor {
@@ -25,6 +27,7 @@ struct replay_cursor {
     uint64_t *def_keys; /* 0 = empty */
     size_t def_cap, def_len;
     int32_t *taken_indices; /* index list of the last record taken, valid until the next take */
+    uint8_t *taken_bytes;   /* bytes of the last LIBC record taken, likewise */
     int preloaded;          /* races mode: every RECV_DONE was read into the map at the start */
 };
 
@@ -55,6 +58,13 @@ static void store(struct stored *s, const mpirr_record *r)
         memcpy(s->indices, r->indices, (size_t)r->count * sizeof *s->indices);
     }
     s->rec.indices = s->indices;
+    s->bytes = NULL;
+    if (r->nbytes) {
+        s->bytes = malloc(r->nbytes);
+        if (!s->bytes) mpirr_fatal("out of memory reading the recording");
+        memcpy(s->bytes, r->bytes, r->nbytes);
+    }
+    s->rec.bytes = s->bytes;
 }
 
 static void def_grow(struct replay_cursor *c);
@@ -161,6 +171,7 @@ static const mpirr_record *peek(struct replay_cursor *c)
 static void pop(struct replay_cursor *c)
 {
     free(c->q[c->qhead].indices);
+    free(c->q[c->qhead].bytes);
     c->qhead = (c->qhead + 1) & (c->qcap - 1);
     c->qlen--;
 }
@@ -220,6 +231,7 @@ void mpirr_cursor_close(struct replay_cursor *c)
         if (c->def_keys[i]) free(c->def[i].indices);
     free(c->q);
     free(c->taken_indices);
+    free(c->taken_bytes);
     free(c->def);
     free(c->def_keys);
     mpirr_log_reader_close(c->rd);
@@ -230,10 +242,19 @@ void mpirr_cursor_describe_next(char *buf, size_t n)
 {
     const mpirr_record *r = mpirr_rt.cursor ? peek(mpirr_rt.cursor) : NULL;
     if (r)
-        snprintf(buf, n, "%s (%s) at event %llu", mpirr_call_name(r->call),
+        snprintf(buf, n, "%s (%s) at event %llu", mpirr_record_call_name(r),
                  mpirr_record_kind_name(r->kind), (unsigned long long)r->event);
     else
         snprintf(buf, n, "the end of the recording");
+}
+
+/* Verifies the checkpoint r, taken after event last (the hash covers events 1..last). */
+static void pass_checkpoint(struct replay_cursor *c, const mpirr_record *r, uint64_t last)
+{
+    if (r->event != last || r->value != mpirr_rt.hash)
+        mpirr_diverged(r->event, "the sequence of MPI calls up to here differs from "
+                                 "the recording (checkpoint hash mismatch)");
+    pop(c);
 }
 
 /* Called from mpirr_call_begin when this event reaches the next record's key: verifies
@@ -245,12 +266,14 @@ void mpirr_replay_check_event(const mpirr_call *call)
     if (mpirr_rt.hold_event && call->event >= mpirr_rt.hold_event) mpirr_hold_at_end(call);
     for (const mpirr_record *r; (r = peek(c));) {
         if (r->kind == MPIRR_REC_CHECK && r->event < call->event) {
-            if (r->event + 1 != call->event || r->value != mpirr_rt.hash)
-                mpirr_diverged(r->event, "the sequence of MPI calls up to here differs from "
-                                         "the recording (checkpoint hash mismatch)");
-            pop(c);
+            pass_checkpoint(c, r, call->event - 1);
             continue;
         }
+        if (r->kind == MPIRR_REC_LIBC && r->event < call->event)
+            mpirr_diverged(r->event, "the recording has %s here, the program did not call it "
+                                     "(it went on to %s)", mpirr_record_call_name(r),
+                           mpirr_call_name(call->id));
+        if (r->kind == MPIRR_REC_LIBC) break; /* made after this call began */
         if (r->event < call->event)
             mpirr_diverged(r->event, "the recording has %s (%s) here, which the program did "
                                      "not make", mpirr_call_name(r->call), mpirr_record_kind_name(r->kind));
@@ -273,7 +296,7 @@ int mpirr_replay_take(const mpirr_call *call, mpirr_record *out)
         mpirr_diverged(call->event, "the program made %s after the end of its recording",
                        mpirr_call_name(call->id));
     }
-    int found = r->event == call->event && r->kind != MPIRR_REC_CHECK;
+    int found = r->event == call->event && r->kind != MPIRR_REC_CHECK && r->kind != MPIRR_REC_LIBC;
     if (found) {
         *out = *r;
         free(c->taken_indices);
@@ -299,7 +322,7 @@ void mpirr_replay_expect(const mpirr_call *call, unsigned kind, const char *what
         return;
     }
     const mpirr_record *n = peek(mpirr_rt.cursor);
-    if (n && n->call == call->id)
+    if (n && n->kind != MPIRR_REC_LIBC && n->call == call->id)
         mpirr_diverged(call->event, "the program made %s (%s) here, the recording has it at "
                                     "event %llu: the calls before it differ in number",
                        mpirr_call_name(call->id), what, (unsigned long long)n->event);
@@ -331,4 +354,26 @@ int mpirr_cursor_ending(struct replay_cursor *c, int *detail)
 {
     *detail = c->ending_detail;
     return c->ending;
+}
+
+int mpirr_replay_take_libc(mpirr_record *out)
+{
+    struct replay_cursor *c = mpirr_rt.cursor;
+    mpirr_lock();
+    const mpirr_record *r;
+    /* a checkpoint written after an earlier record of this event */
+    while ((r = peek(c)) && r->kind == MPIRR_REC_CHECK && r->event == mpirr_rt.event)
+        pass_checkpoint(c, r, mpirr_rt.event);
+    int found = r && r->kind == MPIRR_REC_LIBC && r->event == mpirr_rt.event;
+    if (found) {
+        *out = *r;
+        free(c->taken_bytes);
+        c->taken_bytes = c->q[c->qhead].bytes;
+        c->q[c->qhead].bytes = NULL;
+        out->bytes = c->taken_bytes;
+        pop(c);
+    }
+    update_next_key(c);
+    mpirr_unlock();
+    return found;
 }

@@ -7,6 +7,7 @@
 
 #include "call_ids.h"
 #include "check.h"
+#include "libc_sources.h"
 #include "record_codec.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -16,7 +17,7 @@ static uint64_t next(void) { return test_rand(&rng); }
 static int decode_all(const uint8_t *buf, size_t n, int32_t **idx, size_t *cap)
 {
     const uint8_t *p = buf, *end = buf + n;
-    mpirr_codec_state st = {0, 0};
+    mpirr_codec_state st = {0};
     int count = 0;
     while (p < end) {
         mpirr_record r;
@@ -27,7 +28,10 @@ static int decode_all(const uint8_t *buf, size_t n, int32_t **idx, size_t *cap)
             break;
         }
         CHECK(p > before && p <= end); /* progress, in bounds */
-        CHECK(r.kind > 0 && r.kind < MPIRR_REC_KIND_LIMIT && mpirr_call_name(r.call));
+        CHECK(r.kind > 0 && r.kind < MPIRR_REC_KIND_LIMIT);
+        /* the call is an MPI call's id, or a LIBC record's libc source */
+        CHECK(r.kind == MPIRR_REC_LIBC ? mpirr_libc_source_name(r.call) != NULL
+                                       : mpirr_call_name(r.call) != NULL);
         CHECK(r.event <= r.written);
         count++;
     }
@@ -54,7 +58,7 @@ int main(void)
     int32_t ind[3] = {4, 1, 7};
     r.indices = ind;
     for (int iter = 0; iter < 50000; iter++) {
-        mpirr_codec_state st = {0, 0};
+        mpirr_codec_state st = {0};
         size_t n = mpirr_record_encode(buf, &r, &st);
         r.event = r.written = 1000 + (uint64_t)iter;
         n += mpirr_record_encode(buf + n, &r, &st);

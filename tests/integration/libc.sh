@@ -1,0 +1,43 @@
+#!/bin/bash
+# libc.sh MPIRR IMPL PROG: values from libc (time, gettimeofday, clock_gettime, getpid,
+# getrandom, and rand() seeded from them) are recorded and replayed (docs/runtime.md,
+# "Nondeterminism outside MPI"). PROG is libc_seeds: native runs differ; one recording with
+# --libc-pid; 5 replays under noise print exactly what it printed. A recording without a
+# source the program uses (--no-libc-time; getpid, off by default) diverges in replay with
+# one line naming what the program called and the recording lacks.
+. "$(dirname "$0")/lib.sh"
+MPIRR=$1 IMPL=$2 PROG=$3
+read -r -a LAUNCH <<<"$(launcher "$IMPL" 4)"
+
+distinct=$(for i in 1 2 3; do
+    run "$TMP/native$i" "$MPIRR" run -- "${LAUNCH[@]}" "$PROG"
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/native$i.err" >&2; fail "native run $i exited $STATUS"; }
+    program_output "$TMP/native$i.out" | md5sum
+done | sort -u | wc -l)
+[ "$distinct" -eq 3 ] || fail "3 native runs gave $distinct distinct outputs: not a test"
+echo "native: 3 distinct outputs"
+
+run "$TMP/record" "$MPIRR" record --libc-pid --noise "$NOISE_US" -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG"
+[ "$STATUS" -eq 0 ] || { cat "$TMP/record.err" >&2; fail "recording exited $STATUS"; }
+[ "$(grep -c '^round ' "$TMP/record.out")" -eq 24 ] || fail "the recording printed $(grep -c '^round ' "$TMP/record.out") lines, not 24"
+for i in 1 2 3 4 5; do
+    run "$TMP/replay$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec"
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/replay$i.err" >&2; fail "replay $i exited $STATUS"; }
+    same_output "$TMP/record.out" "$TMP/replay$i.out" || fail "replay $i printed something else than the recording"
+    grep -q '^mpirr: ' "$TMP/replay$i.err" && { cat "$TMP/replay$i.err" >&2; fail "replay $i reported an error"; }
+done
+echo "replayed 5 times under ${NOISE_US}us noise: identical"
+
+# check_unrecorded OPTIONS CALLED HINT: recorded with OPTIONS, the replay diverges with one line
+# naming what the program CALLED that the recording lacks, and the option that left it out
+check_unrecorded() {
+    local options=$1 called=$2 hint=$3
+    rm -rf "$TMP/off"
+    # shellcheck disable=SC2086
+    run "$TMP/off" "$MPIRR" record $options -o "$TMP/off" -- "${LAUNCH[@]}" "$PROG"
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/off.err" >&2; fail "recording with '$options' exited $STATUS"; }
+    run "$TMP/offrep" "$MPIRR" replay "$TMP/off"
+    expect_error "$TMP/offrep" "diverged at event" "$called" "$hint"
+}
+check_unrecorded "--libc-pid --no-libc-time" "the program called time(), gettimeofday(), clock_gettime(CLOCK_REALTIME), clock_gettime(CLOCK_MONOTONIC), not in its recording" "recorded with --no-libc-time"
+check_unrecorded "" "the program called getpid(), not in its recording" "recorded without --libc-pid"
