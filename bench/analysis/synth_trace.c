@@ -2,7 +2,7 @@
  * analysis (`mpirr races`, `mpirr frontier`) beyond what recording a real run on a small
  * machine gives.
  *
- *   synth_trace OUTDIR [RANKS=16] [EVENTS=10000000] [mixed|farm]
+ *   synth_trace OUTDIR [RANKS=16] [EVENTS=10000000] [mixed|farm|wild]
  *
  * Writes OUTDIR (created; it must not exist or be empty) as `mpirr record --no-wtime --events`
  * would have for an Open MPI run of RANKS ranks making about EVENTS MPI calls in total: a
@@ -46,6 +46,13 @@
  * 0's receives, so a worker's next result is concurrent with the rest of the round, a sixth of
  * the calls are wildcard receives and each has about RANKS-2 other candidates.
  *
+ * MIX wild, the all-wildcard case (every receive MPI_ANY_SOURCE, many senders), replaces the
+ * exchanges of a step by an all-to-all: every rank MPI_Sends a message (512 B, one tag) to
+ * every other rank, then takes RANKS-1 with MPI_Recv(MPI_ANY_SOURCE, tag) in order of arrival.
+ * Nearly half the calls are wildcard receives, each with RANKS-1 other candidates (a sender's
+ * next message is concurrent with the receiver's current step), and no task of Chu & Huang's
+ * is a control point: every reach set is every message of the rank. The Allreduce stays.
+ *
  * Prints one summary line (ranks, events, messages, wildcard receives, steps, seconds).
  * Deterministic: the same arguments write the same calls and times (`mpirr events` prints the
  * same); only the creation times and the absolute call-site addresses (ASLR) differ. */
@@ -72,15 +79,16 @@
 #define MW_EVERY 4
 #define MAX_RANKS 256 /* one writer (zstd stream, mapped tail) per rank is open throughout */
 
-enum { TAG_RIGHTWARD = 1, TAG_LEFTWARD = 2, TAG_PIPE = 3, TAG_RESULT = 4, TAG_WORK = 5 };
-enum { HALO_BYTES = 4096, PIPE_BYTES = 1024, RESULT_BYTES = 256, WORK_BYTES = 64, SUM_BYTES = 8 };
+enum { TAG_RIGHTWARD = 1, TAG_LEFTWARD = 2, TAG_PIPE = 3, TAG_RESULT = 4, TAG_WORK = 5, TAG_ALL = 6 };
+enum { HALO_BYTES = 4096, PIPE_BYTES = 1024, RESULT_BYTES = 256, WORK_BYTES = 64, SUM_BYTES = 8,
+       ALL_BYTES = 512 };
 
 /* The call sites: each is the return address of a call to caller_pc() on the line that makes
  * the record, as the runtime's are the return addresses of the MPI calls. */
 enum site {
     S_INIT, S_RANK, S_SIZE, S_STEP_WTIME, S_HALO_IRECV, S_HALO_ISEND, S_HALO_WAITALL,
     S_PIPE_RECV, S_PIPE_SEND, S_WORKER_WTIME, S_RESULT_SEND, S_MASTER_RECV, S_WORK_SEND,
-    S_WORK_RECV, S_ALLREDUCE, S_FINALIZE, NSITES
+    S_WORK_RECV, S_ALLREDUCE, S_ALL_SEND, S_ALL_RECV, S_FINALIZE, NSITES
 };
 static uint64_t site_pc[NSITES];
 
@@ -322,6 +330,40 @@ static void master_worker(void)
     }
 }
 
+/* MIX wild: every rank sends to every other, then receives as many from MPI_ANY_SOURCE, in
+ * order of arrival (each channel has one message per step, so that is also its send order). */
+static void all_to_all_wild(void)
+{
+    static uint64_t *arrive; /* arrive[p * P + q]: when q's message reaches p */
+    if (!arrive && !(arrive = malloc((size_t)P * (size_t)P * sizeof *arrive))) die("out of memory");
+    for (int q = 0; q < P; q++)
+        for (int k = 1; k < P; k++) {
+            int p = (q + k) % P;
+            mpirr_event e = p2p(MPIRR_ID_MPI_Send, p, TAG_ALL, ALL_BYTES);
+            arrive[(size_t)p * (size_t)P + (size_t)q] =
+                call(q, &e, AT(S_ALL_SEND), rnd(200, 3000), 300, 0) + latency(ALL_BYTES);
+            total_msgs++;
+        }
+    for (int p = 0; p < P; p++) {
+        const uint64_t *at = &arrive[(size_t)p * (size_t)P];
+        int n = 0;
+        for (int q = 0; q < P; q++)
+            if (q != p) order[n++] = q;
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && at[order[j - 1]] > at[order[j]]; j--) {
+                int t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
+            }
+        for (int i = 0; i < n; i++) {
+            mpirr_event e = p2p(MPIRR_ID_MPI_Recv, MPIRR_EV_ANY, TAG_ALL, ALL_BYTES);
+            matched(&e, order[i], TAG_ALL, ALL_BYTES);
+            call(p, &e, AT(S_ALL_RECV), 200, 300, at[order[i]]);
+            total_wild++;
+        }
+    }
+}
+
 static void allreduce(void)
 {
     uint64_t last = 0;
@@ -336,15 +378,20 @@ static void allreduce(void)
 }
 
 static int farm; /* MIX farm: master/worker rounds only */
+static int wild; /* MIX wild: all-to-all with wildcard receives only */
 
 static void step(uint64_t n)
 {
     for (int r = 0; r < P; r++) plain_call(r, MPIRR_ID_MPI_Wtime, AT(S_STEP_WTIME), rnd(20000, 60000), 40);
-    if (!farm) {
-        halo_exchange();
-        pipeline(n % 2 == 0);
+    if (wild) {
+        all_to_all_wild();
+    } else {
+        if (!farm) {
+            halo_exchange();
+            pipeline(n % 2 == 0);
+        }
+        if (farm || n % MW_EVERY == MW_EVERY - 1) master_worker();
     }
-    if (farm || n % MW_EVERY == MW_EVERY - 1) master_worker();
     if (n % ALLREDUCE_EVERY == ALLREDUCE_EVERY - 1) allreduce();
 }
 
@@ -352,7 +399,8 @@ static void step(uint64_t n)
 static uint64_t step_events(uint64_t n)
 {
     uint64_t p = (uint64_t)P, e = farm ? p : p + 5 * p + 2 * (p - 1); /* Wtime, halo, pipeline */
-    if (farm || n % MW_EVERY == MW_EVERY - 1) e += 5 * (p - 1);
+    if (wild) e = p + 2 * p * (p - 1);                                  /* Wtime, all-to-all */
+    else if (farm || n % MW_EVERY == MW_EVERY - 1) e += 5 * (p - 1);
     if (n % ALLREDUCE_EVERY == ALLREDUCE_EVERY - 1) e += p;
     return e;
 }
@@ -436,14 +484,17 @@ static long parse(const char *s, const char *what, long lo, long hi)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 5 || argv[1][0] == '-' || (argc == 5 && strcmp(argv[4], "mixed") && strcmp(argv[4], "farm"))) {
-        fprintf(stderr, "usage: synth_trace OUTDIR [RANKS=16] [EVENTS=10000000] [mixed|farm]\n"
+    if (argc < 2 || argc > 5 || argv[1][0] == '-' ||
+        (argc == 5 && strcmp(argv[4], "mixed") && strcmp(argv[4], "farm") && strcmp(argv[4], "wild"))) {
+        fprintf(stderr, "usage: synth_trace OUTDIR [RANKS=16] [EVENTS=10000000] [mixed|farm|wild]\n"
                         "  writes a synthetic event history (as `mpirr record --events` would) of about\n"
                         "  EVENTS MPI calls over RANKS ranks into OUTDIR, for `mpirr races OUTDIR`;\n"
-                        "  farm: master/worker rounds only (every receive of rank 0 a wildcard)\n");
+                        "  farm: master/worker rounds only (every receive of rank 0 a wildcard);\n"
+                        "  wild: all-to-all rounds, every receive of every rank a wildcard\n");
         return 2;
     }
     farm = argc == 5 && !strcmp(argv[4], "farm");
+    wild = argc == 5 && !strcmp(argv[4], "wild");
     const char *dir = argv[1];
     P = argc > 2 ? (int)parse(argv[2], "RANKS", 2, MAX_RANKS) : 16;
     long target = argc > 3 ? parse(argv[3], "EVENTS", 10 * (long)P, 4000000000L) : 10000000L;

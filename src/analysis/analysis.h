@@ -136,9 +136,10 @@ static inline int an_after(const an_msg *m, uint64_t e) { return m->hb_dest >= 2
 typedef struct an_race {
     int rank;
     uint32_t op;        /* the racing receive (index into ranks[rank].ops) */
-    uint32_t first;     /* its candidates: cand[first .. first + kept) */
+    uint32_t first;     /* races: its candidates are cand[first .. first + n); Chu & Huang:
+                         * where its reach set starts in its rank's index (an_ch_reach) */
     uint32_t n;         /* how many it has */
-    uint32_t kept;      /* how many are listed (Chu & Huang keep at most AN_CH_KEEP) */
+    uint32_t kept;      /* how many are listed (Chu & Huang list at most AN_CH_KEEP) */
 } an_race;
 
 /* Chu & Huang's reach sets can hold every message of a level: each receive lists this many. */
@@ -147,17 +148,15 @@ typedef struct an_race {
 typedef struct an_races {
     an_race *races;       /* racing receives, by rank then post order */
     size_t nraces;
-    uint32_t *cand;       /* candidate messages (the matched one first) */
+    uint32_t *cand;       /* candidate messages (the matched one first); each racing receive
+                           * and its candidates is a star of the race graph (race_graph.c) */
     size_t ncand;
-    uint32_t (*edges)[2]; /* race graph: distinct pairs of racing messages, u < v */
-    size_t nedges;
     uint64_t on_the_fly;  /* messages Netzer & Miller's Figure 3 algorithm would trace */
     uint64_t wildcard_recvs;
-    /* Chu & Huang */
+    /* Chu & Huang: the verdicts and counts; the reach lists are not kept (a level can hold
+     * every message of the rank), an_ch_reach lists them again */
     an_race *ch;          /* receives with >= 2 acceptable messages in reach(task) */
     size_t nch;
-    uint32_t *ch_cand;
-    size_t nch_cand;
     uint64_t ch_tasks, ch_control_points;
 } an_races;
 
@@ -165,14 +164,27 @@ int an_find_races(const an_run *run, an_races *out);
 int an_chu_huang(const an_run *run, an_races *out);
 void an_races_free(an_races *r);
 
+/* The listed part of Chu & Huang's reach set of r (one of an_races.ch): r->kept messages into
+ * list. ix caches one rank's index (zeroed at first; an_reach_index_free at the end): asked in
+ * rank order, each rank's index is built once. -1: out of memory. */
+typedef struct an_reach_index {
+    int rank;
+    void *index;
+} an_reach_index;
+int an_ch_reach(const an_run *run, const an_race *r, an_reach_index *ix, uint32_t *list);
+void an_reach_index_free(an_reach_index *ix);
+
 /* ---- optimal trace (race_graph.c) ---- */
 typedef struct an_cover {
     uint64_t vertices;        /* messages in at least one race */
+    uint64_t edges;           /* distinct pairs of racing messages */
     uint64_t matching;        /* a maximal matching: lower bound on the minimum cover */
     int64_t min_cover;        /* exact minimum vertex cover, -1 if too large to compute */
     uint64_t components, exact_components;
 } an_cover;
-void an_optimal_trace(const an_run *run, const an_races *r, an_cover *out);
+/* Builds the race graph from r's candidate lists (messages are vertices, each racing receive
+ * joins its message to each other candidate) and covers it. -1: out of memory. */
+int an_optimal_trace(const an_run *run, const an_races *r, an_cover *out);
 
 /* ---- frontiers (frontier.c) ---- */
 /* Past frontier (last event of each rank that happened before the point) and future frontier

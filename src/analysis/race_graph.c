@@ -1,5 +1,8 @@
 /* race_graph.c: the optimal trace (Netzer & Miller section 4.3, Theorem 3): messages are
- * vertices, races are edges, and a trace that replays the run must hold a vertex cover. A
+ * vertices, races are edges, and a trace that replays the run must hold a vertex cover. The
+ * graph is built straight from the candidate lists (each racing receive a star), as adjacency
+ * lists sorted and deduplicated in place: 4 bytes per pair and direction, vertices numbered
+ * in message order (so that every pass below visits them as a sorted list of pairs would). A
  * maximal matching gives the paper's lower bound (footnote 3); the exact minimum cover is
  * computed per connected component after the safe degree-0/1 reductions, by branch and bound
  * when at most 64 vertices remain, or directly for a clique (the transitive case, Theorem 4). */
@@ -7,11 +10,11 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "u64_map.h"
 
 typedef struct graph {
     uint32_t n;
-    uint32_t *start, *adj; /* CSR */
+    size_t *start;  /* CSR: adj[start[v] .. start[v + 1]) */
+    uint32_t *adj;
 } graph;
 
 static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
@@ -77,13 +80,13 @@ static long component_cover(const graph *g, const uint32_t *comp, uint32_t k, ui
         uint32_t v = queue[--qn];
         if (gone[v] || deg[v] != 1) continue;
         uint32_t w = AN_NIL;
-        for (uint32_t j = g->start[v]; j < g->start[v + 1]; j++)
+        for (size_t j = g->start[v]; j < g->start[v + 1]; j++)
             if (!gone[g->adj[j]]) w = g->adj[j];
         gone[v] = 1;
         if (w == AN_NIL) continue;
         gone[w] = 1;
         cover++;
-        for (uint32_t j = g->start[w]; j < g->start[w + 1]; j++) {
+        for (size_t j = g->start[w]; j < g->start[w + 1]; j++) {
             uint32_t u = g->adj[j];
             if (gone[u]) continue;
             if (--deg[u] == 1) queue[qn++] = u;
@@ -106,7 +109,7 @@ static long component_cover(const graph *g, const uint32_t *comp, uint32_t k, ui
     for (uint32_t i = 0; i < k; i++) {
         uint32_t v = comp[i];
         if (gone[v] || !deg[v]) continue;
-        for (uint32_t j = g->start[v]; j < g->start[v + 1]; j++)
+        for (size_t j = g->start[v]; j < g->start[v + 1]; j++)
             if (!gone[g->adj[j]]) nb[local[v]] |= 1ull << local[g->adj[j]];
     }
     long budget = 2000000;
@@ -116,59 +119,144 @@ static long component_cover(const graph *g, const uint32_t *comp, uint32_t k, ui
     return exact ? cover + best : -1;
 }
 
-void an_optimal_trace(const an_run *run, const an_races *r, an_cover *out)
+/* Vertex ids: the messages in some race, numbered in message order (a bitmap and the count
+ * of set bits before each word). */
+typedef struct vertex_ids {
+    uint64_t *bits;
+    uint32_t *before;
+} vertex_ids;
+
+static uint32_t vid(const vertex_ids *x, uint32_t m)
 {
-    (void)run;
-    memset(out, 0, sizeof *out);
-    out->min_cover = -1;
-    if (!r->nedges) {
-        out->min_cover = 0;
+    uint64_t below = x->bits[m >> 6] & ((1ull << (m & 63)) - 1);
+    return x->before[m >> 6] + (uint32_t)__builtin_popcountll(below);
+}
+
+static int by_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void sort_u32(uint32_t *a, size_t n)
+{
+    if (n > 24) {
+        qsort(a, n, sizeof *a, by_u32);
         return;
     }
-    u64_map ids = {0};
+    for (size_t i = 1; i < n; i++) /* adjacency lists are short: insertion sort */
+        for (size_t j = i; j > 0 && a[j - 1] > a[j]; j--) {
+            uint32_t t = a[j];
+            a[j] = a[j - 1];
+            a[j - 1] = t;
+        }
+}
+
+/* The race graph of r: g (adjacency sorted, without duplicate pairs) and deg. -1: out of
+ * memory. */
+static int build_graph(const an_run *run, const an_races *r, graph *g, uint32_t **deg_out, uint64_t *edges)
+{
+    size_t words = ((size_t)run->nmsgs + 63) / 64 + 1;
+    vertex_ids x = {calloc(words, sizeof *x.bits), malloc(words * sizeof *x.before)};
+    uint32_t *deg = NULL;
+    int rc = -1;
+    if (!x.bits || !x.before) goto out;
+    for (size_t i = 0; i < r->nraces; i++)
+        for (uint32_t k = 0; k < r->races[i].n; k++) {
+            uint32_t m = r->cand[r->races[i].first + k];
+            x.bits[m >> 6] |= 1ull << (m & 63);
+        }
+    uint32_t n = 0;
+    for (size_t w = 0; w < words; w++) {
+        x.before[w] = n;
+        n += (uint32_t)__builtin_popcountll(x.bits[w]);
+    }
+    g->n = n;
+    deg = calloc((size_t)n + 1, sizeof *deg);
+    g->start = calloc((size_t)n + 2, sizeof *g->start);
+    if (!deg || !g->start) goto out;
+    /* each racing receive joins its message (first) to each other candidate */
+    size_t raw = 0;
+    for (size_t i = 0; i < r->nraces; i++) {
+        const an_race *rc_ = &r->races[i];
+        uint32_t a = vid(&x, r->cand[rc_->first]);
+        for (uint32_t k = 1; k < rc_->n; k++) {
+            deg[a]++;
+            deg[vid(&x, r->cand[rc_->first + k])]++;
+            raw += 2;
+        }
+    }
+    g->adj = malloc((raw ? raw : 1) * sizeof *g->adj);
+    if (!g->adj) goto out;
+    for (uint32_t v = 0; v < n; v++) {
+        g->start[v + 1] = g->start[v] + deg[v];
+        deg[v] = 0;
+    }
+    for (size_t i = 0; i < r->nraces; i++) {
+        const an_race *rc_ = &r->races[i];
+        uint32_t a = vid(&x, r->cand[rc_->first]);
+        for (uint32_t k = 1; k < rc_->n; k++) {
+            uint32_t b = vid(&x, r->cand[rc_->first + k]);
+            g->adj[g->start[a] + deg[a]++] = b;
+            g->adj[g->start[b] + deg[b]++] = a;
+        }
+    }
+    /* sort each list and drop repeated pairs (a pair races at both its receives when each
+     * message was the other's candidate), compacting in place */
+    size_t w = 0, lo = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        size_t hi = g->start[v + 1];
+        sort_u32(g->adj + lo, hi - lo);
+        g->start[v] = w;
+        for (size_t k = lo; k < hi; k++)
+            if (k == lo || g->adj[k] != g->adj[k - 1]) g->adj[w++] = g->adj[k];
+        deg[v] = (uint32_t)(w - g->start[v]);
+        lo = hi;
+    }
+    g->start[n] = w;
+    *edges = w / 2;
+    uint32_t *shrunk = realloc(g->adj, (w ? w : 1) * sizeof *g->adj);
+    if (shrunk) g->adj = shrunk;
+    *deg_out = deg;
+    deg = NULL;
+    rc = 0;
+out:
+    free(x.bits);
+    free(x.before);
+    free(deg);
+    return rc;
+}
+
+int an_optimal_trace(const an_run *run, const an_races *r, an_cover *out)
+{
+    memset(out, 0, sizeof *out);
+    out->min_cover = -1;
+    if (!r->nraces) {
+        out->min_cover = 0;
+        return 0;
+    }
     graph g = {0};
     uint32_t *deg = NULL, *comp = NULL, *local = NULL, *stack = NULL;
     uint8_t *matched = NULL, *seen = NULL, *gone = NULL;
-    uint32_t (*e)[2] = malloc(r->nedges * sizeof *e);
-    if (!e) goto out;
-    for (size_t i = 0; i < r->nedges; i++)
-        for (int s = 0; s < 2; s++) {
-            uint32_t *v = u64_map_slot(&ids, r->edges[i][s], g.n, NULL);
-            if (!v) goto out;
-            if (*v == g.n) g.n++;
-            e[i][s] = *v;
-        }
+    int rc = -1;
+    if (build_graph(run, r, &g, &deg, &out->edges)) goto out;
     out->vertices = g.n;
-    g.start = calloc(g.n + 2, sizeof *g.start);
-    g.adj = malloc(2 * r->nedges * sizeof *g.adj);
-    deg = calloc(g.n + 1, sizeof *deg);
     matched = calloc(g.n + 1, 1);
     seen = calloc(g.n + 1, 1);
     gone = calloc(g.n + 1, 1);
     comp = malloc((g.n + 1) * sizeof *comp);
     local = malloc((g.n + 1) * sizeof *local);
     stack = malloc((g.n + 1) * sizeof *stack);
-    if (!g.start || !g.adj || !deg || !matched || !seen || !gone || !comp || !local || !stack) goto out;
-    for (size_t i = 0; i < r->nedges; i++) {
-        deg[e[i][0]]++;
-        deg[e[i][1]]++;
-        /* greedy maximal matching: the paper's lower bound */
-        if (!matched[e[i][0]] && !matched[e[i][1]]) {
-            matched[e[i][0]] = matched[e[i][1]] = 1;
-            out->matching++;
+    if (!matched || !seen || !gone || !comp || !local || !stack) goto out;
+    /* greedy maximal matching over the pairs in order (the paper's lower bound) */
+    for (uint32_t u = 0; u < g.n; u++)
+        for (size_t j = g.start[u]; j < g.start[u + 1] && !matched[u]; j++) {
+            uint32_t v = g.adj[j];
+            if (v > u && !matched[v]) {
+                matched[u] = matched[v] = 1;
+                out->matching++;
+            }
         }
-    }
-    for (uint32_t v = 0; v < g.n; v++) g.start[v + 1] = g.start[v] + deg[v];
-    {
-        uint32_t *fill = calloc(g.n + 1, sizeof *fill);
-        if (!fill) goto out;
-        for (size_t i = 0; i < r->nedges; i++) {
-            uint32_t a = e[i][0], b = e[i][1];
-            g.adj[g.start[a] + fill[a]++] = b;
-            g.adj[g.start[b] + fill[b]++] = a;
-        }
-        free(fill);
-    }
     int64_t total = 0;
     int all_exact = 1;
     for (uint32_t v = 0; v < g.n; v++) {
@@ -179,7 +267,7 @@ void an_optimal_trace(const an_run *run, const an_races *r, an_cover *out)
         while (sn) {
             uint32_t u = stack[--sn];
             comp[k++] = u;
-            for (uint32_t j = g.start[u]; j < g.start[u + 1]; j++)
+            for (size_t j = g.start[u]; j < g.start[u + 1]; j++)
                 if (!seen[g.adj[j]]) {
                     seen[g.adj[j]] = 1;
                     stack[sn++] = g.adj[j];
@@ -195,9 +283,8 @@ void an_optimal_trace(const an_run *run, const an_races *r, an_cover *out)
         }
     }
     out->min_cover = all_exact ? total : -1;
+    rc = 0;
 out:
-    free(e);
-    u64_map_free(&ids);
     free(g.start);
     free(g.adj);
     free(deg);
@@ -207,4 +294,5 @@ out:
     free(comp);
     free(local);
     free(stack);
+    return rc;
 }

@@ -4,8 +4,9 @@
  * posted before r consumed (MPI does not overtake, so only that one can come next from q),
  * unless that message's send happened after r completed. These candidates are Netzer &
  * Miller's frontier races read off a trace (their Lemmas 1-2) and the part of Chu & Huang's
- * reachable set that MPI's ordering rules leave possible. Also: the race graph's edges and
- * what Netzer & Miller's on-the-fly algorithm (Figure 3) would have traced. */
+ * reachable set that MPI's ordering rules leave possible. Also: what Netzer & Miller's
+ * on-the-fly algorithm (Figure 3) would have traced. The candidate lists are the race graph
+ * (race_graph.c builds it from them): no separate list of pairs is kept. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,43 +165,6 @@ static int add_candidate(an_races *out, size_t *cap, uint32_t m)
     return 0;
 }
 
-/* A pair races at both its receives when each message was the other's candidate: sort the
- * pairs (as 64-bit keys, radix, 16 bits a pass: millions of edges) and keep one of each. */
-static int dedupe_edges(an_races *out)
-{
-    size_t n = out->nedges;
-    uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-    size_t *count = malloc(65537 * sizeof *count);
-    if (!a || !b || !count) {
-        free(a);
-        free(b);
-        free(count);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) a[i] = (uint64_t)out->edges[i][0] << 32 | out->edges[i][1];
-    for (int shift = 0; shift < 64; shift += 16) {
-        memset(count, 0, 65537 * sizeof *count);
-        for (size_t i = 0; i < n; i++) count[((a[i] >> shift) & 0xffff) + 1]++;
-        for (size_t d = 0; d < 65536; d++) count[d + 1] += count[d];
-        for (size_t i = 0; i < n; i++) b[count[(a[i] >> shift) & 0xffff]++] = a[i];
-        uint64_t *t = a;
-        a = b;
-        b = t;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (k && a[i] == a[i - 1]) continue;
-        out->edges[k][0] = (uint32_t)(a[i] >> 32);
-        out->edges[k][1] = (uint32_t)a[i];
-        k++;
-    }
-    out->nedges = k;
-    free(a);
-    free(b);
-    free(count);
-    return 0;
-}
-
 /* Netzer & Miller Figure 3, with MPI's order as PDT adapts it: after each receive, trace its
  * message if the previous receive of the process that could have got it instead did not
  * happen before its send. A receive that could have got it is a wildcard-source receive with
@@ -263,7 +227,7 @@ int an_find_races(const an_run *run, an_races *out)
     senders S = {0};
     u64_map last = {0}, taken = {0};
     struct last_recv *lr = NULL;
-    size_t cap_races = 0, cap_cand = 0, cap_edges = 0, cap_lr = 0, nlr = 0;
+    size_t cap_races = 0, cap_cand = 0, cap_lr = 0, nlr = 0;
     int rc = -1;
     if (lists_build(run, &streams, 0) || lists_build(run, &chans, 1)) goto out;
     if (senders_build(run, &streams, &S)) goto out;
@@ -293,10 +257,6 @@ int an_find_races(const an_run *run, an_races *out)
                 }
                 if (c == AN_NIL || an_after(&run->msgs[c], r->done)) continue;
                 if (add_candidate(out, &cap_cand, c)) goto out;
-                if (an_reserve((void **)&out->edges, &cap_edges, out->nedges + 1, sizeof *out->edges)) goto out;
-                out->edges[out->nedges][0] = c < r->msg ? c : r->msg;
-                out->edges[out->nedges][1] = c < r->msg ? r->msg : c;
-                out->nedges++;
             }
             if (out->ncand - first < 2) {
                 out->ncand = first;
@@ -308,7 +268,6 @@ int an_find_races(const an_run *run, an_races *out)
         }
         if (on_the_fly(run, p, &last, &lr, &cap_lr, &nlr, &taken, &out->on_the_fly)) goto out;
     }
-    if (out->nedges && dedupe_edges(out)) goto out;
     rc = 0;
 out:
     lists_free(&streams);
@@ -325,8 +284,6 @@ void an_races_free(an_races *r)
 {
     free(r->races);
     free(r->cand);
-    free(r->edges);
     free(r->ch);
-    free(r->ch_cand);
     memset(r, 0, sizeof *r);
 }

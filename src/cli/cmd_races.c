@@ -44,14 +44,24 @@ static void json_msg(struct analysis *a, struct json *j, const char *key, uint32
     json_point(a, j, key, (int)msg->sender, msg->send_op);
 }
 
-static void json_race_list(struct analysis *a, struct json *j, const char *key, const an_race *races,
-                           size_t n, const uint32_t *cand, const char *cand_key, int logged_known,
-                           const struct races_logged *logged)
+/* One list of racing receives: the races' candidates (cand), or Chu & Huang's reach sets
+ * (cand NULL: listed again by an_ch_reach, a rank's index at a time). -1: out of memory. */
+static int json_race_list(struct analysis *a, struct json *j, const char *key, const an_race *races,
+                          size_t n, const uint32_t *cand, const char *cand_key, int logged_known,
+                          const struct races_logged *logged)
 {
+    an_reach_index ix = {0};
+    uint32_t reach[AN_CH_KEEP];
+    int rc = 0;
     json_array_begin(j, key);
     for (size_t i = 0; i < n; i++) {
         const an_race *r = &races[i];
         const an_op *o = &a->run->ranks[r->rank].ops[r->op];
+        const uint32_t *list = cand ? cand + r->first : reach;
+        if (!cand && an_ch_reach(a->run, r, &ix, reach)) {
+            rc = -1;
+            break;
+        }
         char site[600];
         analysis_site(a, r->rank, o->site, site, sizeof site);
         json_object_begin(j, NULL);
@@ -65,16 +75,18 @@ static void json_race_list(struct analysis *a, struct json *j, const char *key, 
         if (o->msg != AN_NIL) json_msg(a, j, "matched", o->msg);
         else json_null(j, "matched");
         json_array_begin(j, cand_key);
-        for (uint32_t k = 0; k < r->kept; k++) json_msg(a, j, NULL, cand[r->first + k]);
+        for (uint32_t k = 0; k < r->kept; k++) json_msg(a, j, NULL, list[k]);
         json_array_end(j);
         if (r->kept < r->n) json_uint(j, "count", r->n);
         if (logged_known) json_bool(j, "logged", races_logged_has(logged, r->rank, o->post));
         json_object_end(j);
     }
     json_array_end(j);
+    an_reach_index_free(&ix);
+    return rc;
 }
 
-static void print_json(struct analysis *a, const struct races_report *rep)
+static int print_json(struct analysis *a, const struct races_report *rep)
 {
     struct json j;
     json_init(&j, stdout);
@@ -83,7 +95,7 @@ static void print_json(struct analysis *a, const struct races_report *rep)
     json_int(&j, "ranks", a->run->nranks);
     json_race_list(a, &j, "receives", rep->r.races, rep->r.nraces, rep->r.cand, "candidates",
                    rep->logged.known, &rep->logged);
-    json_race_list(a, &j, "chu_huang", rep->r.ch, rep->r.nch, rep->r.ch_cand, "reach", 0, NULL);
+    if (json_race_list(a, &j, "chu_huang", rep->r.ch, rep->r.nch, NULL, "reach", 0, NULL)) return -1;
     json_array_begin(&j, "unmatched_receives");
     for (int p = 0; p < a->run->nranks; p++) {
         const an_rank *rk = &a->run->ranks[p];
@@ -123,6 +135,7 @@ static void print_json(struct analysis *a, const struct races_report *rep)
     races_report_json_summary(rep, &j, "summary");
     json_object_end(&j);
     fputc('\n', stdout);
+    return 0;
 }
 
 static void print_msg(struct analysis *a, uint32_t m)
@@ -203,9 +216,14 @@ int cmd_races(int argc, char **argv)
         analysis_close(&a);
         return CLI_EXIT_FAIL;
     }
-    if (json) print_json(&a, &rep);
-    else print_text(&a, &rep, all);
+    if (json && print_json(&a, &rep)) {
+        putchar('\n');
+        cli_error("out of memory listing Chu & Huang's reach sets of %s", dir);
+        rc = CLI_EXIT_FAIL;
+    } else if (!json) {
+        print_text(&a, &rep, all);
+    }
     races_report_free(&rep);
     analysis_close(&a);
-    return 0;
+    return rc;
 }

@@ -127,7 +127,7 @@ int races_report_build(struct analysis *a, struct races_report *rep)
     double t1 = analysis_now();
     if (an_chu_huang(run, &rep->r)) return -1;
     double t2 = analysis_now();
-    an_optimal_trace(run, &rep->r, &rep->cover);
+    if (an_optimal_trace(run, &rep->r, &rep->cover)) return -1;
     double t3 = analysis_now();
     rep->races_s = t1 - t0;
     rep->ch_s = t2 - t1;
@@ -180,7 +180,7 @@ void races_report_text_summary(const struct races_report *rep, FILE *f)
     if (rep->unmatched_sends) fprintf(f, ", %llu never received", (unsigned long long)rep->unmatched_sends);
     if (rep->unmatched_recvs) fprintf(f, ", %llu receives whose message was never sent", (unsigned long long)rep->unmatched_recvs);
     fprintf(f, "\nracing      %zu of %llu wildcard receives could have got another message; %llu messages race (%zu pairs)\n",
-            r->nraces, (unsigned long long)r->wildcard_recvs, (unsigned long long)c->vertices, r->nedges);
+            r->nraces, (unsigned long long)r->wildcard_recvs, (unsigned long long)c->vertices, (size_t)c->edges);
     fprintf(f, "chu-huang   %zu receives race by reachable sets (%llu tasks, %llu control points): "
                "%llu agree, %llu only here, %llu only there\n",
             r->nch, (unsigned long long)r->ch_tasks, (unsigned long long)r->ch_control_points,
@@ -224,7 +224,7 @@ void races_report_json_summary(const struct races_report *rep, struct json *j, c
     json_uint(j, "wildcard_receives", r->wildcard_recvs);
     json_uint(j, "racing_receives", r->nraces);
     json_uint(j, "racing_messages", c->vertices);
-    json_uint(j, "race_edges", r->nedges);
+    json_uint(j, "race_edges", c->edges);
     json_uint(j, "matching_lower_bound", c->matching);
     if (c->min_cover >= 0) json_int(j, "min_cover", c->min_cover);
     else json_null(j, "min_cover");
