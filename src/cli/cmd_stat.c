@@ -1,4 +1,5 @@
-/* cmd_stat.c: `mpirr stat [--json] DIR`: what a recording holds, per rank. */
+/* cmd_stat.c: `mpirr stat [--json] [--analysis] DIR`: what a recording holds, per rank; with
+ * --analysis also the race analysis of its event history. */
 #include <stddef.h>
 
 #include "commands.h"
@@ -6,10 +7,11 @@
 #include "opts.h"
 #include "stat.h"
 
-enum { OPT_JSON };
+enum { OPT_JSON, OPT_ANALYSIS };
 
 static const struct cli_opt stat_opts[] = {
     {"json", 0, 0, OPT_JSON},
+    {"analysis", 0, 0, OPT_ANALYSIS},
     {NULL, 0, 0, 0},
 };
 
@@ -19,7 +21,7 @@ int cmd_stat(int argc, char **argv)
     opt_init(&s, "stat", argc, argv);
     int json = 0, operands = 0;
     const char *v, *dir = NULL;
-    /* the directory may come before or after --json */
+    /* the directory may come before or after the options */
     for (int id; (id = opt_next_mixed(&s, stat_opts, &v)) != OPT_DONE;) {
         if (id == OPT_HELP)
             return help_for("stat");
@@ -28,13 +30,15 @@ int cmd_stat(int argc, char **argv)
         if (id == OPT_OPERAND) {
             dir = v;
             operands++;
+        } else if (id == OPT_ANALYSIS) {
+            stat_want_analysis(1);
         } else {
             json = 1;
         }
     }
     if (operands != 1) {
-        cli_error(!operands ? "stat needs a recording directory (mpirr stat [--json] DIR)"
-                            : "stat takes one recording directory (mpirr stat [--json] DIR)");
+        cli_error(!operands ? "stat needs a recording directory (mpirr stat [--json] [--analysis] DIR)"
+                            : "stat takes one recording directory (mpirr stat [--json] [--analysis] DIR)");
         return CLI_EXIT_USAGE;
     }
     struct rec_stats st;

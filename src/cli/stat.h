@@ -84,8 +84,10 @@ void stat_collect_events(struct rec_stats *st);
 double stat_events_bytes_per_event(const struct events_stat *e);
 double stat_events_ratio(const struct events_stat *e);
 
-/* stat_races.c: runs the race analyses on the event history (when it is readable) into
- * st->races; prints their summary. */
+/* stat_races.c: runs the race analyses on the event history (when it is readable and
+ * stat_want_analysis(1) was called: `mpirr stat --analysis`) into st->races; prints their
+ * summary. */
+void stat_want_analysis(int on);
 void stat_collect_races(struct rec_stats *st);
 void stat_free_races(struct rec_stats *st);
 void stat_print_races_text(const struct rec_stats *st);

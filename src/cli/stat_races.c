@@ -1,6 +1,8 @@
-/* stat_races.c: what `mpirr stat` says about races when the recording has an event history:
- * racing receives and messages, the optimal trace's bound and how close on-the-fly tracing
- * came to it (the races command's summary). */
+/* stat_races.c: what `mpirr stat --analysis` says about races when the recording has an event
+ * history: racing receives and messages, the optimal trace's bound and how close on-the-fly
+ * tracing came to it (the races command's summary). Without --analysis stat only says how to
+ * get it: the analysis loads every operation of the run (tens of bytes per event), which a
+ * summary of the logs should not cost. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +17,13 @@ struct stat_races {
     struct analysis a;
 };
 
+static int want_analysis;
+
+void stat_want_analysis(int on) { want_analysis = on; }
+
 void stat_collect_races(struct rec_stats *st)
 {
-    if (!st->ev.present || st->ev.damaged) return;
+    if (!want_analysis || !st->ev.present || st->ev.damaged) return;
     struct stat_races *sr = calloc(1, sizeof *sr);
     if (!sr) return;
     if (analysis_open(st->rec.dir, &sr->a, 1, 1)) {
@@ -51,6 +57,8 @@ void stat_free_races(struct rec_stats *st)
 void stat_print_races_text(const struct rec_stats *st)
 {
     if (st->races) races_report_text_summary(st->races, stdout);
+    else if (!want_analysis && st->ev.present && !st->ev.damaged)
+        printf("analysis    not run (mpirr stat --analysis, or mpirr races, analyses the event history)\n");
 }
 
 void stat_print_races_json(const struct rec_stats *st, struct json *j)
