@@ -36,7 +36,9 @@ void mpirr_record_append_locked(mpirr_record *r)
 {
     r->written = mpirr_rt.event;
     write_one(r);
-    if (++since_check >= CHECK_EVERY && r->written == r->event) {
+    /* A checkpoint hashes the MPI calls: it follows an MPI call's record, not a libc value's
+     * (whose call field is no MPI call); the next MPI record takes it. */
+    if (++since_check >= CHECK_EVERY && r->written == r->event && r->kind != MPIRR_REC_LIBC) {
         mpirr_record chk = {.kind = MPIRR_REC_CHECK, .call = r->call, .event = r->event,
                             .written = r->event, .value = mpirr_rt.hash};
         write_one(&chk);

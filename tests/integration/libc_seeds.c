@@ -4,6 +4,8 @@
  * MPI calls that depends on rand() and on the measured nanoseconds (so a replay with other
  * values makes other MPI calls, and diverges), draws 8 bytes from getrandom, and sends all of
  * it to rank 0, which receives with MPI_ANY_SOURCE and prints each message as it arrives.
+ * Before the rounds, a burst of BURST clock_gettime calls (more libc records than the log's
+ * checkpoint interval) is folded into a checksum that is printed too.
  * Native runs differ in everything; a replay must print exactly what the recording printed.
  * argv[1]: rounds (default 6). */
 #define _GNU_SOURCE
@@ -16,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { FIELDS = 6 };
+enum { FIELDS = 7, BURST = 5000 };
 
 static volatile uint64_t sink;
 
@@ -37,6 +39,12 @@ int main(int argc, char **argv)
     srand((unsigned)(time(NULL) ^ getpid()));
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);
+    long long burst = 0;
+    for (int i = 0; i < BURST; i++) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        burst = burst * 31 + t.tv_nsec;
+    }
     for (int round = 0; round < rounds; round++) {
         struct timespec a, b;
         struct timeval u, v;
@@ -55,7 +63,7 @@ int main(int argc, char **argv)
         uint64_t bytes = 0;
         if (getrandom(&bytes, sizeof bytes, 0) != (ssize_t)sizeof bytes) return 3;
         long long msg[FIELDS] = {rank, r, ns, us, (long long)(bytes >> 1),
-                                 (long long)(time(NULL) - wall.tv_sec)};
+                                 (long long)(time(NULL) - wall.tv_sec), burst};
         if (rank) {
             MPI_Send(msg, FIELDS, MPI_LONG_LONG, 0, round, MPI_COMM_WORLD);
             continue;
@@ -63,8 +71,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < size; i++) {
             if (i) MPI_Recv(msg, FIELDS, MPI_LONG_LONG, MPI_ANY_SOURCE, round, MPI_COMM_WORLD,
                             MPI_STATUS_IGNORE);
-            printf("round %d rank %lld rand %lld clock_ns %lld tod_us %lld random %llx secs %lld\n",
-                   round, msg[0], msg[1], msg[2], msg[3], msg[4], msg[5]);
+            printf("round %d rank %lld rand %lld clock_ns %lld tod_us %lld random %llx secs %lld "
+                   "burst %llx\n", round, msg[0], msg[1], msg[2], msg[3], msg[4], msg[5], msg[6]);
         }
     }
     MPI_Finalize();
