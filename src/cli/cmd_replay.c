@@ -18,10 +18,11 @@
 #include "run_opts.h"
 #include "session.h"
 
-enum { OPT_DRY_RUN };
+enum { OPT_DRY_RUN, OPT_NO_EXE_CHECK };
 
 static const struct cli_opt replay_opts[] = {
     {"dry-run", 0, 0, OPT_DRY_RUN},
+    {"no-exe-check", 0, 0, OPT_NO_EXE_CHECK},
     RUN_OPTS_TABLE,
     {NULL, 0, 0, 0},
 };
@@ -29,6 +30,7 @@ static const struct cli_opt replay_opts[] = {
 struct replay_args {
     struct run_opts run;
     int dry_run;
+    int exe_check; /* 0: --no-exe-check */
     const char *dir;
     int argc;     /* the command given after "--", or 0 for the recorded one */
     char **argv;
@@ -41,12 +43,15 @@ static int parse(int argc, char **argv, struct replay_args *a)
     opt_init(&s, "replay", argc, argv);
     run_opts_init(&a->run);
     a->dry_run = 0;
+    a->exe_check = 1;
     const char *v;
     for (int id; (id = opt_next(&s, replay_opts, &v)) != OPT_DONE;) {
         if (id == OPT_BAD || id == OPT_HELP)
             return id;
         if (id == OPT_DRY_RUN)
             a->dry_run = 1;
+        else if (id == OPT_NO_EXE_CHECK)
+            a->exe_check = 0;
         else if (run_opts_apply(&a->run, "replay", id, v) != 0)
             return OPT_BAD;
     }
@@ -108,7 +113,7 @@ int cmd_replay(int argc, char **argv)
     }
     struct session s = {.mode = "replay", .dir = r.dir, .wtime = -1,
                         .noise = run_opts_noise(&a.run), .workdir = workdir,
-                        .dry_run = a.dry_run};
+                        .dry_run = a.dry_run, .no_exe_check = !a.exe_check};
     enum mpi_impl preferred = a.run.mpi != IMPL_UNKNOWN ? a.run.mpi : mpi_impl_parse(r.m.mpi);
     rc = recorded ? replay_trust_launcher(&r, base) : 0;
     if (!rc)
@@ -117,7 +122,7 @@ int cmd_replay(int argc, char **argv)
     if (!rc && recorded)
         rc = replay_trust_program(&r, &s.li);
     if (!rc)
-        rc = replay_check_launch(&r, &s.li);
+        rc = replay_check_launch(&r, &s.li, base, a.exe_check);
     if (!rc)
         rc = session_choose_runtime(&s, preferred);
     struct replay_hold hold;

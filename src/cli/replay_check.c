@@ -4,11 +4,13 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "diag.h"
 #include "elf_mpi.h"
 #include "fingerprint.h"
+#include "paths.h"
 #include "rank_log.h"
 
 /* Reads every record: damage found now is one clear line before anything runs, instead of a
@@ -80,7 +82,23 @@ int replay_check_logs(const struct recording *r, int one_program)
     return 0;
 }
 
-int replay_check_launch(const struct recording *r, const struct launch_info *li)
+/* The recorded program behind a wrapper: a debugger or tool the launcher starts in front of it
+ * (gdb -batch -ex run --args ./app, valgrind ./app, xterm -e gdb ./app, env X=1 ./app) is not
+ * what the ranks run. The first word from the application on that is an ELF file with the
+ * recorded fingerprint is the program; -1 if none is. */
+static int recorded_word(const struct launch_info *li, const char *base, uint64_t fingerprint)
+{
+    for (int i = li->scan.app; i >= 0 && i < li->argc && strcmp(li->argv[i], ":"); i++) {
+        char path[PATH_MAX];
+        if (path_find_exec(li->argv[i], base, path, sizeof path) == 0 && elf_is_elf(path) &&
+            mpirr_file_fingerprint(path) == fingerprint)
+            return i;
+    }
+    return -1;
+}
+
+int replay_check_launch(const struct recording *r, const struct launch_info *li, const char *base,
+                        int exe_check)
 {
     const struct launch_scan *sc = &li->scan;
     if (sc->nprocs >= 0 && sc->nprocs != r->m.nranks) {
@@ -90,14 +108,14 @@ int replay_check_launch(const struct recording *r, const struct launch_info *li)
     }
     /* A script (a wrapper that execs the program, an interpreter's script) is not what the
      * ranks fingerprinted; the runtime still checks /proc/self/exe in every rank. */
-    if (sc->app < 0 || r->m.fingerprint == 0 || !elf_is_elf(sc->app_path))
+    if (!exe_check || sc->app < 0 || r->m.fingerprint == 0 || !elf_is_elf(sc->app_path))
         return 0;
-    uint64_t now = mpirr_file_fingerprint(sc->app_path);
-    if (now != r->m.fingerprint) {
-        cli_error("%s differs from the recorded executable (fingerprint %016" PRIx64
-                  " vs %016" PRIx64 "): replay needs the same program",
-                  li->argv[sc->app], now, r->m.fingerprint);
-        return CLI_EXIT_USAGE;
-    }
-    return 0;
+    if (recorded_word(li, base, r->m.fingerprint) >= 0)
+        return 0;
+    cli_error("%s (%s) differs from the recorded executable %s (fingerprint %016" PRIx64
+              " vs %016" PRIx64 "), and so does every later word of the command: replay needs "
+              "the same program (--no-exe-check replays anyway)",
+              li->argv[sc->app], sc->app_path, r->m.exe[0] ? r->m.exe : "", 
+              mpirr_file_fingerprint(sc->app_path), r->m.fingerprint);
+    return CLI_EXIT_USAGE;
 }

@@ -13,6 +13,7 @@
 int replay_check_logs(const struct recording *r, int one_program);
 /* The command starts as many processes as were recorded (when it says how many) and runs
  * the recorded executable (when the application and the recorded fingerprint are known). */
-int replay_check_launch(const struct recording *r, const struct launch_info *li);
+int replay_check_launch(const struct recording *r, const struct launch_info *li, const char *base,
+                        int exe_check);
 
 #endif

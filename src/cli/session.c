@@ -105,6 +105,8 @@ int session_run(const struct session *s)
         vars[n++] = (struct env_var){"MPIRR_NOISE_US", s->noise};
     if (s->events)
         vars[n++] = (struct env_var){"MPIRR_EVENTS", "1"};
+    if (s->no_exe_check)
+        vars[n++] = (struct env_var){"MPIRR_EXE_CHECK", "0"};
     /* the tuning variables set in mpirr's environment (checked) reach remote ranks too */
     n += environment_passed(vars + n, MPIRR_SETTING_COUNT);
     char *preload = preload_value(s->runtime_lib);

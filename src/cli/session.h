@@ -22,6 +22,7 @@ struct session {
     const char *workdir; /* run the command there, or NULL for the current directory */
     int dry_run;         /* print the command (one shell line on stdout) instead of running it */
     struct replay_hold *hold; /* replay: ranks to be held where the recording ends, or NULL */
+    int no_exe_check;    /* replay: MPIRR_EXE_CHECK=0, ranks may run another executable */
     /* filled by session_prepare */
     struct launch_info li;
     enum mpi_impl impl;

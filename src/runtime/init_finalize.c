@@ -106,9 +106,10 @@ static void start_replay(void)
         mpirr_fatal("replay: %s belongs to rank %d, not rank %d", mpirr_rt.log_path, h->rank,
                     mpirr_rt.rank);
     uint64_t fp = mpirr_file_fingerprint("/proc/self/exe");
-    if (h->exe_fingerprint && fp != h->exe_fingerprint)
+    if (h->exe_fingerprint && fp != h->exe_fingerprint && mpirr_setting_value(MPIRR_SET_EXE_CHECK))
         mpirr_fatal("replay: rank %d runs a different executable than the one recorded in %s "
-                    "(%s)", mpirr_rt.rank, mpirr_rt.log_path, h->exe_path);
+                    "(%s; mpirr replay --no-exe-check runs it anyway)", mpirr_rt.rank, mpirr_rt.log_path,
+                    h->exe_path);
     mpirr_rt.wtime = (h->flags & MPIRR_LOG_FLAG_WTIME) != 0;
     mpirr_libc_replay_flags(h->flags);
     mpirr_rt.rec_mode = (h->flags & MPIRR_LOG_FLAG_RACES) ? MPIRR_REC_RACES
