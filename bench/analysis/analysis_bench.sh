@@ -13,7 +13,8 @@
 # default the programs' own), SYNTH_EVENTS (default 10000000), SYNTH_SMALL (default 1000000;
 # empty: none), SYNTH_FARM (sizes of synthetic task-farm histories, synth_trace's farm mix, a
 # stress case for the race analyses; default none: their --json output is about 5.6 KB per
-# event), BENCH_PROGS (default "sp_skeleton lu_skeleton"; empty: none), BENCH_TIMEOUT (seconds per run,
+# event), SYNTH_WILD (sizes of all-wildcard histories, synth_trace's wild mix, default none),
+# BENCH_PROGS (default "sp_skeleton lu_skeleton"; empty: none), BENCH_TIMEOUT (seconds per run,
 # default 300).
 set -u
 BUILD=${1:-build}
@@ -113,6 +114,7 @@ if [ -x "$SYNTH" ]; then
     specs=()
     for n in ${SYNTH_SMALL-1000000} ${SYNTH_EVENTS:-10000000}; do specs+=("$n:mixed:synthetic-$(mega "$n")"); done
     for n in ${SYNTH_FARM:-}; do specs+=("$n:farm:synthetic-farm-$(mega "$n")"); done
+    for n in ${SYNTH_WILD:-}; do specs+=("$n:wild:synthetic-wild-$(mega "$n")"); done
     for spec in "${specs[@]}"; do
         IFS=: read -r n mix name <<<"$spec"
         if "$SYNTH" "$TMP/$name" "$NP" "$n" "$mix" >"$TMP/$name.out" 2>"$TMP/$name.gen-err"; then
@@ -137,7 +139,7 @@ for name in "${traces[@]}"; do
     row "$name" "$NP" "$m"
 done
 last=
-for name in "${traces[@]}"; do case $name in synthetic-farm-*) ;; synthetic-*) last=$name ;; esac; done
+for name in "${traces[@]}"; do case $name in synthetic-farm-* | synthetic-wild-*) ;; synthetic-*) last=$name ;; esac; done
 if [ -n "$last" ]; then
     m=$TMP/$last.frontier
     measure "$m" "${T[@]}" "${PIN[@]}" "$MPIRR" frontier "$TMP/$last" --at 0:1000 --json
