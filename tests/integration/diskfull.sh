@@ -9,11 +9,12 @@
 # refuses a recording where a rank could not even create its log (one line naming it). Needs
 # root for mount (CI runs as root); without it: SKIP. PROG is endless_storm.
 . "$(dirname "$0")/lib.sh"
-MPIRR=$1 IMPL=$2 PROG=$3 NP=4 ROUNDS=${ROUNDS:-2000}
+MPIRR=$1 IMPL=$2 PROG=$3 NP=4 ROUNDS=${ROUNDS:-1200}
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 MNT=$TMP/disk
 mkdir -p "$MNT"
 trap 'umount "$MNT" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'exit 1' TERM INT # through the EXIT trap: never leave a mount behind
 mount -t tmpfs -o size=64k tmpfs "$MNT" 2>/dev/null || { echo "SKIP: cannot mount a tmpfs here"; exit 0; }
 umount "$MNT"
 # A replay held at the end of a stopped rank's recording waits this long for the ranks blocked
