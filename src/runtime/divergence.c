@@ -103,13 +103,18 @@ static void describe_ending(char *buf, size_t n)
  * ended within MPIRR_STALL_SECONDS, give up loudly rather than hang. */
 void mpirr_hold_at_end(const mpirr_call *c)
 {
+    mpirr_hold_before(c->event, mpirr_call_name(c->id));
+}
+
+void mpirr_hold_before(uint64_t event, const char *what)
+{
     char how[160], line[1024];
     describe_ending(how, sizeof how);
     const char *holdlog = mpirr_setting_text(MPIRR_SET_HOLDLOG);
     int fd = holdlog ? open(holdlog, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
     if (fd >= 0) {
         int n = snprintf(line, sizeof line, "%d %llu %s %s\n", mpirr_rt.rank,
-                         (unsigned long long)c->event, mpirr_call_name(c->id), how);
+                         (unsigned long long)event, what, how);
         ssize_t w = write(fd, line, (size_t)n); /* one write: lines do not interleave */
         close(fd);
         if (w == n) {
@@ -123,7 +128,7 @@ void mpirr_hold_at_end(const mpirr_call *c)
     }
     snprintf(line, sizeof line, "replay of rank %d stopped at the end of its recording, before "
              "event %llu (%s): the recorded run %s there (%s)", mpirr_rt.rank,
-             (unsigned long long)c->event, mpirr_call_name(c->id), how, mpirr_rt.log_path);
+             (unsigned long long)event, what, how, mpirr_rt.log_path);
     say("", line);
     die();
 }

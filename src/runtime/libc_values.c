@@ -21,6 +21,10 @@ uint64_t mpirr_libc_replay(unsigned source, void *buf, size_t cap, uint32_t *n)
 {
     mpirr_record r;
     if (!mpirr_replay_take_libc(&r)) {
+        /* past the last call the recorded run finished, a rank stopped from outside had made
+         * no such call before it was stopped: hold it, as at its next MPI call */
+        if (mpirr_rt.hold_event && mpirr_rt.event + 1 >= mpirr_rt.hold_event)
+            mpirr_hold_before(mpirr_rt.event + 1, mpirr_libc_source_name(source));
         char next[160];
         mpirr_cursor_describe_next(next, sizeof next);
         mpirr_diverged(mpirr_rt.event, "the program called %s, the recording has no libc call "

@@ -161,6 +161,8 @@ _Noreturn void mpirr_fatal(const char *fmt, ...) __attribute__((format(printf, 1
 /* The replay reached the point where the recorded run was stopped from outside (killed,
  * signalled, recording stopped early): hold the rank there until the CLI ends the job. */
 _Noreturn void mpirr_hold_at_end(const mpirr_call *c);
+/* The same before what (a call's name) at event. */
+_Noreturn void mpirr_hold_before(uint64_t event, const char *what);
 /* Warning line on stderr (at most once per message site). */
 void mpirr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
