@@ -285,6 +285,23 @@ void mpirr_replay_check_event(const mpirr_call *call)
     update_next_key(c);
 }
 
+/* Hands out the record at the head of the queue, with its index list or bytes kept valid
+ * until the next take. */
+static void take_head(struct replay_cursor *c, mpirr_record *out)
+{
+    struct stored *h = &c->q[c->qhead];
+    *out = h->rec;
+    free(c->taken_indices);
+    free(c->taken_bytes);
+    c->taken_indices = h->indices;
+    c->taken_bytes = h->bytes;
+    h->indices = NULL;
+    h->bytes = NULL;
+    out->indices = c->taken_indices;
+    out->bytes = c->taken_bytes;
+    pop(c);
+}
+
 int mpirr_replay_take(const mpirr_call *call, mpirr_record *out)
 {
     struct replay_cursor *c = mpirr_rt.cursor;
@@ -297,14 +314,7 @@ int mpirr_replay_take(const mpirr_call *call, mpirr_record *out)
                        mpirr_call_name(call->id));
     }
     int found = r->event == call->event && r->kind != MPIRR_REC_CHECK && r->kind != MPIRR_REC_LIBC;
-    if (found) {
-        *out = *r;
-        free(c->taken_indices);
-        c->taken_indices = c->q[c->qhead].indices;
-        c->q[c->qhead].indices = NULL;
-        out->indices = c->taken_indices;
-        pop(c);
-    }
+    if (found) take_head(c, out);
     update_next_key(c);
     mpirr_unlock();
     return found;
@@ -365,14 +375,7 @@ int mpirr_replay_take_libc(mpirr_record *out)
     while ((r = peek(c)) && r->kind == MPIRR_REC_CHECK && r->event == mpirr_rt.event)
         pass_checkpoint(c, r, mpirr_rt.event);
     int found = r && r->kind == MPIRR_REC_LIBC && r->event == mpirr_rt.event;
-    if (found) {
-        *out = *r;
-        free(c->taken_bytes);
-        c->taken_bytes = c->q[c->qhead].bytes;
-        c->q[c->qhead].bytes = NULL;
-        out->bytes = c->taken_bytes;
-        pop(c);
-    }
+    if (found) take_head(c, out);
     update_next_key(c);
     mpirr_unlock();
     return found;
