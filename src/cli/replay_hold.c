@@ -36,6 +36,8 @@ int replay_hold_load(const struct recording *r, struct replay_hold *h)
         }
         h->hold[rank] = mpirr_log_reader_hold_event(rd);
         h->expected += h->hold[rank] != 0;
+        int detail, ending = mpirr_log_reader_ending(rd, &detail);
+        h->self_ending += ending != MPIRR_END_FINALIZED && !mpirr_ending_is_external(ending, detail);
         mpirr_log_reader_close(rd);
     }
     h->stall_seconds = (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS);
@@ -103,7 +105,11 @@ int replay_hold_watch(void *arg)
 {
     struct replay_hold *h = arg;
     read_arrivals(h);
-    if (h->held == h->expected) {
+    /* When a rank crashed by itself and the launcher then stopped the others (their endings are
+     * signals sent to them), the replayed crash ends the job as it did: wait for it, and end
+     * the job here only if it does not come. */
+    int all_held = h->held == h->expected;
+    if (all_held && (!h->self_ending || time(NULL) - h->last_arrival >= h->stall_seconds)) {
         say_where(h);
         h->ended = 1;
         return 1;

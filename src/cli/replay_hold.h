@@ -19,6 +19,8 @@ struct replay_hold {
     uint64_t *hold;     /* per rank: the event it is held before, 0 if it is not */
     unsigned char *arrived;
     int expected, held; /* ranks with a hold point; of those, held now */
+    int self_ending;    /* ranks whose own course ended the recorded run (a crash, abort, exit):
+                           the replayed job ends by itself when they get there */
     int ended;          /* the job was ended by the watch */
     long stall_seconds; /* end the job anyway when ranks stop arriving this long */
     time_t last_arrival;
