@@ -85,6 +85,7 @@ int mpirr_manifest_write(const char *dir, const mpirr_manifest *m, char *err, si
     int bad = ferror(f);
     if (fclose(f) || bad || rename(tmp, path)) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        unlink(tmp); /* the previous manifest stays as it was */
         return -1;
     }
     return 0;

@@ -2,7 +2,8 @@
  * kill a recorded run at a random moment (killed.sh). Every round each rank in turn receives
  * one message from every other rank with MPI_Recv(MPI_ANY_SOURCE), then posts a wildcard
  * MPI_Irecv that it polls with MPI_Test while the others send; so sources mode logs matches and
- * successful tests, races mode the receives that raced. Each rank writes "pid N" and then one
+ * successful tests, races mode the receives that raced, and every mode the MPI_Wtime values of a
+ * few clock readings a round. Each rank writes "pid N" and then one
  * line per round (the round and the digest of the order it saw) to its own file ARGV1.RANK,
  * unbuffered, so the file holds exactly what the rank did before it was killed.
  * argv[1]: output prefix; argv[2]: rounds (default: until killed). */
@@ -60,6 +61,9 @@ int main(int argc, char **argv)
                 MPI_Send(msg, 2, MPI_INT, j, TAG_POLL, MPI_COMM_WORLD);
             }
         }
+        /* a few clock readings a round: recorded values that do not compress away, so a
+         * recording grows steadily (diskfull.sh fills a disk with them) */
+        for (int k = 0; k < 8; k++) (void)MPI_Wtime();
         dprintf(fd, "round %ld digest %llx\n", round, (unsigned long long)d.h);
     }
     close(fd);
