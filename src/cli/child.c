@@ -77,6 +77,13 @@ static void exec_child(const struct child_spec *c, const struct sigaction *old,
     }
     for (int i = 0; i < c->nenv; i++)
         setenv(c->env[i].name, c->env[i].value, 1);
+    if (c->stdin_null) {
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull > 0) {
+            dup2(devnull, 0);
+            close(devnull);
+        }
+    }
     execvp(c->argv[0], c->argv);
     cli_error("cannot run '%s': %s", c->argv[0], strerror(errno));
     _exit(CLI_EXIT_NOEXEC);
@@ -100,28 +107,107 @@ static int wait_status(pid_t pid)
     return status_of(st);
 }
 
-/* Waits while asking c->watch whether to end the command early. */
-static int wait_watched(pid_t pid, const struct child_spec *c)
+/* The watched run in progress, for child_restart (called from its watch). */
+static struct {
+    const struct child_spec *spec;
+    const struct sigaction *old;
+    const sigset_t *mask;
+    pid_t pid;
+} watched;
+
+/* SIGTERM, then SIGKILL if it is still there after grace_polls polls; its exit status. */
+static int end_child(pid_t pid)
 {
     enum { POLL_MS = 20, KILL_AFTER_POLLS = 10000 / POLL_MS };
-    int st, ending = 0;
-    for (;;) {
+    kill(pid, SIGTERM);
+    for (int polls = 0;; polls++) {
+        int st;
         pid_t got = waitpid(pid, &st, WNOHANG);
         if (got == pid)
             return status_of(st);
-        if (got < 0 && errno != EINTR) {
-            cli_error("waiting for process %d: %s", (int)pid, strerror(errno));
+        if (got < 0 && errno != EINTR)
             return -1;
-        }
-        if (!ending && c->watch(c->watch_arg)) {
-            kill(pid, SIGTERM);
-            ending = 1;
-        } else if (ending && ++ending == KILL_AFTER_POLLS) {
+        if (polls == KILL_AFTER_POLLS)
             kill(pid, SIGKILL);
+        struct timespec ts = {0, POLL_MS * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static pid_t start_child(const struct child_spec *c, const struct sigaction *old,
+                         const sigset_t *mask)
+{
+    sigset_t during;
+    block_forwarded(SIG_BLOCK, &during);
+    pid_t pid = fork();
+    if (pid == 0)
+        exec_child(c, old, mask);
+    int fork_errno = errno;
+    if (pid > 0)
+        child_pid = pid;
+    sigprocmask(SIG_SETMASK, &during, NULL);
+    if (pid < 0)
+        cli_error("cannot start '%s': %s", c->argv[0], strerror(fork_errno));
+    return pid;
+}
+
+int child_restart(void)
+{
+    if (!watched.spec || watched.pid <= 0)
+        return -1;
+    end_child(watched.pid);
+    child_pid = 0;
+    fflush(NULL);
+    watched.pid = start_child(watched.spec, watched.old, watched.mask);
+    return watched.pid > 0 ? 0 : -1;
+}
+
+int child_exited(void)
+{
+    if (watched.pid <= 0)
+        return 1;
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    /* WNOWAIT: child_run still collects its status */
+    if (waitid(P_PID, (id_t)watched.pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0)
+        return errno != EINTR;
+    return info.si_pid != 0;
+}
+
+/* Waits while asking c->watch whether to end the command early. */
+static int wait_watched(pid_t pid, const struct child_spec *c, const struct sigaction *old,
+                        const sigset_t *mask)
+{
+    enum { POLL_MS = 20 };
+    watched.spec = c;
+    watched.old = old;
+    watched.mask = mask;
+    watched.pid = pid;
+    int st, status;
+    for (;;) {
+        pid_t got = waitpid(watched.pid, &st, WNOHANG);
+        if (got == watched.pid) {
+            status = status_of(st);
+            break;
+        }
+        if (got < 0 && errno != EINTR) {
+            cli_error("waiting for process %d: %s", (int)watched.pid, strerror(errno));
+            status = -1;
+            break;
+        }
+        if (c->watch(c->watch_arg)) {
+            status = watched.pid > 0 ? end_child(watched.pid) : -1;
+            break;
+        }
+        if (watched.pid <= 0) { /* a restart could not start it again */
+            status = -1;
+            break;
         }
         struct timespec ts = {0, POLL_MS * 1000000L};
         nanosleep(&ts, NULL);
     }
+    memset(&watched, 0, sizeof watched);
+    return status;
 }
 
 int child_run(const struct child_spec *c)
@@ -144,7 +230,7 @@ int child_run(const struct child_spec *c)
     if (pid < 0)
         cli_error("cannot start '%s': %s", c->argv[0], strerror(fork_errno));
     else
-        status = c->watch ? wait_watched(pid, c) : wait_status(pid);
+        status = c->watch ? wait_watched(pid, c, old, &mask) : wait_status(pid);
     /* An interrupted run is not a success, even when the launcher says so (mpiexec.hydra may
      * exit 0 after passing SIGTERM on to the ranks). */
     if (status == 0 && stop_signal)

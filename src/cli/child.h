@@ -16,12 +16,20 @@ struct child_spec {
      * then SIGKILL if it is still there 10 s later). */
     int (*watch)(void *arg);
     void *watch_arg;
+    int stdin_null; /* the command's standard input is /dev/null */
 };
 
 /* Runs the command to completion. Returns its exit status, 128+N if signal N killed it,
  * 127 if it could not be started (reported by the child), -1 if fork failed (reported).
  * If mpirr received SIGINT or SIGTERM meanwhile and the command still exited 0, 128+N. */
 int child_run(const struct child_spec *c);
+
+/* From inside the watch of a running child_run only: ends the command (SIGTERM, SIGKILL 10 s
+ * later) and starts it again the same way (a replay session's undo). 0, or -1 after a message
+ * (then child_run returns once the watch returns). */
+int child_restart(void);
+/* From inside the watch: whether the command has ended (its status is left for child_run). */
+int child_exited(void);
 
 /* Runs argv with stdin from /dev/null and collects up to n-1 bytes of its stdout and stderr
  * into buf (NUL-terminated). Returns the number of bytes, or -1 if it could not run. */

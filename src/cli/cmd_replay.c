@@ -17,12 +17,19 @@
 #include "replay_trust.h"
 #include "run_opts.h"
 #include "session.h"
+#include "replayctl/session.h"
+#include "replayctl/verdict.h"
 
-enum { OPT_DRY_RUN, OPT_NO_EXE_CHECK };
+enum { OPT_DRY_RUN, OPT_NO_EXE_CHECK, OPT_STOP, OPT_BEFORE, OPT_AFTER, OPT_PAST, OPT_HOLD_SIGNAL };
 
 static const struct cli_opt replay_opts[] = {
     {"dry-run", 0, 0, OPT_DRY_RUN},
     {"no-exe-check", 0, 0, OPT_NO_EXE_CHECK},
+    {"stop", 0, 1, OPT_STOP},
+    {"before", 0, 0, OPT_BEFORE},
+    {"after", 0, 0, OPT_AFTER},
+    {"past", 0, 0, OPT_PAST},
+    {"hold-on-signal", 0, 0, OPT_HOLD_SIGNAL},
     RUN_OPTS_TABLE,
     {NULL, 0, 0, 0},
 };
@@ -31,6 +38,8 @@ struct replay_args {
     struct run_opts run;
     int dry_run;
     int exe_check; /* 0: --no-exe-check */
+    const char *stop; /* --stop R:E or "crash": a session (replayctl/session.h) */
+    int after, past, hold_on_signal;
     const char *dir;
     int argc;     /* the command given after "--", or 0 for the recorded one */
     char **argv;
@@ -44,6 +53,9 @@ static int parse(int argc, char **argv, struct replay_args *a)
     run_opts_init(&a->run);
     a->dry_run = 0;
     a->exe_check = 1;
+    a->stop = NULL;
+    a->after = a->past = a->hold_on_signal = 0;
+    int when_given = 0;
     const char *v;
     for (int id; (id = opt_next(&s, replay_opts, &v)) != OPT_DONE;) {
         if (id == OPT_BAD || id == OPT_HELP)
@@ -52,8 +64,20 @@ static int parse(int argc, char **argv, struct replay_args *a)
             a->dry_run = 1;
         else if (id == OPT_NO_EXE_CHECK)
             a->exe_check = 0;
+        else if (id == OPT_STOP)
+            a->stop = v;
+        else if (id == OPT_BEFORE || id == OPT_AFTER)
+            a->after = id == OPT_AFTER, when_given = 1;
+        else if (id == OPT_PAST)
+            a->past = 1;
+        else if (id == OPT_HOLD_SIGNAL)
+            a->hold_on_signal = 1;
         else if (run_opts_apply(&a->run, "replay", id, v) != 0)
             return OPT_BAD;
+    }
+    if ((when_given || a->past) && !a->stop) {
+        cli_error("replay: --before, --after and --past qualify --stop R:E");
+        return OPT_BAD;
     }
     if (s.dashdash || s.i >= argc) {
         cli_error("replay needs a recording directory (mpirr replay [options] DIR [-- COMMAND...])");
@@ -126,13 +150,33 @@ int cmd_replay(int argc, char **argv)
     if (!rc)
         rc = session_choose_runtime(&s, preferred);
     struct replay_hold hold;
+    struct replay_session rs;
+    int have_rs = 0;
     if (!rc && !a.dry_run && !(rc = replay_hold_load(&r, &hold)))
         s.hold = &hold;
+    if (!rc && !a.dry_run && !(rc = replay_session_open(&rs, &r, s.hold))) {
+        have_rs = 1;
+        s.control = rs.control.path;
+        s.watch = replay_session_watch;
+        s.watch_arg = &rs;
+        if (a.stop || a.hold_on_signal) {
+            s.stdin_null = 1; /* mpirr's standard input carries the session's commands */
+            rc = replay_session_first_stop(&rs, a.stop, a.after, a.past);
+            if (a.hold_on_signal)
+                replay_control_set_flags(&rs.control, MPIRR_CTL_HOLD_ON_SIGNAL);
+        }
+    }
     if (!rc)
         rc = session_run(&s);
     /* Ended where the recording ends: say so, not what our SIGTERM did to the launcher. */
     if (s.hold && hold.ended)
         rc = CLI_EXIT_HELD;
+    else if (have_rs && rs.quit)
+        rc = 0; /* the user ended the session */
+    if (have_rs && !rs.quit && !(s.hold && hold.ended) && rc != CLI_EXIT_USAGE)
+        replay_verdict(&r, &rs.control, rc, stderr);
+    if (have_rs)
+        replay_session_close(&rs);
     if (s.hold)
         replay_hold_finish(&hold);
     recording_close(&r);

@@ -93,10 +93,9 @@ static void put_site(FILE *out, const struct event_printer *p, uint32_t site)
     fprintf(out, " at=0x%llx", (unsigned long long)a);
 }
 
-static void put_call(struct event_printer *p, const mpirr_event *e, FILE *out)
+void event_print_args(const mpirr_event *e, FILE *out)
 {
     uint32_t f = e->fields;
-    fprintf(out, "%d:%llu %s", p->rank, (unsigned long long)e->event, mpirr_call_name(e->kind));
     if (f & MPIRR_EVF_COMM) fprintf(out, " comm=%u", e->comm);
     if (f & MPIRR_EVF_PEER) put_peer(out, " ", "peer", e->peer);
     if (f & MPIRR_EVF_TAG) put_tag(out, " ", "tag", e->tag);
@@ -115,6 +114,13 @@ static void put_call(struct event_printer *p, const mpirr_event *e, FILE *out)
     if (f & (MPIRR_EVF_START | MPIRR_EVF_DONE)) put_items(out, f & MPIRR_EVF_START ? "start" : "done", e);
     if (f & MPIRR_EVF_NEWCOMM) fprintf(out, " newcomm=%u", e->newcomm);
     if (f & MPIRR_EVF_RC) fprintf(out, " rc=%d", e->rc);
+}
+
+static void put_call(struct event_printer *p, const mpirr_event *e, FILE *out)
+{
+    uint32_t f = e->fields;
+    fprintf(out, "%d:%llu %s", p->rank, (unsigned long long)e->event, mpirr_call_name(e->kind));
+    event_print_args(e, out);
     fprintf(out, " t=%.3f+%.3f", us(p, e->t_begin), us(p, e->t_end - e->t_begin));
     if (p->exact && (f & MPIRR_EVF_EXACT))
         fprintf(out, " exact=%.3f+%.3f", us(p, e->x_begin), us(p, e->x_end - e->x_begin));

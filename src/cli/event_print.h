@@ -16,5 +16,8 @@ struct event_printer *event_printer_new(int rank, const mpirr_ev_info *info, int
  * communicators and modules) and remembers definitions. */
 void event_printer_put(struct event_printer *p, const mpirr_event *e, FILE *out);
 void event_printer_free(struct event_printer *p);
+/* A call record's arguments and outcome as " key=value" pairs (comm, peer, tag, bytes, req,
+ * src/mtag/got of a match, ...), as its `mpirr events` line shows them. */
+void event_print_args(const mpirr_event *e, FILE *out);
 
 #endif

@@ -22,6 +22,12 @@ struct session {
     const char *workdir; /* run the command there, or NULL for the current directory */
     int dry_run;         /* print the command (one shell line on stdout) instead of running it */
     struct replay_hold *hold; /* replay: ranks to be held where the recording ends, or NULL */
+    const char *control; /* replay: MPIRR_CONTROL, the control file (replayctl/control.h) */
+    /* replay: asked every few ms while the job runs (child_spec.watch), or NULL; it gets
+     * watch_arg and replaces the hold's own watch (call replay_hold_watch from it) */
+    int (*watch)(void *arg);
+    void *watch_arg;
+    int stdin_null;      /* the job reads /dev/null: mpirr's standard input is for commands */
     int no_exe_check;    /* replay: MPIRR_EXE_CHECK=0, ranks may run another executable */
     /* filled by session_prepare */
     struct launch_info li;

@@ -112,6 +112,9 @@ const char *mpirr_log_reader_error(const mpirr_log_reader *r);
 int mpirr_log_reader_ending(const mpirr_log_reader *r, int *detail);
 /* Events the rank had begun (its progress, exact: 0 if unknown). */
 uint64_t mpirr_log_reader_events(const mpirr_log_reader *r);
+/* Whether the rank was inside that last event's call when its recording ended (it died in
+ * the call) or had returned from it (it died in its own code after it). */
+int mpirr_log_reader_in_call(const mpirr_log_reader *r);
 /* Where a replay must hold this rank: the first event the recorded run did not finish, when
  * the run did not end by itself (killed, externally signalled, recording stopped early);
  * 0 when the program's own course ends it (finalized, crash, abort, exit). Valid after open. */

@@ -43,6 +43,7 @@ struct mpirr_log_reader {
     uint32_t staged;       /* verified staged bytes, stage header included (0: none) */
     int ending, detail;
     uint64_t events, hold_event;
+    int in_call;
     char tail_err[512];
     char err[512];
 };
@@ -120,6 +121,7 @@ static void check_tail(mpirr_log_reader *r, const char *tpath)
     r->ending = (int)(ending & 0xff);
     r->detail = (int)(uint32_t)(ending >> 8);
     r->events = progress >> 1;
+    r->in_call = (int)(progress & 1);
     if (r->ending != MPIRR_END_FINALIZED && mpirr_ending_is_external(r->ending, r->detail))
         r->hold_event = (progress & 1) ? r->events : r->events + 1;
     if (pending && r->ending != MPIRR_END_FINALIZED) {
@@ -329,6 +331,8 @@ int mpirr_log_reader_ending(const mpirr_log_reader *r, int *detail)
 uint64_t mpirr_log_reader_events(const mpirr_log_reader *r) { return r->events; }
 
 uint64_t mpirr_log_reader_hold_event(const mpirr_log_reader *r) { return r->hold_event; }
+
+int mpirr_log_reader_in_call(const mpirr_log_reader *r) { return r->in_call; }
 
 uint64_t mpirr_log_reader_bytes(const mpirr_log_reader *r) { return r->bytes; }
 uint64_t mpirr_log_reader_raw_bytes(const mpirr_log_reader *r) { return r->raw_bytes; }

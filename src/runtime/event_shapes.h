@@ -28,7 +28,7 @@
 #define MPIRR_EVPRE_INIT(unused)
 #define MPIRR_EVPOST_INIT(unused)
 #define MPIRR_EVPRE_ABORT(comm) \
-    mpirr_ev_set_comm(&ev_, comm); ev_.e.event = mpirr_rt.event + 1; mpirr_ev_emit(&ev_, MPI_SUCCESS);
+    mpirr_ev_set_comm(&ev_, comm); ev_.e.event = mpirr_current_event + 1; mpirr_ev_emit(&ev_, MPI_SUCCESS);
 #define MPIRR_EVPOST_ABORT(comm)
 
 /* point-to-point */

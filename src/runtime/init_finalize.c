@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "comm_registry.h"
+#include "endings.h"
 #include "env_settings.h"
 #include "event_history.h"
 #include "fingerprint.h"
@@ -17,11 +18,14 @@
 #include "race_check.h"
 #include "runtime.h"
 #include "settings.h"
+#include "replay_control.h"
 #include "special_calls.h"
 
 /* Where the counters and the progress word go when no log holds them (not recording). */
 static uint64_t unlogged_counters[MPIRR_CTR_LIMIT];
 static uint64_t unlogged_progress;
+
+unsigned long long mpirr_current_event;
 
 struct mpirr_runtime mpirr_rt = {
     .next_key = UINT64_MAX,
@@ -75,7 +79,7 @@ static void start_recording(void)
     } else {
         mpirr_rt.counters = mpirr_log_counters(mpirr_rt.writer);
         mpirr_rt.progress = mpirr_log_progress(mpirr_rt.writer);
-        *mpirr_rt.progress = mpirr_progress_word(mpirr_rt.event, 1); /* inside MPI_Init */
+        *mpirr_rt.progress = mpirr_progress_word(mpirr_current_event, 1); /* inside MPI_Init */
         mpirr_ev_start(mpirr_ev_init_t0);
     }
     mpirr_rt.active = 1;
@@ -117,6 +121,7 @@ static void start_replay(void)
                                                           : MPIRR_REC_SOURCES;
     if (mpirr_rt.rec_mode == MPIRR_REC_RACES) mpirr_cursor_preload(mpirr_rt.cursor, mpirr_rt.log_path);
     mpirr_rt.hold_event = mpirr_cursor_hold_event(mpirr_rt.cursor);
+    mpirr_control_start();
     mpirr_rt.active = 1;
     mpirr_cursor_start(mpirr_rt.cursor);
 }
@@ -133,6 +138,7 @@ static void start(void)
     if (mpirr_rt.mode == MPIRR_MODE_RECORD) start_recording();
     else start_replay();
     if (mpirr_rt.mode == MPIRR_MODE_RECORD) mpirr_crash_guard_install();
+    else mpirr_replay_signals_install();
 }
 
 int mpirr_MPI_Init(int *argc, char ***argv)
@@ -169,6 +175,7 @@ static void stop(int ending, int detail)
         mpirr_race_abandon();
         mpirr_rt.piggyback = 0;
     }
+    if (ending == MPIRR_END_FINALIZED) mpirr_control_ending(MPIRR_CTL_FINISHED, 0);
     mpirr_rt.progress = &unlogged_progress;
     if (mpirr_rt.writer) {
         mpirr_log_set_ending(mpirr_rt.writer, ending, detail);
@@ -228,8 +235,9 @@ int mpirr_MPI_Finalize(void)
 
 /* The process ends inside PMPI_Abort, so nothing is released: other threads may still be in
  * the runtime, and several may abort at once. The records are already safe in the mapped tail;
- * only the ending is noted (one store), by the first thread to get here, and the crash guard
- * goes so that the launcher's SIGTERM that follows is not taken for the ending. */
+ * only the ending is noted (one store; in a replay, in the control slot), by the first thread
+ * to get here, and the crash guard goes so that the launcher's SIGTERM that follows is not
+ * taken for the ending. */
 int mpirr_MPI_Abort(MPI_Comm comm, int errorcode)
 {
     static int aborting;
@@ -237,6 +245,8 @@ int mpirr_MPI_Abort(MPI_Comm comm, int errorcode)
     if (!__atomic_exchange_n(&aborting, 1, __ATOMIC_ACQ_REL) && mpirr_rt.active) {
         mpirr_crash_guard_remove();
         if (mpirr_rt.writer) mpirr_log_set_ending(mpirr_rt.writer, MPIRR_END_ABORT, errorcode);
+        if (mpirr_rt.mode == MPIRR_MODE_REPLAY)
+            mpirr_replay_ended(MPIRR_CTL_ABORTED, errorcode, MPIRR_POS_NONE);
     }
     return PMPI_Abort(comm, errorcode);
 }

@@ -12,7 +12,7 @@ void mpirr_libc_record(unsigned source, uint64_t value, const void *bytes, uint3
     mpirr_record r = {.kind = MPIRR_REC_LIBC, .call = (uint16_t)source, .value = value,
                       .bytes = bytes, .nbytes = n};
     mpirr_lock();
-    r.event = mpirr_rt.event;
+    r.event = mpirr_current_event;
     mpirr_record_append_locked(&r);
     mpirr_unlock();
 }
@@ -23,15 +23,15 @@ uint64_t mpirr_libc_replay(unsigned source, void *buf, size_t cap, uint32_t *n)
     if (!mpirr_replay_take_libc(&r)) {
         /* past the last call the recorded run finished, a rank stopped from outside had made
          * no such call before it was stopped: hold it, as at its next MPI call */
-        if (mpirr_rt.hold_event && mpirr_rt.event + 1 >= mpirr_rt.hold_event)
-            mpirr_hold_before(mpirr_rt.event + 1, mpirr_libc_source_name(source));
+        if (mpirr_rt.hold_event && mpirr_current_event + 1 >= mpirr_rt.hold_event)
+            mpirr_hold_before(mpirr_current_event + 1, mpirr_libc_source_name(source));
         char next[160];
         mpirr_cursor_describe_next(next, sizeof next);
-        mpirr_diverged(mpirr_rt.event, "the program called %s, the recording has no libc call "
+        mpirr_diverged(mpirr_current_event, "the program called %s, the recording has no libc call "
                        "here (next recorded: %s)", mpirr_libc_source_name(source), next);
     }
     if (r.call != source)
-        mpirr_diverged(mpirr_rt.event, "the recording has %s here, the program called %s",
+        mpirr_diverged(mpirr_current_event, "the recording has %s here, the program called %s",
                        mpirr_record_call_name(&r), mpirr_libc_source_name(source));
     if (n) *n = r.nbytes < cap ? r.nbytes : (uint32_t)cap;
     if (buf && r.nbytes) memcpy(buf, r.bytes, r.nbytes < cap ? r.nbytes : cap);

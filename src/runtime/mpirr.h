@@ -22,6 +22,14 @@ const char *mpirr_mode(void);
 /* Events (intercepted MPI calls) this rank has made so far. */
 unsigned long long mpirr_event_count(void);
 
+/* The same as a plain variable: the number of the MPI call in progress (or of the latest one,
+ * between calls), the event numbers of `mpirr events`, `where` and divergence messages. It is
+ * safe in a debugger's breakpoint condition, which calling a function is not:
+ *     break PMPI_Recv if mpirr_current_event == 231
+ * stops rank's event 231 inside the MPI library (mpirr's own MPI_Recv runs first, when the
+ * variable still holds 230). Read it only; the mpirr gdb extension offers $mpirr_event. */
+extern unsigned long long mpirr_current_event;
+
 #ifdef __cplusplus
 }
 #endif

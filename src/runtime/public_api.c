@@ -18,4 +18,4 @@ const char *mpirr_mode(void)
     return names[mpirr_rt.mode];
 }
 
-unsigned long long mpirr_event_count(void) { return mpirr_rt.event; }
+unsigned long long mpirr_event_count(void) { return mpirr_current_event; }

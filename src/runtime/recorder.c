@@ -34,7 +34,7 @@ void mpirr_record_append(mpirr_record *r)
 
 void mpirr_record_append_locked(mpirr_record *r)
 {
-    r->written = mpirr_rt.event;
+    r->written = mpirr_current_event;
     write_one(r);
     /* A checkpoint hashes the MPI calls: it follows an MPI call's record, not a libc value's
      * (whose call field is no MPI call); the next MPI record takes it. */

@@ -372,9 +372,9 @@ int mpirr_replay_take_libc(mpirr_record *out)
     mpirr_lock();
     const mpirr_record *r;
     /* a checkpoint written after an earlier record of this event */
-    while ((r = peek(c)) && r->kind == MPIRR_REC_CHECK && r->event == mpirr_rt.event)
-        pass_checkpoint(c, r, mpirr_rt.event);
-    int found = r && r->kind == MPIRR_REC_LIBC && r->event == mpirr_rt.event;
+    while ((r = peek(c)) && r->kind == MPIRR_REC_CHECK && r->event == mpirr_current_event)
+        pass_checkpoint(c, r, mpirr_current_event);
+    int found = r && r->kind == MPIRR_REC_LIBC && r->event == mpirr_current_event;
     if (found) take_head(c, out);
     update_next_key(c);
     mpirr_unlock();

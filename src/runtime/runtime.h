@@ -44,12 +44,14 @@ struct mpirr_runtime {
     uint64_t *counters;     /* MPIRR_CTR_* (rank_log.h): in the mapped tail while recording */
     int rank, nranks;
     unsigned noise_us;
-    uint64_t event;         /* events so far on this rank */
     uint64_t hash;          /* FNV-1a over the call ids of all events so far */
     uint64_t next_key;      /* replay: key event of the next in-order record, or hold_event */
     uint64_t hold_event;    /* replay: the event this rank is held before (the recorded run
                                was stopped from outside there), 0 none */
-    uint64_t *progress;     /* record: the progress word in the mapped tail (rank_log.h) */
+    uint64_t *progress;     /* the progress word: in the mapped tail (record, rank_log.h), in
+                               the replay control file's slot (replay), else a dummy */
+    const uint64_t *stop;   /* replay: the position (replay_control.h) to hold this rank at, in
+                               its control slot, written by the CLI; else MPIRR_POS_NONE */
     pthread_mutex_t lock;
     mpirr_log_writer *writer;
     struct replay_cursor *cursor;
@@ -60,8 +62,12 @@ struct mpirr_runtime {
 };
 
 extern struct mpirr_runtime mpirr_rt;
+/* Events (intercepted calls) so far on this rank: the number of the latest call. Exported
+ * (mpirr.h) as a plain global a debugger can read in a breakpoint condition. */
+extern unsigned long long mpirr_current_event;
 /* The event number of this thread's current call (the event history's record number). */
 extern __thread uint64_t mpirr_tls_event __attribute__((tls_model("initial-exec")));
+extern __thread unsigned mpirr_tls_call __attribute__((tls_model("initial-exec"))); /* its call id */
 
 typedef struct mpirr_call {
     uint64_t event;
@@ -69,6 +75,17 @@ typedef struct mpirr_call {
 } mpirr_call;
 
 void mpirr_noise(void);
+/* ---- stopline.c: the replay control file (replay_control.h) ---- */
+/* The position pos (2E before event E, 2E+1 after it) of call id reached the rank's stop:
+ * holds the rank there until the CLI moves the stop on. */
+void mpirr_stopline_reached(uint64_t pos, unsigned id);
+/* Called once the rank is held, for debuggers to break on (the gdb extension does). */
+void mpirr_stopline_held(void);
+/* Replay: maps MPIRR_CONTROL (if set) and publishes progress there; before the runtime is active. */
+void mpirr_control_start(void);
+/* The rank ends (state: enum mpirr_ctl_state; detail: signal or error code); async-signal-safe.
+ * Detaches the rank from the control file unless it is held. */
+void mpirr_control_ending(unsigned state, int detail);
 void mpirr_replay_check_event(const mpirr_call *c);
 
 static inline void mpirr_lock(void)
@@ -85,9 +102,12 @@ static inline void mpirr_call_begin(mpirr_call *c, unsigned id)
     if (__builtin_expect(mpirr_rt.noise_us != 0, 0)) mpirr_noise();
     mpirr_lock();
     c->id = id;
-    c->event = ++mpirr_rt.event;
+    c->event = ++mpirr_current_event;
     mpirr_tls_event = c->event;
+    mpirr_tls_call = id;
     *mpirr_rt.progress = mpirr_progress_word(c->event, 1);
+    /* A stopline holds the rank before the call is made (one load and compare per call). */
+    if (__builtin_expect(c->event << 1 >= *mpirr_rt.stop, 0)) mpirr_stopline_reached(c->event << 1, id);
     /* Checked before this call joins the hash: checkpoints hold the hash of earlier events. */
     if (__builtin_expect(c->event >= mpirr_rt.next_key, 0)) mpirr_replay_check_event(c);
     mpirr_rt.hash = (mpirr_rt.hash ^ id) * 0x100000001b3ull;
@@ -97,10 +117,13 @@ static inline void mpirr_call_begin(mpirr_call *c, unsigned id)
 static inline void mpirr_call_end(const mpirr_call *c) { (void)c; }
 
 /* After every intercepted call returns: the recorded progress says this thread's call is over
- * (a rank killed from now on is held after it in a replay, not before it). */
-static inline void mpirr_call_returned(void)
+ * (a rank killed from now on is held after it in a replay, not before it); a stopline just
+ * after this call holds the rank here, before the program sees the call's results. */
+static inline void mpirr_call_returned(unsigned id)
 {
-    *mpirr_rt.progress = mpirr_progress_word(mpirr_tls_event, 0);
+    uint64_t e = mpirr_tls_event;
+    *mpirr_rt.progress = mpirr_progress_word(e, 0);
+    if (__builtin_expect((e << 1 | 1) >= *mpirr_rt.stop, 0)) mpirr_stopline_reached(e << 1 | 1, id);
 }
 
 static inline int mpirr_recording(void) { return mpirr_rt.active && mpirr_rt.mode == MPIRR_MODE_RECORD; }

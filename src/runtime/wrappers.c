@@ -26,7 +26,7 @@ static inline void pass_call(unsigned id)
             MPIRR_EV_PRE ev                                                                    \
         }                                                                                      \
         ret rc_ = MPIRR_INVOKE_##how(name, args);                                              \
-        mpirr_call_returned();                                                                 \
+        mpirr_call_returned(MPIRR_ID_##name);                                                  \
         if (__builtin_expect(mpirr_ev_on, 0)) {                                                \
             if (!ev_pre_) { /* MPI_Init: the history opened during the call */                 \
                 mpirr_ev_begin(&ev_, MPIRR_ID_##name, __builtin_return_address(0));            \

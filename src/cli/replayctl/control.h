@@ -1,0 +1,48 @@
+/* control.h: the CLI's side of the replay control file (src/format/replay_control.h): made
+ * before every replay, it tells the ranks where to stop and shows what each rank is doing.
+ * A stopline is one stop position per rank; setting one bumps the generation, and the session
+ * then waits until every rank is at its stop, finished, dead, or blocked (stalled). */
+#ifndef MPIRR_CLI_REPLAYCTL_CONTROL_H
+#define MPIRR_CLI_REPLAYCTL_CONTROL_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "replay_control.h"
+
+struct replay_control {
+    mpirr_ctl ctl;
+    int nranks;
+    char path[PATH_MAX + 32];
+    /* stall detection: the progress each rank showed, and since when (CLOCK_MONOTONIC s) */
+    uint64_t *seen_progress;
+    double *seen_since;
+};
+
+/* What a rank is doing, as the session sees it. */
+enum rank_view {
+    RANK_STARTING,  /* not through MPI_Init yet */
+    RANK_RUNNING,
+    RANK_AT_STOP,   /* held at its stop position */
+    RANK_BLOCKED,   /* inside an MPI call, no progress for a while: waits on a held rank */
+    RANK_ENDED,     /* finished, crashed, aborted, diverged, exited, held on a signal or at the
+                       end of its recording: it will not move by itself */
+};
+
+/* Creates DIR/replay-control (replacing a stale one) for nranks ranks, every stop none.
+ * 0, or -1 after a message. */
+int replay_control_create(struct replay_control *c, const char *dir, int nranks);
+/* Zeroes every rank's reported state (before a relaunch), keeping the stops. */
+void replay_control_reset(struct replay_control *c);
+/* Sets every rank's stop (MPIRR_POS_NONE: none) as one new stopline. */
+void replay_control_set_stops(struct replay_control *c, const uint64_t *stops);
+void replay_control_set_flags(struct replay_control *c, uint32_t flags);
+/* A copy of rank's slot as it is now. */
+void replay_control_read(const struct replay_control *c, int rank, mpirr_ctl_slot *out);
+/* The rank's state as the session sees it; blocked once its progress has not changed for
+ * stall_s seconds inside an MPI call. */
+enum rank_view replay_control_view(struct replay_control *c, int rank, double stall_s);
+/* Removes the file; frees. */
+void replay_control_finish(struct replay_control *c);
+
+#endif

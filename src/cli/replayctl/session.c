@@ -1,0 +1,479 @@
+/* session.c: see session.h. The session lives inside child_run's watch: while ranks run
+ * towards a stopline the watch returns at once (child_run keeps polling the job); once every
+ * rank is there the watch reads commands until one releases the ranks again or ends the job.
+ * undo re-executes the job from the start (child_restart) to the previous stopline: the replay
+ * is deterministic, so the state there is the same every time (p2d2's rollback). */
+#include "session.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis_load.h"
+#include "child.h"
+#include "diag.h"
+#include "event_trace.h"
+#include "guard_word.h"
+#include "gdb_attach.h"
+#include "rank_log.h"
+#include "replay_hold.h"
+#include "stopline.h"
+#include "where.h"
+
+#define STALL_SECONDS 1.0 /* inside one MPI call this long without progress: blocked */
+
+/* Loads the event history once, if the recording has one: the stoplines' frontiers and the
+ * arguments in `where` come from it. */
+static void load_history(struct replay_session *s)
+{
+    if (s->an_tried) return;
+    s->an_tried = 1;
+    char err[700];
+    mpirr_ev_reader *r = mpirr_evr_open(s->rec->dir, 0, err, sizeof err);
+    if (!r) return; /* no history: stoplines without frontiers */
+    mpirr_evr_close(r);
+    s->an = calloc(1, sizeof *s->an);
+    if (s->an && analysis_open(s->rec->dir, s->an, 0, 1)) {
+        free(s->an);
+        s->an = NULL;
+    }
+}
+
+/* Events each rank's recording holds (its tail's progress), for stoplines past the end. */
+static int load_recorded_events(struct replay_session *s)
+{
+    s->recorded = calloc((size_t)s->nranks + 1, sizeof *s->recorded);
+    if (!s->recorded) return -1;
+    for (int rank = 0; rank < s->nranks; rank++) {
+        char path[PATH_MAX + 32], err[1024];
+        recording_log_path(path, sizeof path, s->rec->dir, rank);
+        mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
+        if (!rd) {
+            cli_error("%s", err);
+            return -1;
+        }
+        s->recorded[rank] = mpirr_log_reader_events(rd);
+        mpirr_log_reader_close(rd);
+    }
+    return 0;
+}
+
+int replay_session_open(struct replay_session *s, const struct recording *rec,
+                        struct replay_hold *hold)
+{
+    memset(s, 0, sizeof *s);
+    s->rec = rec;
+    s->hold = hold;
+    s->nranks = rec->m.nranks;
+    s->in = stdin;
+    s->tty = isatty(0);
+    s->stall_s = STALL_SECONDS;
+    s->stepping = -1;
+    s->stops = calloc((size_t)s->nranks + 1, sizeof *s->stops);
+    s->next = calloc((size_t)s->nranks + 1, sizeof *s->next);
+    if (!s->stops || !s->next || load_recorded_events(s)) {
+        if (!s->recorded || !s->stops) cli_error("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    for (int r = 0; r < s->nranks; r++) s->stops[r] = MPIRR_POS_NONE;
+    if (replay_control_create(&s->control, rec->dir, s->nranks)) return CLI_EXIT_FAIL;
+    return 0;
+}
+
+/* Checks p against the recording; 0, or -1 after a line on out. */
+static int check_point(struct replay_session *s, const struct stop_point *p, FILE *out)
+{
+    if (p->event == 1 && !p->after) {
+        fprintf(out, "mpirr: rank %d event 1 is MPI_Init, which a replay cannot stop before "
+                     "(stop after it: %d:1 --after)\n", p->rank, p->rank);
+        return -1;
+    }
+    if (s->recorded[p->rank] && p->event > s->recorded[p->rank]) {
+        fprintf(out, "mpirr: rank %d's recording ends at event %" PRIu64 ": there is no event %"
+                     PRIu64 " to stop at\n", p->rank, s->recorded[p->rank], p->event);
+        return -1;
+    }
+    return 0;
+}
+
+/* The stopline of p into stops (and its description into how). 0, or -1 after a line. */
+static int make_stopline(struct replay_session *s, const struct stop_point *p, int past,
+                         uint64_t *stops, char *how, size_t hown, FILE *out)
+{
+    if (check_point(s, p, out)) return -1;
+    load_history(s);
+    char err[1400];
+    if (stopline_compute(s->an, s->nranks, p, past, stops, how, hown, err, sizeof err)) {
+        fprintf(out, "mpirr: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+int replay_session_first_stop(struct replay_session *s, const char *spec, int after, int past)
+{
+    s->interactive = 1;
+    s->watching = 1;
+    s->first = 1;
+    if (!spec) { /* --hold-on-signal alone: stop only where something goes wrong */
+        snprintf(s->how, sizeof s->how, "no stopline: the ranks run until they end or block");
+        return 0;
+    }
+    struct stop_point p = {.after = after};
+    char err[PATH_MAX + 200];
+    if (!strcmp(spec, "crash")) {
+        if (stopline_crash(s->rec, &p, err, sizeof err)) {
+            cli_error("%s", err);
+            return CLI_EXIT_USAGE;
+        }
+    } else if (stopline_parse(spec, s->nranks, &p, err, sizeof err)) {
+        cli_error("--stop: %s", err);
+        return CLI_EXIT_USAGE;
+    }
+    if (make_stopline(s, &p, past, s->stops, s->how, sizeof s->how, stderr))
+        return CLI_EXIT_USAGE;
+    replay_control_set_stops(&s->control, s->stops);
+    return 0;
+}
+
+/* The position rank has reached: where it is held, else what its progress says (a rank in
+ * call E has passed "before E"). */
+static uint64_t position(struct replay_session *s, int rank)
+{
+    mpirr_ctl_slot sl;
+    replay_control_read(&s->control, rank, &sl);
+    if (sl.state == MPIRR_CTL_NOT_STARTED) return 0;
+    if (sl.state == MPIRR_CTL_HELD) return sl.held_pos;
+    uint64_t word = 0;
+    if (mpirr_guard_decode(sl.progress, &word)) return 0;
+    return (word & 1) ? mpirr_pos_before(word >> 1) : mpirr_pos_after(word >> 1);
+}
+
+/* Whether every rank is where the stopline puts it: at its stop, or ended, or blocked. */
+static int stopline_reached(struct replay_session *s)
+{
+    int reached = 1;
+    for (int r = 0; r < s->nranks; r++) {
+        enum rank_view v = replay_control_view(&s->control, r, s->stall_s);
+        if (v == RANK_STARTING || v == RANK_RUNNING) reached = 0;
+    }
+    return reached;
+}
+
+static void push_undo(struct replay_session *s)
+{
+    if (s->nundo == s->undo_cap) {
+        int cap = s->undo_cap ? 2 * s->undo_cap : 8;
+        struct session_undo *u = realloc(s->undo, (size_t)cap * sizeof *u);
+        if (!u) return; /* undo then goes back less far; nothing else suffers */
+        s->undo = u;
+        s->undo_cap = cap;
+    }
+    struct session_undo *u = &s->undo[s->nundo];
+    u->stops = malloc((size_t)s->nranks * sizeof *u->stops);
+    if (!u->stops) return;
+    memcpy(u->stops, s->stops, (size_t)s->nranks * sizeof *u->stops);
+    snprintf(u->how, sizeof u->how, "%s", s->how);
+    s->nundo++;
+}
+
+/* Makes stops the stopline in force: released ranks run on to it; if some rank is already
+ * past it, the job is re-executed from the start to reach it. */
+static enum session_step go_to(struct replay_session *s, const uint64_t *stops, FILE *out)
+{
+    int behind = -1;
+    for (int r = 0; r < s->nranks && behind < 0; r++)
+        if (stops[r] != MPIRR_POS_NONE && stops[r] < position(s, r)) behind = r;
+    memcpy(s->stops, stops, (size_t)s->nranks * sizeof *stops);
+    replay_control_set_stops(&s->control, s->stops);
+    if (behind >= 0) {
+        fprintf(out, "mpirr: rank %d is past that stopline: re-executing the replay from the "
+                     "start to reach it\n", behind);
+        fflush(out);
+        replay_control_reset(&s->control);
+        if (child_restart()) return SESSION_QUIT;
+        s->launched_at = 0;
+        s->first = 1;
+    }
+    s->watching = 1;
+    return SESSION_RUN;
+}
+
+/* Splits line into words (blanks separate; '...' and "..." quote), in place. */
+static int split_words(char *line, char **argv, int max)
+{
+    int argc = 0;
+    for (char *p = line; *p && argc < max;) {
+        while (isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        char *w = p, *o = p;
+        for (char q = 0; *p && (q || !isspace((unsigned char)*p)); p++) {
+            if (!q && (*p == '\'' || *p == '"')) q = *p;
+            else if (q && *p == q) q = 0;
+            else *o++ = *p;
+        }
+        if (*p) p++;
+        *o = 0;
+        argv[argc++] = w;
+    }
+    return argc;
+}
+
+static int parse_rank(struct replay_session *s, const char *word, int *rank, FILE *out)
+{
+    char *end;
+    long r = word ? strtol(word, &end, 10) : -1;
+    if (!word || end == word || *end || r < 0 || r >= s->nranks) {
+        fprintf(out, "mpirr: %s%s%s is not a rank: the job has ranks 0 to %d\n",
+                word ? "'" : "", word ? word : "nothing", word ? "'" : "", s->nranks - 1);
+        return -1;
+    }
+    *rank = (int)r;
+    return 0;
+}
+
+static const char help_text[] =
+    "where                 one line per rank: where it is, the call, its source line\n"
+    "gdb R [ARGS...]       gdb attached to rank R at its call site (ARGS go to gdb)\n"
+    "continue [R:E]        run to the next stopline (R:E, or the one `stop` set), or to the end\n"
+    "step R [N]            rank R alone executes N more events (default 1)\n"
+    "stop R:E [--after] [--past]   set the next stopline (continue goes there)\n"
+    "undo                  back to the previous stopline (re-executes the replay to it)\n"
+    "quit                  end the job\n";
+
+/* continue/stop's stopline arguments: R:E [--after|--before] [--past]. */
+static int parse_stopline_args(struct replay_session *s, int argc, char **argv, uint64_t *stops,
+                               char *how, size_t hown, FILE *out)
+{
+    struct stop_point p = {0};
+    int past = 0;
+    const char *spec = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--after")) p.after = 1;
+        else if (!strcmp(argv[i], "--before")) p.after = 0;
+        else if (!strcmp(argv[i], "--past")) past = 1;
+        else if (!spec) spec = argv[i];
+        else {
+            fprintf(out, "mpirr: %s: unexpected '%s'\n", argv[0], argv[i]);
+            return -1;
+        }
+    }
+    char err[512];
+    if (!spec || stopline_parse(spec, s->nranks, &p, err, sizeof err)) {
+        fprintf(out, "mpirr: %s: %s\n", argv[0], spec ? err : "needs RANK:EVENT");
+        return -1;
+    }
+    return make_stopline(s, &p, past, stops, how, hown, out);
+}
+
+static enum session_step cmd_continue(struct replay_session *s, int argc, char **argv, FILE *out)
+{
+    uint64_t *stops = s->next;
+    char how[sizeof s->how];
+    if (argc > 1) {
+        if (parse_stopline_args(s, argc, argv, stops, how, sizeof how, out)) return SESSION_STAY;
+    } else if (s->have_next) {
+        snprintf(how, sizeof how, "%s", s->next_how);
+    } else {
+        for (int r = 0; r < s->nranks; r++) stops[r] = MPIRR_POS_NONE;
+        snprintf(how, sizeof how, "none: the ranks run to the end of the recording");
+    }
+    s->have_next = 0;
+    push_undo(s);
+    snprintf(s->how, sizeof s->how, "%s", how);
+    return go_to(s, stops, out);
+}
+
+static enum session_step cmd_step(struct replay_session *s, int argc, char **argv, FILE *out)
+{
+    int rank;
+    if (argc < 2 || argc > 3 || parse_rank(s, argv[1], &rank, out)) {
+        if (argc < 2 || argc > 3) fprintf(out, "mpirr: step takes a rank and a count: step R [N]\n");
+        return SESSION_STAY;
+    }
+    char *end;
+    long long n = argc == 3 ? strtoll(argv[2], &end, 10) : 1;
+    if (argc == 3 && (end == argv[2] || *end || n < 1)) {
+        fprintf(out, "mpirr: step %d: '%s' is not a number of events (1 or more)\n", rank, argv[2]);
+        return SESSION_STAY;
+    }
+    mpirr_ctl_slot sl;
+    replay_control_read(&s->control, rank, &sl);
+    if (sl.state != MPIRR_CTL_HELD) {
+        fprintf(out, "mpirr: rank %d is not held at a stopline (it is %s): it cannot step\n", rank,
+                replay_control_view(&s->control, rank, s->stall_s) == RANK_BLOCKED
+                    ? "blocked in MPI, waiting on a held rank" : mpirr_ctl_state_name(sl.state));
+        return SESSION_STAY;
+    }
+    uint64_t target = sl.held_pos + 2 * (uint64_t)n;
+    if (s->recorded[rank] && mpirr_pos_event(target) > s->recorded[rank] + 1) {
+        fprintf(out, "mpirr: rank %d's recording ends at event %" PRIu64 ": it cannot step %lld "
+                     "events from event %" PRIu64 "\n", rank, s->recorded[rank], n,
+                mpirr_pos_event(sl.held_pos));
+        return SESSION_STAY;
+    }
+    push_undo(s);
+    memcpy(s->next, s->stops, (size_t)s->nranks * sizeof *s->next);
+    s->next[rank] = target;
+    snprintf(s->how, sizeof s->how, "rank %d stepped %lld event%s; the others stay", rank, n,
+             n == 1 ? "" : "s");
+    s->stepping = rank;
+    return go_to(s, s->next, out);
+}
+
+static enum session_step cmd_undo(struct replay_session *s, FILE *out)
+{
+    if (s->nundo == 0) {
+        fprintf(out, "mpirr: nothing to undo: this is the first stopline\n");
+        return SESSION_STAY;
+    }
+    struct session_undo *u = &s->undo[--s->nundo];
+    memcpy(s->stops, u->stops, (size_t)s->nranks * sizeof *s->stops);
+    snprintf(s->how, sizeof s->how, "%s", u->how);
+    free(u->stops);
+    replay_control_set_stops(&s->control, s->stops);
+    replay_control_reset(&s->control);
+    fprintf(out, "mpirr: undo: re-executing the replay from the start to the previous stopline\n");
+    fflush(out);
+    if (child_restart()) return SESSION_QUIT;
+    s->launched_at = 0;
+    s->first = 1;
+    s->watching = 1;
+    return SESSION_RUN;
+}
+
+enum session_step replay_session_command(struct replay_session *s, const char *line, FILE *out,
+                                         int from_gdb)
+{
+    char buf[4096], *argv[64];
+    snprintf(buf, sizeof buf, "%s", line);
+    buf[strcspn(buf, "\r\n")] = 0;
+    int argc = split_words(buf, argv, 64);
+    if (argc == 0) return SESSION_STAY;
+    const char *c = argv[0];
+    enum session_step step = SESSION_STAY;
+    if (!strcmp(c, "where")) {
+        where_print(s, out);
+    } else if (!strcmp(c, "help")) {
+        fputs(help_text, out);
+    } else if (!strcmp(c, "quit") || !strcmp(c, "q")) {
+        step = SESSION_QUIT;
+    } else if (!strcmp(c, "continue") || !strcmp(c, "c")) {
+        step = cmd_continue(s, argc, argv, out);
+    } else if (!strcmp(c, "step") || !strcmp(c, "s")) {
+        step = cmd_step(s, argc, argv, out);
+    } else if (!strcmp(c, "undo")) {
+        step = cmd_undo(s, out);
+    } else if (!strcmp(c, "stop")) {
+        if (!parse_stopline_args(s, argc, argv, s->next, s->next_how, sizeof s->next_how, out)) {
+            s->have_next = 1;
+            fprintf(out, "next stopline: %s (continue goes there)\n", s->next_how);
+        }
+    } else if (!strcmp(c, "gdb")) {
+        int rank;
+        if (!parse_rank(s, argc > 1 ? argv[1] : NULL, &rank, out))
+            gdb_attach(s, rank, argc - 2, argv + 2, out);
+    } else {
+        fprintf(out, "mpirr: unknown command '%s' (help lists the commands)\n", c);
+    }
+    fflush(out);
+    /* the ranks run on: the watch (or, from gdb, the extension's "wait") sees them arrive */
+    (void)from_gdb;
+    return step;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The ranks reached the stopline: say where they are. */
+static void arrived(struct replay_session *s, FILE *out)
+{
+    s->watching = 0;
+    if (s->stepping >= 0) where_print_rank(s, s->stepping, out);
+    else where_print(s, out);
+    s->stepping = -1;
+}
+
+int replay_session_wait(struct replay_session *s, FILE *out)
+{
+    while (s->watching) {
+        if (child_exited()) {
+            fprintf(out, "mpirr: the job has ended\n");
+            return -1;
+        }
+        if (stopline_reached(s)) {
+            arrived(s, out);
+            break;
+        }
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+/* Reads and runs commands until one releases the ranks (0) or ends the job (1). */
+static int command_loop(struct replay_session *s)
+{
+    char line[4096];
+    for (;;) {
+        if (s->tty) {
+            fputs("(mpirr) ", stdout);
+            fflush(stdout);
+        }
+        if (!fgets(line, sizeof line, s->in)) { /* end of the commands: end the job */
+            s->quit = 1;
+            return 1;
+        }
+        if (!s->tty) { /* a script: echo the command, so the transcript reads like a session */
+            printf("(mpirr) %s", line);
+            if (!strchr(line, '\n')) putchar('\n');
+        }
+        enum session_step step = replay_session_command(s, line, stdout, 0);
+        if (step == SESSION_QUIT) {
+            s->quit = 1;
+            return 1;
+        }
+        if (step == SESSION_RUN) return 0;
+    }
+}
+
+int replay_session_watch(void *arg)
+{
+    struct replay_session *s = arg;
+    if (s->hold && s->hold->expected > 0 && replay_hold_watch(s->hold)) return 1;
+    if (!s->interactive) return 0;
+    if (s->watching) {
+        if (s->launched_at == 0) s->launched_at = now_s();
+        if (!stopline_reached(s)) return 0;
+        if (s->first) {
+            s->first = 0;
+            fprintf(stdout, "mpirr: every rank is at the stopline (%.2f s after the launch)\n",
+                    now_s() - s->launched_at);
+        }
+        arrived(s, stdout);
+    }
+    return command_loop(s);
+}
+
+void replay_session_close(struct replay_session *s)
+{
+    replay_control_finish(&s->control);
+    for (int i = 0; i < s->nundo; i++) free(s->undo[i].stops);
+    free(s->undo);
+    free(s->stops);
+    free(s->next);
+    free(s->recorded);
+    if (s->an) {
+        analysis_close(s->an);
+        free(s->an);
+    }
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,74 @@
+/* session.h: a replay session (`mpirr replay --stop`): the job runs under the control file,
+ * every rank stops at the stopline, and mpirr reads commands (where, gdb, continue, step,
+ * stop, undo, quit) from its standard input while they are held. docs/cli/replay.md. */
+#ifndef MPIRR_CLI_REPLAYCTL_SESSION_H
+#define MPIRR_CLI_REPLAYCTL_SESSION_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "control.h"
+#include "recording.h"
+
+struct replay_hold;
+struct analysis;
+
+/* What a command asks of the job. */
+enum session_step {
+    SESSION_STAY,    /* the ranks stay where they are: read the next command */
+    SESSION_RUN,     /* ranks were released: watch them until the stopline is reached */
+    SESSION_QUIT,    /* end the job */
+};
+
+/* A stopline to go back to. */
+struct session_undo {
+    uint64_t *stops;
+    char how[512];
+};
+
+struct replay_session {
+    const struct recording *rec;
+    struct replay_control control;
+    struct replay_hold *hold;  /* ranks held where the recording ends (or NULL) */
+    int nranks;
+    int interactive;           /* --stop given: stop, then read commands */
+    FILE *in;                  /* the commands */
+    int tty;                   /* in is a terminal: prompt */
+    double stall_s;            /* a rank inside a call without progress this long is blocked */
+    uint64_t *stops;           /* the stopline in force (per rank position, MPIRR_POS_NONE) */
+    struct session_undo *undo; /* earlier stoplines, newest last */
+    int nundo, undo_cap;
+    char how[512];             /* how the current stopline was chosen, for `where` */
+    uint64_t *next;            /* the stopline `stop` set for the next `continue` */
+    char next_how[512];
+    int have_next;
+    uint64_t *recorded;        /* events each rank's recording holds */
+    int stepping;              /* the rank a `step` moves (only its line is shown), or -1 */
+    int first;                 /* the job was (re)launched: say how long the stopline took */
+    double launched_at;
+    int watching;              /* released: waiting for the stopline to be reached */
+    int quit;                  /* the user ended the job */
+    struct analysis *an;       /* the event history, loaded when first needed; NULL: none */
+    int an_tried;
+    int hold_on_signal;
+};
+
+/* Sets up s for rec (creates the control file). 0, or an exit status after a message. */
+int replay_session_open(struct replay_session *s, const struct recording *rec,
+                        struct replay_hold *hold);
+/* Parses and applies the first stopline (--stop SPEC, --before/--after, --past), before the
+ * job starts. 0, or an exit status after a message. */
+int replay_session_first_stop(struct replay_session *s, const char *spec, int after, int past);
+/* child_spec.watch: reaches stoplines and runs the command loop; 1 ends the job. */
+int replay_session_watch(void *s);
+/* Runs one command line (as typed at the prompt); what it prints goes to out. from_gdb: the
+ * command comes from the gdb extension, whose rank is stopped by gdb: do not wait for the
+ * stopline here (the extension asks with "wait"). */
+enum session_step replay_session_command(struct replay_session *s, const char *line, FILE *out,
+                                         int from_gdb);
+/* Waits until every rank is at its stop, ended or blocked, then prints the `where` table to
+ * out. 0, or -1 if the job is gone. */
+int replay_session_wait(struct replay_session *s, FILE *out);
+void replay_session_close(struct replay_session *s);
+
+#endif

@@ -1,0 +1,16 @@
+/* verdict.h: the one line at the end of every replay that says whether it followed the
+ * recording: "finished as recorded", "rank 0 SIGSEGV at event 232, as recorded", "diverged at
+ * ...", from how each rank of the recorded run ended (the tails) and how each replayed rank
+ * ended (the control file). */
+#ifndef MPIRR_CLI_REPLAYCTL_VERDICT_H
+#define MPIRR_CLI_REPLAYCTL_VERDICT_H
+
+#include <stdio.h>
+
+#include "control.h"
+#include "recording.h"
+
+/* The job ended with status (child_run's); prints the verdict line to out. */
+void replay_verdict(const struct recording *r, struct replay_control *c, int status, FILE *out);
+
+#endif

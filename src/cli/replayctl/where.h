@@ -1,0 +1,16 @@
+/* where.h: the session's `where`: one line per rank: rank, host, pid, where it is (held before
+ * or after event E, blocked in E, finished, crashed...), the MPI call with its arguments (from
+ * the event history, when the recording has one) and the application's file:line (function)
+ * of that call. */
+#ifndef MPIRR_CLI_REPLAYCTL_WHERE_H
+#define MPIRR_CLI_REPLAYCTL_WHERE_H
+
+#include <stdio.h>
+
+struct replay_session;
+
+void where_print(struct replay_session *s, FILE *out);
+/* Just rank's line. */
+void where_print_rank(struct replay_session *s, int rank, FILE *out);
+
+#endif

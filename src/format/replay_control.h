@@ -1,0 +1,104 @@
+/* replay_control.h: the replay control file (DIR/replay-control), through which mpirr steers
+ * the ranks of a replay and learns where they are. The CLI creates it before every replay with
+ * one slot per rank; each rank maps it shared at MPI_Init. In its slot the CLI writes the
+ * position the rank must stop at (its part of a stopline); the rank writes its progress at
+ * every call, and when it stops or ends: where, in which call, its call site, how it ended.
+ *
+ * Positions count half-events: 2E is just before event E (the call not made yet), 2E+1 just
+ * after event E returned. A rank holds once its position reaches its slot's stop, and goes on
+ * when the CLI raises stop past it. Slots are a cache line apart multiple, so ranks never
+ * share one; the runtime reads its own stop word at every call (one load).
+ *
+ * The mapping is shared memory: it steers ranks on the host that runs mpirr (or on hosts that
+ * share its page cache); docs/cli/replay.md says what happens elsewhere. */
+#ifndef MPIRR_REPLAY_CONTROL_H
+#define MPIRR_REPLAY_CONTROL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MPIRR_CTL_NAME "replay-control"
+#define MPIRR_CTL_MAGIC 0x314c54435252504dull /* "MPRRCTL1" */
+#define MPIRR_CTL_VERSION 1
+#define MPIRR_CTL_SLOT_SIZE 512
+#define MPIRR_CTL_HEADER_SIZE 128
+#define MPIRR_POS_NONE UINT64_MAX /* stop: never; run to the end */
+
+static inline uint64_t mpirr_pos_before(uint64_t event) { return event << 1; }
+static inline uint64_t mpirr_pos_after(uint64_t event) { return event << 1 | 1; }
+static inline uint64_t mpirr_pos_event(uint64_t pos) { return pos >> 1; }
+static inline int mpirr_pos_is_after(uint64_t pos) { return (int)(pos & 1); }
+
+/* What a rank is doing (mpirr_ctl_slot.state), as the rank says. */
+enum mpirr_ctl_state {
+    MPIRR_CTL_NOT_STARTED = 0, /* has not reached MPI_Init's end yet */
+    MPIRR_CTL_RUNNING,
+    MPIRR_CTL_HELD,            /* at held_pos, waiting for stop to move past it */
+    MPIRR_CTL_HELD_SIGNAL,     /* got fatal signal `signal` (--hold-on-signal): held there */
+    MPIRR_CTL_FINISHED,        /* entered MPI_Finalize */
+    MPIRR_CTL_CRASHED,         /* a fatal signal (`signal`) is ending it */
+    MPIRR_CTL_ABORTED,         /* called MPI_Abort (`signal` holds the error code) */
+    MPIRR_CTL_DIVERGED,        /* the runtime reported divergence or a fatal error */
+    MPIRR_CTL_EXITED,          /* exit() without MPI_Finalize */
+    MPIRR_CTL_END_OF_RECORDING,/* held where its recording ends (the recorded run was stopped
+                                  from outside there: killed, signalled, disk full) */
+};
+
+/* Header flags (set by the CLI). */
+enum {
+    MPIRR_CTL_HOLD_ON_SIGNAL = 1, /* a fatal signal holds the rank instead of ending it */
+};
+
+typedef struct mpirr_ctl_header {
+    uint64_t magic;
+    uint32_t version, nranks;
+    uint32_t slot_size, flags;
+    int32_t cli_pid;         /* held ranks give up when this process is gone */
+    uint32_t reserved0;
+    uint64_t generation;     /* bumped by the CLI at every new stopline */
+    uint8_t reserved[MPIRR_CTL_HEADER_SIZE - 40];
+} mpirr_ctl_header;
+
+typedef struct mpirr_ctl_slot {
+    /* written by the CLI */
+    uint64_t stop;      /* hold when the position reaches this (MPIRR_POS_NONE) */
+    /* written by the rank */
+    uint64_t progress;  /* mpirr_progress_word (rank_log.h) of its latest call */
+    uint64_t held_pos;  /* the position it holds at (or died at, by progress) */
+    uint64_t held_generation; /* the header's generation when it was held */
+    uint32_t state;              /* enum mpirr_ctl_state */
+    int32_t pid;
+    uint32_t call;               /* call id of the event at held_pos */
+    int32_t signal;              /* HELD_SIGNAL/CRASHED: the signal; ABORTED: the error code */
+    uint64_t site_offset;        /* application call site: return address - load bias; 0 none */
+    uint64_t fault_offset;       /* HELD_SIGNAL/CRASHED: faulting pc - load bias of fault_module */
+    char host[64];
+    char site_module[192];       /* the object holding site_offset (the application) */
+    char fault_module[192];
+} mpirr_ctl_slot;
+
+_Static_assert(sizeof(mpirr_ctl_header) == MPIRR_CTL_HEADER_SIZE, "control header size");
+_Static_assert(sizeof(mpirr_ctl_slot) <= MPIRR_CTL_SLOT_SIZE, "control slot size");
+
+typedef struct mpirr_ctl {
+    mpirr_ctl_header *h;
+    size_t len;
+} mpirr_ctl;
+
+static inline mpirr_ctl_slot *mpirr_ctl_slot_of(const mpirr_ctl *c, int rank)
+{
+    return (mpirr_ctl_slot *)((char *)c->h + MPIRR_CTL_HEADER_SIZE +
+                              (size_t)rank * MPIRR_CTL_SLOT_SIZE);
+}
+
+/* The CLI: creates path (new: mpirr_create_file) for nranks ranks, every stop MPIRR_POS_NONE.
+ * 0, or -1 with a one-line message in err. */
+int mpirr_ctl_create(mpirr_ctl *c, const char *path, int nranks, char *err, size_t errlen);
+/* A rank: maps an existing control file made for nranks ranks. 0, or -1 with a one-line
+ * message naming the file and what is wrong with it. */
+int mpirr_ctl_open(mpirr_ctl *c, const char *path, int nranks, char *err, size_t errlen);
+void mpirr_ctl_close(mpirr_ctl *c);
+/* Name of a state, for messages ("held", "finished", ...). */
+const char *mpirr_ctl_state_name(unsigned state);
+
+#endif
