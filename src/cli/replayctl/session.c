@@ -223,6 +223,18 @@ static int split_words(char *line, char **argv, int max)
     return argc;
 }
 
+/* What follows the first n words of line (gdb's own arguments, quoted as typed). */
+static const char *after_words(const char *line, int n)
+{
+    const char *p = line;
+    for (int i = 0; i < n; i++) {
+        while (isspace((unsigned char)*p)) p++;
+        while (*p && !isspace((unsigned char)*p)) p++;
+    }
+    while (isspace((unsigned char)*p)) p++;
+    return p;
+}
+
 static int parse_rank(struct replay_session *s, const char *word, int *rank, FILE *out)
 {
     char *end;
@@ -376,7 +388,7 @@ enum session_step replay_session_command(struct replay_session *s, const char *l
     } else if (!strcmp(c, "gdb")) {
         int rank;
         if (!parse_rank(s, argc > 1 ? argv[1] : NULL, &rank, out))
-            gdb_attach(s, rank, argc - 2, argv + 2, out);
+            gdb_attach(s, rank, after_words(line, 2), out);
     } else {
         fprintf(out, "mpirr: unknown command '%s' (help lists the commands)\n", c);
     }
