@@ -153,6 +153,18 @@ static uint64_t position(struct replay_session *s, int rank)
     return (word & 1) ? mpirr_pos_before(word >> 1) : mpirr_pos_after(word >> 1);
 }
 
+/* Whether every rank has ended by itself (none held, blocked, or held on a signal): the job
+ * then ends too, and there is nothing to stop at. */
+static int all_ended(struct replay_session *s)
+{
+    for (int r = 0; r < s->nranks; r++) {
+        mpirr_ctl_slot sl;
+        replay_control_read(&s->control, r, &sl);
+        if (sl.state < MPIRR_CTL_FINISHED || sl.state == MPIRR_CTL_END_OF_RECORDING) return 0;
+    }
+    return 1;
+}
+
 /* Whether every rank is where the stopline puts it: at its stop, or ended, or blocked. */
 static int stopline_reached(struct replay_session *s)
 {
@@ -465,6 +477,7 @@ int replay_session_watch(void *arg)
     if (s->watching) {
         if (s->launched_at == 0) s->launched_at = now_s();
         if (!stopline_reached(s)) return 0;
+        if (all_ended(s)) return 0; /* the job ends by itself: the verdict follows */
         if (s->first) {
             s->first = 0;
             fprintf(stdout, "mpirr: every rank is at the stopline (%.2f s after the launch)\n",
