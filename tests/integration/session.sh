@@ -19,6 +19,11 @@ MPIRR=$1 IMPL=$2 PROGS=$3
 NOISE_US=${NOISE_US:-100}
 read -r -a LAUNCH <<<"$(launcher "$IMPL" 3)"
 PROG=$PROGS/wildcard_storm
+SRC=$(dirname "$0")/../programs
+# line LINE_OF FILE PATTERN: the source line of the first line of FILE matching PATTERN
+line_of() { grep -n -m1 -- "$2" "$SRC/$1" | cut -d: -f1; }
+STORM_RECV=$(line_of wildcard_storm.c "MPI_Recv(msg")
+CRASH_RECV=$(line_of crash_on_order.c "MPI_Recv(&who")
 
 # 1. the program is nondeterministic: native runs differ
 distinct=$(for i in 1 2 3 4 5 6; do
@@ -59,8 +64,8 @@ step 0 2
 continue
 EOF
 [ "$STATUS" -eq 0 ] || { cat "$TMP/basic.err" >&2; fail "basic session exited $STATUS"; }
-grep -q "^rank 0 .*stopped before event $E: MPI_Recv(.*peer=any.*) at .*wildcard_storm.c:25 (main)" "$TMP/basic.out" ||
-    { cat "$TMP/basic.out" >&2; fail "where does not show rank 0 before event $E at wildcard_storm.c:25"; }
+grep -q "^rank 0 .*stopped before event $E: MPI_Recv(.*peer=any.*) at .*wildcard_storm.c:$STORM_RECV (main)" "$TMP/basic.out" ||
+    { cat "$TMP/basic.out" >&2; fail "where does not show rank 0 before event $E at wildcard_storm.c:$STORM_RECV"; }
 grep -q "^rank 0 .*stopped before event $((E + 1)):" "$TMP/basic.out" ||
     { cat "$TMP/basic.out" >&2; fail "step 0 did not move rank 0 to event $((E + 1))"; }
 grep -q "^rank 0 .*before event $((E + 3)):" "$TMP/basic.out" ||
@@ -147,7 +152,7 @@ continue
 EOF
 [ "$STATUS" -eq 0 ] || { cat "$TMP/nohist.err" >&2; fail "session without history exited $STATUS"; }
 grep -q "without an event history" "$TMP/nohist.out" || fail "where does not say the stopline lacks a history"
-grep -q "^rank 0 .*stopped before event $E: MPI_Recv at .*wildcard_storm.c:25 (main)" "$TMP/nohist.out" ||
+grep -q "^rank 0 .*stopped before event $E: MPI_Recv at .*wildcard_storm.c:$STORM_RECV (main)" "$TMP/nohist.out" ||
     { cat "$TMP/nohist.out" >&2; fail "without history: rank 0 not shown before $E with its source line"; }
 grep -q "^rank [12] .*blocked in event" "$TMP/nohist.out" || { cat "$TMP/nohist.out" >&2; fail "without history: the other ranks are not shown blocked"; }
 [ "$(grep '^digest ' "$TMP/nohist.out")" = "$(grep '^digest ' "$TMP/rec2.out")" ] || fail "without history: continue did not finish as recorded"
@@ -169,6 +174,22 @@ for i in $(seq 1 40); do
     [ "$STATUS" -ne 0 ] && break
 done
 [ "$STATUS" -ne 0 ] || fail "40 recordings of crash_on_order never crashed"
-session crash --stop crash "$CRASH" <<EOF
+session crash --stop crash "$CRASH" <<CMDS
 where
 continue
+CMDS
+grep -q "^rank 0 .*stopped after event [0-9]*: MPI_Recv(.*) at .*crash_on_order.c:$CRASH_RECV (main)" "$TMP/crash.out" ||
+    { cat "$TMP/crash.out" "$TMP/crash.err" >&2; fail "--stop crash: rank 0 not stopped after its last receive"; }
+[ "$STATUS" -ne 0 ] || fail "--stop crash, continue: the replay did not crash as recorded"
+grep -q "SIGSEGV\|signal 11" "$TMP/crash.err" || { cat "$TMP/crash.err" >&2; fail "--stop crash, continue: no word of the recorded SIGSEGV"; }
+echo "ok: --stop crash stops after the last call before the fault; continue crashes as recorded"
+
+session hold --stop crash --hold-on-signal "$CRASH" <<CMDS
+continue
+where
+quit
+CMDS
+[ "$STATUS" -eq 0 ] || { cat "$TMP/hold.err" >&2; fail "--hold-on-signal session exited $STATUS"; }
+grep -q "^rank 0 .*held on a signal (signal 11)" "$TMP/hold.out" ||
+    { cat "$TMP/hold.out" "$TMP/hold.err" >&2; fail "--hold-on-signal: rank 0 not held on SIGSEGV"; }
+echo "ok: --hold-on-signal holds the crashing rank"

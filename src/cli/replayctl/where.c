@@ -34,7 +34,7 @@ static void put_call(struct replay_session *s, int rank, uint64_t event, const m
 {
     mpirr_event e;
     if (s->an && history_event(s, rank, event, &e)) {
-        fprintf(out, " %s(", mpirr_call_name(e.kind));
+        fprintf(out, ": %s(", mpirr_call_name(e.kind));
         char *args = NULL;
         size_t len = 0;
         FILE *m = open_memstream(&args, &len);
@@ -49,7 +49,7 @@ static void put_call(struct replay_session *s, int rank, uint64_t event, const m
         fprintf(out, ") at %s", site);
         return;
     }
-    if (use_slot_site) fprintf(out, " %s", mpirr_call_name(sl->call));
+    if (use_slot_site) fprintf(out, ": %s", mpirr_call_name(sl->call));
     if (use_slot_site && sl->site_module[0]) {
         mpirr_symbolizer *sym = mpirr_sym_open();
         char site[512] = "?";
@@ -75,13 +75,13 @@ void where_print_rank(struct replay_session *s, int rank, FILE *out)
     }
     if (sl.state == MPIRR_CTL_HELD) {
         uint64_t e = mpirr_pos_event(sl.held_pos);
-        fprintf(out, "%s %s event %" PRIu64 ":", v == RANK_AT_STOP ? "stopped" : "held",
+        fprintf(out, "%s %s event %" PRIu64, v == RANK_AT_STOP ? "stopped" : "held",
                 mpirr_pos_is_after(sl.held_pos) ? "after" : "before", e);
         put_call(s, rank, e, &sl, 1, out);
     } else if (sl.state == MPIRR_CTL_RUNNING) {
         if (!progress_ok) fprintf(out, "running\n");
         if (!progress_ok) return;
-        fprintf(out, "%s event %" PRIu64 ":", v == RANK_BLOCKED ? "blocked in"
+        fprintf(out, "%s event %" PRIu64, v == RANK_BLOCKED ? "blocked in"
                                                  : in_call ? "running in" : "running after",
                 event);
         put_call(s, rank, event, &sl, 0, out);
@@ -90,7 +90,7 @@ void where_print_rank(struct replay_session *s, int rank, FILE *out)
         fprintf(out, "%s", mpirr_ctl_state_name(sl.state));
         if (sl.state == MPIRR_CTL_CRASHED || sl.state == MPIRR_CTL_HELD_SIGNAL)
             fprintf(out, " (signal %d)", sl.signal);
-        fprintf(out, " at event %" PRIu64 ":", event);
+        fprintf(out, " at event %" PRIu64, event);
         put_call(s, rank, event, &sl, 0, out);
     }
     fputc('\n', out);
