@@ -57,4 +57,7 @@ rm -rf "$REC"
 
 say "mpirr races $REC: every receive that could have got another message, by source line"
 "$MPIRR" races "$REC" | sed 's/^/  /'
+say "mpirr replay --stop: a session, scripted through stdin (where, step, undo, continue)"
+E=$("$MPIRR" events "$REC" --rank 0 | awk -F'[: ]' '/peer=any/ { if (++n == 2) { print $2; exit } }')
+printf 'where\nstep 0\nundo\ncontinue\n' | "$MPIRR" replay --stop 0:"$E" "$REC" 2>&1 | sed 's/^/  /'
 rm -f "$REC.out" "$REC.replay"
