@@ -3,8 +3,8 @@
  * Measured on Open MPI 4.1.4 and MPICH 4.0.2 (docs/sessions-timeouts.md): a rank stopped for
  * up to 150 s (SIGSTOP), or held 40 s by an attached gdb, comes back and the job completes; the
  * only thing that kills a held job is the launcher's wall-clock limit, MPIEXEC_TIMEOUT (and Open
- * MPI's --timeout, which takes precedence over it). Both launchers read it from their own environment, which the
- * variables mpirr adds (-x / -genv) do not reach, so mpirr can only say so. */
+ * MPI's --timeout, which takes precedence over it). Both launchers read it from their own
+ * environment, which the variables mpirr adds (-x / -genv) do not reach: mpirr can only say so. */
 #include "launcher_timeouts.h"
 
 #include <stdlib.h>
