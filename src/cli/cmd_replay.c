@@ -17,6 +17,7 @@
 #include "replay_trust.h"
 #include "run_opts.h"
 #include "session.h"
+#include "replayctl/launcher_timeouts.h"
 #include "replayctl/session.h"
 #include "replayctl/verdict.h"
 
@@ -161,6 +162,12 @@ int cmd_replay(int argc, char **argv)
         s.watch_arg = &rs;
         if (a.stop || a.hold_on_signal) {
             s.stdin_null = 1; /* mpirr's standard input carries the session's commands */
+            /* a launcher's wall-clock limit kills ranks held for the debugger: say so */
+            struct env_var none[1];
+            launcher_timeouts_guard(none, 0, stderr);
+            if (s.li.launcher != IMPL_UNKNOWN)
+                launcher_timeouts_argv(s.li.scan.app >= 0 ? s.li.scan.app : s.li.argc, s.li.argv,
+                                       stderr);
             rc = replay_session_first_stop(&rs, a.stop, a.after, a.past);
             if (a.hold_on_signal)
                 replay_control_set_flags(&rs.control, MPIRR_CTL_HOLD_ON_SIGNAL);
