@@ -1,6 +1,7 @@
 /* divergence.c: how the runtime reports what it cannot go on with: a replay that no longer
  * follows its recording, bad input, or a recording that ends before the program does. One line
- * on stderr, then the whole job is aborted so nothing hangs. */
+ * on stderr, then the whole job is aborted so nothing hangs. In a replay the rank's control
+ * slot says so too (endings.h), for the verdict mpirr prints at the end. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -10,7 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "endings.h"
 #include "libc_runtime.h"
+#include "replay_control.h"
 #include "runtime.h"
 #include "settings.h"
 
@@ -56,6 +59,7 @@ static void vsay(const char *prefix, const char *fmt, va_list ap)
 
 void mpirr_diverged(uint64_t event, const char *fmt, ...)
 {
+    mpirr_replay_ended(MPIRR_CTL_DIVERGED, 0, mpirr_pos_before(event));
     char prefix[600];
     snprintf(prefix, sizeof prefix, "replay of rank %d diverged at event %llu (%s): ",
              mpirr_rt.rank, (unsigned long long)event, mpirr_rt.log_path);
@@ -71,6 +75,7 @@ void mpirr_diverged(uint64_t event, const char *fmt, ...)
 
 void mpirr_fatal(const char *fmt, ...)
 {
+    mpirr_replay_ended(MPIRR_CTL_DIVERGED, 0, MPIRR_POS_NONE);
     va_list ap;
     va_start(ap, fmt);
     vsay("", fmt, ap);
@@ -83,6 +88,14 @@ void mpirr_warn(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     vsay("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+void mpirr_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay("", fmt, ap);
     va_end(ap);
 }
 
@@ -108,6 +121,7 @@ void mpirr_hold_at_end(const mpirr_call *c)
 
 void mpirr_hold_before(uint64_t event, const char *what)
 {
+    mpirr_replay_ended(MPIRR_CTL_END_OF_RECORDING, 0, mpirr_pos_before(event));
     char how[160], line[1024];
     describe_ending(how, sizeof how);
     const char *holdlog = mpirr_setting_text(MPIRR_SET_HOLDLOG);
