@@ -10,7 +10,10 @@
 #include "control.h"
 #include "recording.h"
 
-/* The job ended with status (child_run's); prints the verdict line to out. */
+/* The job ended with status (child_run's); prints the verdict line to out (its wordings:
+ * docs/cli/replay.md, "How a replay ends"). Nothing without a control file for every rank of
+ * the recording. Not for a replay mpirr ended where every rank was held at the end of its
+ * recording: replay_hold's line says that. */
 void replay_verdict(const struct recording *r, struct replay_control *c, int status, FILE *out);
 
 #endif
