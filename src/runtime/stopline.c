@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "endings.h"
 #include "replay_control.h"
 #include "runtime.h"
 #include "settings.h"
@@ -68,25 +69,6 @@ static int is_mpi_or_mpirr(const char *path, const void *base)
     return 0;
 }
 
-/* The object holding pc, and pc relative to its load bias; 0 if unknown. */
-static int locate(const void *pc, char *module, size_t n, uint64_t *offset)
-{
-    Dl_info info;
-    struct link_map *map = NULL;
-    if (!dladdr1(pc, &info, (void **)&map, RTLD_DL_LINKMAP) || !map) return 0;
-    const char *path = map->l_name && map->l_name[0] ? map->l_name : NULL;
-    char exe[4096];
-    if (!path) { /* the main program */
-        ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (len <= 0) return 0;
-        exe[len] = 0;
-        path = exe;
-    }
-    snprintf(module, n, "%s", path);
-    *offset = (uint64_t)((uintptr_t)pc - (uintptr_t)map->l_addr);
-    return 1;
-}
-
 /* The application's call site: the first frame outside mpirr and the MPI library. */
 static void find_call_site(void)
 {
@@ -98,7 +80,7 @@ static void find_call_site(void)
         Dl_info info;
         if (!dladdr(frames[i], &info) || !info.dli_fname) continue;
         if (is_mpi_or_mpirr(info.dli_fname, info.dli_fbase)) continue;
-        locate(frames[i], slot->site_module, sizeof slot->site_module, &slot->site_offset);
+        mpirr_locate_pc(frames[i], slot->site_module, sizeof slot->site_module, &slot->site_offset);
         return;
     }
 }
