@@ -93,7 +93,7 @@ PY
     mkdir -p "$TMP/self"
     run "$TMP/replay" "$MPIRR" replay "$TMP/rec"
     [ "$STATUS" -eq 0 ] || { cat "$TMP/replay.err" >&2; fail "$mode: replay of the selflog recording exited $STATUS"; }
-    grep -q '^mpirr: ' "$TMP/replay.err" && { cat "$TMP/replay.err" >&2; fail "$mode: the replay reported an error"; }
+    replay_as_recorded "$TMP/replay" || { cat "$TMP/replay.err" >&2; fail "$mode: the replay reported an error"; }
     for r in $(seq 0 $((NP - 1))); do
         [ -f "$TMP/self/self-$r.txt" ] || fail "$mode: the replay's rank $r wrote no self-log"
         cmp -s "$TMP/self.rec/self-$r.txt" "$TMP/self/self-$r.txt" || {

@@ -63,3 +63,11 @@ same_output() {
         return 1
     }
 }
+
+# replay_as_recorded OUT_PREFIX: the replay's only "mpirr:" line is its verdict, saying it
+# ended as the recording did ("finished as recorded", or "followed the recording: ..." when a
+# rank crashed by itself, as recorded).
+replay_as_recorded() {
+    verdicts='^mpirr: replay (finished as recorded|followed the recording)'
+    ! grep '^mpirr: ' "$1.err" | grep -Evq "$verdicts" && grep -Eq "$verdicts" "$1.err"
+}

@@ -77,7 +77,7 @@ PY
 for i in $(seq $REPLAYS); do
     run "$TMP/replay$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec"
     [ "$STATUS" -eq 0 ] || { cat "$TMP/replay$i.err" >&2; fail "$name: replay $i exited $STATUS"; }
-    grep -q '^mpirr: ' "$TMP/replay$i.err" && { cat "$TMP/replay$i.err" >&2; fail "$name: replay $i reported an error"; }
+    replay_as_recorded "$TMP/replay$i" || { cat "$TMP/replay$i.err" >&2; fail "$name: replay $i reported an error"; }
     same_output "$TMP/record.out" "$TMP/replay$i.out" || fail "$name: replay $i printed something else than the recording"
 done
 echo "replayed $REPLAYS times under ${NOISE_US}us noise: identical"
