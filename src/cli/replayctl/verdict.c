@@ -83,7 +83,10 @@ static int follows(const struct ending *rec, const struct ending *rep, int own_s
 {
     switch (rec->kind) {
     case K_OUTSIDE: return rep->kind == K_OUTSIDE || (rep->kind == K_NONE && own_seen);
-    case K_FINISHED: return rep->kind == K_FINISHED;
+    /* a rank that finished when recording may be torn down a little earlier by the launcher
+     * after another rank's replayed crash: the teardown's timing is the launcher's, not the
+     * recording's */
+    case K_FINISHED: return rep->kind == K_FINISHED || (rep->kind == K_NONE && own_seen);
     case K_SIGNAL:
     case K_ABORT: return rep->kind == rec->kind && rep->detail == rec->detail && rep->event == rec->event;
     case K_EXIT: return rep->kind == K_EXIT && rep->event == rec->event; /* no status: atexit */
