@@ -134,9 +134,12 @@ static int end_child(pid_t pid)
     }
 }
 
+/* Forks and execs c with the signal mask mask; its pid, or -1 after a message. */
 static pid_t start_child(const struct child_spec *c, const struct sigaction *old,
                          const sigset_t *mask)
 {
+    /* Blocked across fork so that a signal cannot slip in before child_pid is known (it would
+     * be lost) or reach the child while it still runs our handler. */
     sigset_t during;
     block_forwarded(SIG_BLOCK, &during);
     pid_t pid = fork();
@@ -216,20 +219,10 @@ int child_run(const struct child_spec *c)
     sigset_t mask;
     fflush(NULL); /* nothing of ours may be written twice by the forked copy */
     install_forwarding(old);
-    /* Blocked across fork so that a signal cannot slip in before child_pid is known (it would
-     * be lost) or reach the child while it still runs our handler. */
-    block_forwarded(SIG_BLOCK, &mask);
-    pid_t pid = fork();
-    if (pid == 0)
-        exec_child(c, old, &mask);
-    int fork_errno = errno;
-    if (pid > 0)
-        child_pid = pid;
-    sigprocmask(SIG_SETMASK, &mask, NULL);
+    sigprocmask(SIG_SETMASK, NULL, &mask); /* the child gets mpirr's mask as it is */
+    pid_t pid = start_child(c, old, &mask);
     int status = -1;
-    if (pid < 0)
-        cli_error("cannot start '%s': %s", c->argv[0], strerror(fork_errno));
-    else
+    if (pid > 0)
         status = c->watch ? wait_watched(pid, c, old, &mask) : wait_status(pid);
     /* An interrupted run is not a success, even when the launcher says so (mpiexec.hydra may
      * exit 0 after passing SIGTERM on to the ranks). */

@@ -24,19 +24,6 @@ static const struct cli_opt frontier_opts[] = {
     {NULL, 0, 0, 0},
 };
 
-static int parse_at(const char *v, int *rank, uint64_t *event)
-{
-    char *end;
-    long r = strtol(v, &end, 10);
-    if (end == v || *end != ':' || r < 0 || r > 1 << 30) return -1;
-    const char *e = end + 1;
-    unsigned long long ev = strtoull(e, &end, 10);
-    if (end == e || *end || ev == 0) return -1;
-    *rank = (int)r;
-    *event = ev;
-    return 0;
-}
-
 static void print_vector(const char *what, const uint64_t *v, int n)
 {
     printf("%s frontier:\n", what);
@@ -71,7 +58,7 @@ int cmd_frontier(int argc, char **argv)
         cli_error("frontier takes one recording directory and --at RANK:EVENT");
         return CLI_EXIT_USAGE;
     }
-    if (parse_at(at, &rank, &event)) {
+    if (opt_rank_event(at, &rank, &event) || event == 0) {
         cli_error("frontier: --at needs RANK:EVENT (e.g. 3:1207), not '%s'", at);
         return CLI_EXIT_USAGE;
     }

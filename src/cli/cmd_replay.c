@@ -4,6 +4,7 @@
  * with --dry-run, prints what it would run. */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -116,7 +117,18 @@ int cmd_replay(int argc, char **argv)
 
     struct recording r;
     int recorded = a.argc == 0; /* run the manifest's command: replay_trust.h */
-    if ((rc = recording_open(a.dir, &r)) || (rc = replay_check_logs(&r, recorded))) {
+    if ((rc = recording_open(a.dir, &r)))
+        return rc;
+    /* how each rank's recording ended, read once as the logs are checked */
+    struct recorded_end *ends = calloc((size_t)(r.m.nranks > 0 ? r.m.nranks : 0) + 1, sizeof *ends);
+    if (!ends) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAIL;
+    } else {
+        rc = replay_check_logs(&r, recorded, ends);
+    }
+    if (rc) {
+        free(ends);
         recording_close(&r);
         return rc;
     }
@@ -125,6 +137,7 @@ int cmd_replay(int argc, char **argv)
     const char *base = r.m.cwd, *workdir = r.m.cwd;
     if (!recorded) {
         if (path_cwd(cwd, sizeof cwd) != 0) {
+            free(ends);
             recording_close(&r);
             return CLI_EXIT_FAIL;
         }
@@ -133,6 +146,7 @@ int cmd_replay(int argc, char **argv)
     } else if (!is_dir(r.m.cwd)) {
         cli_error("the recorded directory %s no longer exists (give the command after --)",
                   r.m.cwd);
+        free(ends);
         recording_close(&r);
         return CLI_EXIT_USAGE;
     }
@@ -153,9 +167,9 @@ int cmd_replay(int argc, char **argv)
     struct replay_hold hold;
     struct replay_session rs;
     int have_rs = 0;
-    if (!rc && !a.dry_run && !(rc = replay_hold_load(&r, &hold)))
+    if (!rc && !a.dry_run && !(rc = replay_hold_load(&r, ends, &hold)))
         s.hold = &hold;
-    if (!rc && !a.dry_run && !(rc = replay_session_open(&rs, &r, s.hold))) {
+    if (!rc && !a.dry_run && !(rc = replay_session_open(&rs, &r, ends, s.hold))) {
         have_rs = 1;
         s.control = rs.control.path;
         s.watch = replay_session_watch;
@@ -181,11 +195,12 @@ int cmd_replay(int argc, char **argv)
     else if (have_rs && rs.quit)
         rc = 0; /* the user ended the session */
     if (have_rs && !rs.quit && !(s.hold && hold.ended) && rc != CLI_EXIT_USAGE)
-        replay_verdict(&r, &rs.control, rc, stderr);
+        replay_verdict(&r, ends, &rs.control, rc, stderr);
     if (have_rs)
         replay_session_close(&rs);
     if (s.hold)
         replay_hold_finish(&hold);
+    free(ends);
     recording_close(&r);
     return rc;
 }

@@ -3,6 +3,7 @@
  * operand must reach the launched program untouched. */
 #include "opts.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -114,4 +115,18 @@ int opt_next_mixed(struct opt_scan *s, const struct cli_opt *table, const char *
         return id;
     *value = s->argv[s->i++];
     return OPT_OPERAND;
+}
+
+int opt_rank_event(const char *word, int *rank, uint64_t *event)
+{
+    char *end;
+    long r = strtol(word, &end, 10);
+    if (end == word || *end != ':' || r < 0 || r > 1 << 30) return -1;
+    const char *e = end + 1;
+    if (*e < '0' || *e > '9') return -1; /* no sign, no blank: strtoull would take them */
+    unsigned long long ev = strtoull(e, &end, 10);
+    if (*end) return -1;
+    *rank = (int)r;
+    *event = ev;
+    return 0;
 }

@@ -5,6 +5,8 @@
 #ifndef MPIRR_CLI_OPTS_H
 #define MPIRR_CLI_OPTS_H
 
+#include <stdint.h>
+
 struct cli_opt {
     const char *name; /* long name without "--"; NULL ends a table */
     char short_name;  /* 'o' for -o, or 0 */
@@ -46,5 +48,10 @@ int opt_scan_none(struct opt_scan *s);
 /* The command to launch: every word after the options. 0 and the words in *argc, *argv; or
  * OPT_BAD after "<cmd> needs a command to run" when there are none. */
 int opt_command_words(struct opt_scan *s, int *argc, char ***argv);
+
+/* A point of a run as the commands write it, RANK:EVENT (3:1207): a rank from 0 to 2^30 and
+ * an unsigned event number (0 too: the caller says what it accepts). 0, or -1 if word is not
+ * of that form. */
+int opt_rank_event(const char *word, int *rank, uint64_t *event);
 
 #endif

@@ -46,7 +46,8 @@ static int check_header(const struct recording *r, const char *path, const mpirr
     return 0;
 }
 
-static int check_log(const struct recording *r, int rank, int one_program)
+static int check_log(const struct recording *r, int rank, int one_program,
+                     struct recorded_end *end)
 {
     char path[PATH_MAX + 32], err[1024];
     recording_log_path(path, sizeof path, r->dir, rank);
@@ -64,18 +65,24 @@ static int check_log(const struct recording *r, int rank, int one_program)
         cli_error("%s", mpirr_log_reader_error(rd));
         rc = CLI_EXIT_USAGE;
     }
+    if (!rc && end) {
+        end->ending = mpirr_log_reader_ending(rd, &end->detail);
+        end->events = mpirr_log_reader_events(rd);
+        end->in_call = mpirr_log_reader_in_call(rd);
+        end->hold_event = mpirr_log_reader_hold_event(rd);
+    }
     mpirr_log_reader_close(rd);
     return rc;
 }
 
-int replay_check_logs(const struct recording *r, int one_program)
+int replay_check_logs(const struct recording *r, int one_program, struct recorded_end *ends)
 {
     if (r->m.nranks <= 0) {
         cli_error("%s holds no rank logs: nothing to replay", r->name);
         return CLI_EXIT_USAGE;
     }
     for (int rank = 0; rank < r->m.nranks; rank++) {
-        int rc = check_log(r, rank, one_program);
+        int rc = check_log(r, rank, one_program, ends ? &ends[rank] : NULL);
         if (rc)
             return rc;
     }

@@ -14,7 +14,8 @@
 #include "rank_log.h"
 #include "settings.h"
 
-int replay_hold_load(const struct recording *r, struct replay_hold *h)
+int replay_hold_load(const struct recording *r, const struct recorded_end *ends,
+                     struct replay_hold *h)
 {
     memset(h, 0, sizeof *h);
     h->nranks = r->m.nranks > 0 ? r->m.nranks : 0;
@@ -26,19 +27,11 @@ int replay_hold_load(const struct recording *r, struct replay_hold *h)
         return CLI_EXIT_FAIL;
     }
     for (int rank = 0; rank < h->nranks; rank++) {
-        char path[PATH_MAX + 32], err[1024];
-        recording_log_path(path, sizeof path, r->dir, rank);
-        mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
-        if (!rd) {
-            cli_error("%s", err);
-            replay_hold_finish(h);
-            return CLI_EXIT_USAGE;
-        }
-        h->hold[rank] = mpirr_log_reader_hold_event(rd);
+        const struct recorded_end *e = &ends[rank];
+        h->hold[rank] = e->hold_event;
         h->expected += h->hold[rank] != 0;
-        int detail, ending = mpirr_log_reader_ending(rd, &detail);
-        h->self_ending += ending != MPIRR_END_FINALIZED && !mpirr_ending_is_external(ending, detail);
-        mpirr_log_reader_close(rd);
+        h->self_ending += e->ending != MPIRR_END_FINALIZED &&
+                          !mpirr_ending_is_external(e->ending, e->detail);
     }
     h->stall_seconds = (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS);
     snprintf(h->path, sizeof h->path, "%s/" MPIRR_HOLDLOG_NAME, r->dir);

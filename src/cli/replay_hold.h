@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "recording.h"
+#include "replay_check.h"
 
 #define MPIRR_HOLDLOG_NAME "replay-held"
 
@@ -30,8 +31,10 @@ struct replay_hold {
     char how[160];      /* how the recorded run ended there, as the first rank said */
 };
 
-/* Reads every rank's hold point from its tail. 0, or an exit status after a message. */
-int replay_hold_load(const struct recording *r, struct replay_hold *h);
+/* Every rank's hold point, from how its recording ended (replay_check_logs). 0, or an exit
+ * status after a message. */
+int replay_hold_load(const struct recording *r, const struct recorded_end *ends,
+                     struct replay_hold *h);
 /* Creates the (empty) hold log; 0 or -1 after a message. */
 int replay_hold_start(struct replay_hold *h);
 /* child_spec.watch: 1 once every expected rank is held (or they stalled): the job ends. */

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "guard_word.h"
+
 #define MPIRR_CTL_NAME "replay-control"
 #define MPIRR_CTL_MAGIC 0x314c54435252504dull /* "MPRRCTL1" */
 #define MPIRR_CTL_VERSION 1
@@ -28,6 +30,18 @@ static inline uint64_t mpirr_pos_before(uint64_t event) { return event << 1; }
 static inline uint64_t mpirr_pos_after(uint64_t event) { return event << 1 | 1; }
 static inline uint64_t mpirr_pos_event(uint64_t pos) { return pos >> 1; }
 static inline int mpirr_pos_is_after(uint64_t pos) { return (int)(pos & 1); }
+/* The position a progress word (rank_log.h) says: inside call E is past 2E (it began, did not
+ * return), after it is 2E+1; *event and *in_call receive its parts. 0 (no position a word can
+ * say) with event 0 for a damaged word. */
+static inline uint64_t mpirr_pos_of_progress(uint64_t word, uint64_t *event, int *in_call)
+{
+    uint64_t v = 0;
+    int damaged = mpirr_guard_decode(word, &v) != 0;
+    *event = damaged ? 0 : v >> 1;
+    *in_call = !damaged && (v & 1);
+    if (damaged) return 0;
+    return *in_call ? mpirr_pos_before(*event) : mpirr_pos_after(*event);
+}
 
 /* What a rank is doing (mpirr_ctl_slot.state), as the rank says. */
 enum mpirr_ctl_state {

@@ -6,9 +6,8 @@
  * signal handler, where a debugger attached to it sees the faulting frame, until mpirr releases
  * it; the signal then takes its course and the rank dies as it would have.
  *
- * The slot is reached through a mapping of its own: stopline.c steers the rank through its
- * mapping, this file only writes how the rank ended (one store publishes the state, after the
- * fields it describes). */
+ * The slot is stopline.c's (mpirr_control_slot): this file only writes how the rank ended (one
+ * store publishes the state, after the fields it describes). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
@@ -21,14 +20,12 @@
 #include <unistd.h>
 
 #include "endings.h"
-#include "guard_word.h"
 #include "replay_control.h"
 #include "runtime.h"
 #include "settings.h"
 
 __thread unsigned mpirr_tls_call __attribute__((tls_model("initial-exec")));
 
-static mpirr_ctl ctl;
 static mpirr_ctl_slot *slot;
 static int ended;
 
@@ -53,11 +50,7 @@ int mpirr_locate_pc(const void *pc, char *module, size_t n, uint64_t *offset)
 /* Where the rank is: inside call E (position 2E: it began, did not return) or after it (2E+1). */
 static uint64_t position_now(uint64_t *event, int *in_call)
 {
-    uint64_t word = 0;
-    mpirr_guard_decode(__atomic_load_n(&slot->progress, __ATOMIC_RELAXED), &word);
-    *event = word >> 1;
-    *in_call = (int)(word & 1);
-    return *in_call ? mpirr_pos_before(*event) : mpirr_pos_after(*event);
+    return mpirr_pos_of_progress(__atomic_load_n(&slot->progress, __ATOMIC_RELAXED), event, in_call);
 }
 
 void mpirr_replay_ended(unsigned state, int detail, uint64_t pos)
@@ -92,12 +85,6 @@ static void signal_name(int sig, char *buf, size_t n)
     else snprintf(buf, n, "signal %d", sig);
 }
 
-/* Whether the CLI that steers the replay is gone: nobody would release the rank then. */
-static int cli_gone(void)
-{
-    return ctl.h->cli_pid > 0 && kill(ctl.h->cli_pid, 0) && errno == ESRCH;
-}
-
 /* --hold-on-signal: says where the rank is held, and waits until the CLI sets a new stopline
  * that moves its stop past the position (a new generation: the stop in force when the signal
  * came may already lie past it), or until the CLI is gone. Polls, as a held rank at a stopline
@@ -112,7 +99,7 @@ static void hold_here(int sig, uint64_t pos, uint64_t event, int in_call)
         snprintf(where, sizeof where, "inside %s", call ? call : "that call");
     else
         snprintf(where, sizeof where, "in its own code after %s", call ? call : "that call");
-    uint64_t generation = __atomic_load_n(&ctl.h->generation, __ATOMIC_ACQUIRE);
+    uint64_t generation = __atomic_load_n(&mpirr_control_header()->generation, __ATOMIC_ACQUIRE);
     slot->held_generation = generation;
     /* a debugger may attach to a held rank even where ptrace is limited to descendants */
     prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
@@ -121,11 +108,11 @@ static void hold_here(int sig, uint64_t pos, uint64_t event, int in_call)
               mpirr_rt.rank, name, (unsigned long long)event, where);
     struct timespec ts = {0, 2 * 1000 * 1000};
     for (unsigned polls = 1;; polls++) {
-        if (__atomic_load_n(&ctl.h->generation, __ATOMIC_ACQUIRE) != generation &&
+        if (__atomic_load_n(&mpirr_control_header()->generation, __ATOMIC_ACQUIRE) != generation &&
             __atomic_load_n(&slot->stop, __ATOMIC_ACQUIRE) > pos)
             break;
         /* the signal then ends the rank, as it would have without mpirr */
-        if (polls % 500 == 0 && cli_gone()) break;
+        if (polls % 500 == 0 && mpirr_control_cli_gone()) break;
         nanosleep(&ts, NULL);
     }
 }
@@ -143,21 +130,13 @@ static void note_in_slot(int sig, siginfo_t *info, void *ucontext)
     slot->fault_module[0] = 0;
     mpirr_locate_pc(faulting_pc(ucontext), slot->fault_module, sizeof slot->fault_module,
                     &slot->fault_offset);
-    if (ctl.h->flags & MPIRR_CTL_HOLD_ON_SIGNAL) hold_here(sig, pos, event, in_call);
+    if (mpirr_control_header()->flags & MPIRR_CTL_HOLD_ON_SIGNAL) hold_here(sig, pos, event, in_call);
     mpirr_control_ending(MPIRR_CTL_CRASHED, sig);
 }
 
 void mpirr_replay_signals_install(void)
 {
-    const char *path = mpirr_setting_text(MPIRR_SET_CONTROL);
-    if (!path || slot) return;
-    char err[600];
-    /* mpirr_control_start mapped the same file a moment ago (and ends the job if it cannot) */
-    if (mpirr_ctl_open(&ctl, path, mpirr_rt.nranks, err, sizeof err)) {
-        mpirr_warn("rank %d: %s; the replay cannot say how this rank ends", mpirr_rt.rank, err);
-        return;
-    }
-    slot = mpirr_ctl_slot_of(&ctl, mpirr_rt.rank);
+    if (slot || !(slot = mpirr_control_slot())) return;
     /* the launcher's SIGTERM is not the program's doing: left to its default */
     mpirr_signal_guard_install(note_in_slot, 0);
 }

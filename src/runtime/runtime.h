@@ -86,6 +86,11 @@ void mpirr_control_start(void);
 /* The rank ends (state: enum mpirr_ctl_state; detail: signal or error code); async-signal-safe.
  * Detaches the rank from the control file unless it is held. */
 void mpirr_control_ending(unsigned state, int detail);
+/* This rank's slot and the file's header (replay_control.h), NULL without a control file. */
+struct mpirr_ctl_slot *mpirr_control_slot(void);
+const struct mpirr_ctl_header *mpirr_control_header(void);
+/* The mpirr that steers the replay is gone: nobody would release a held rank. */
+int mpirr_control_cli_gone(void);
 void mpirr_replay_check_event(const mpirr_call *c);
 
 static inline void mpirr_lock(void)

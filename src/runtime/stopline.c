@@ -53,6 +53,15 @@ void mpirr_control_ending(unsigned state, int detail)
      * when the process ends) */
 }
 
+mpirr_ctl_slot *mpirr_control_slot(void) { return slot; }
+
+const mpirr_ctl_header *mpirr_control_header(void) { return slot ? ctl.h : NULL; }
+
+int mpirr_control_cli_gone(void)
+{
+    return slot && ctl.h->cli_pid > 0 && kill(ctl.h->cli_pid, 0) && errno == ESRCH;
+}
+
 /* Whether the object at base is part of mpirr or of the MPI library: its frames are not the
  * application's call site (MPICH's Fortran bindings call the C functions mpirr wraps). */
 static int is_mpi_or_mpirr(const char *path, const void *base)
@@ -92,7 +101,7 @@ static void wait_released(uint64_t pos)
     struct timespec ts = {0, 2 * 1000 * 1000};
     for (unsigned polls = 1; __atomic_load_n(&slot->stop, __ATOMIC_ACQUIRE) <= pos; polls++) {
         nanosleep(&ts, NULL);
-        if (polls % 500 == 0 && ctl.h->cli_pid > 0 && kill(ctl.h->cli_pid, 0) && errno == ESRCH)
+        if (polls % 500 == 0 && mpirr_control_cli_gone())
             mpirr_fatal("replay of rank %d: mpirr, which held it %s event %llu, is gone; ending "
                         "the job", mpirr_rt.rank, mpirr_pos_is_after(pos) ? "after" : "before",
                         (unsigned long long)mpirr_pos_event(pos));

@@ -9,9 +9,8 @@
 #include <unistd.h>
 
 #include "diag.h"
-#include "guard_word.h"
 
-static double now_s(void)
+double replay_control_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -87,14 +86,15 @@ enum rank_view replay_control_view(struct replay_control *c, int rank, double st
     case MPIRR_CTL_RUNNING: break;
     default: return RANK_ENDED;
     }
-    double t = now_s();
+    double t = replay_control_now();
     if (s.progress != c->seen_progress[rank] || c->seen_since[rank] == 0) {
         c->seen_progress[rank] = s.progress;
         c->seen_since[rank] = t;
         return RANK_RUNNING;
     }
-    uint64_t word;
-    int in_call = mpirr_guard_decode(s.progress, &word) == 0 && (word & 1);
+    uint64_t event;
+    int in_call;
+    mpirr_pos_of_progress(s.progress, &event, &in_call);
     return in_call && t - c->seen_since[rank] >= stall_s ? RANK_BLOCKED : RANK_RUNNING;
 }
 

@@ -160,13 +160,6 @@ struct gdb_server {
     double ended_since;
 };
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Listens on a fresh abstract name, written (without the leading NUL) to name. */
 static int server_listen(char *name, size_t n, int rank)
 {
@@ -297,8 +290,8 @@ static void watchdog(struct gdb_server *g)
     replay_control_read(&g->s->control, g->rank, &slot);
     enum rank_view v = replay_control_view(&g->s->control, g->rank, g->s->stall_s);
     if (v == RANK_ENDED && g->ended_since == 0)
-        g->ended_since = now_s();
-    if (v == RANK_BLOCKED || (v == RANK_ENDED && now_s() - g->ended_since >= g->s->stall_s)) {
+        g->ended_since = replay_control_now();
+    if (v == RANK_BLOCKED || (v == RANK_ENDED && replay_control_now() - g->ended_since >= g->s->stall_s)) {
         g->armed = 0;
         if (pid_alive(slot.pid))
             kill(slot.pid, SIGINT);

@@ -17,7 +17,6 @@
 #include "child.h"
 #include "diag.h"
 #include "event_trace.h"
-#include "guard_word.h"
 #include "gdb_attach.h"
 #include "rank_log.h"
 #include "replay_hold.h"
@@ -43,30 +42,12 @@ static void load_history(struct replay_session *s)
     }
 }
 
-/* Events each rank's recording holds (its tail's progress), for stoplines past the end. */
-static int load_recorded_events(struct replay_session *s)
-{
-    s->recorded = calloc((size_t)s->nranks + 1, sizeof *s->recorded);
-    if (!s->recorded) return -1;
-    for (int rank = 0; rank < s->nranks; rank++) {
-        char path[PATH_MAX + 32], err[1024];
-        recording_log_path(path, sizeof path, s->rec->dir, rank);
-        mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
-        if (!rd) {
-            cli_error("%s", err);
-            return -1;
-        }
-        s->recorded[rank] = mpirr_log_reader_events(rd);
-        mpirr_log_reader_close(rd);
-    }
-    return 0;
-}
-
 int replay_session_open(struct replay_session *s, const struct recording *rec,
-                        struct replay_hold *hold)
+                        const struct recorded_end *ends, struct replay_hold *hold)
 {
     memset(s, 0, sizeof *s);
     s->rec = rec;
+    s->ends = ends;
     s->hold = hold;
     s->nranks = rec->m.nranks;
     s->in = stdin;
@@ -75,8 +56,8 @@ int replay_session_open(struct replay_session *s, const struct recording *rec,
     s->stepping = -1;
     s->stops = calloc((size_t)s->nranks + 1, sizeof *s->stops);
     s->next = calloc((size_t)s->nranks + 1, sizeof *s->next);
-    if (!s->stops || !s->next || load_recorded_events(s)) {
-        if (!s->recorded || !s->stops) cli_error("out of memory");
+    if (!s->stops || !s->next) {
+        cli_error("out of memory");
         return CLI_EXIT_FAIL;
     }
     for (int r = 0; r < s->nranks; r++) s->stops[r] = MPIRR_POS_NONE;
@@ -92,9 +73,10 @@ static int check_point(struct replay_session *s, const struct stop_point *p, FIL
                      "(stop after it: %d:1 --after)\n", p->rank, p->rank);
         return -1;
     }
-    if (s->recorded[p->rank] && p->event > s->recorded[p->rank]) {
+    uint64_t events = s->ends[p->rank].events;
+    if (events && p->event > events) {
         fprintf(out, "mpirr: rank %d's recording ends at event %" PRIu64 ": there is no event %"
-                     PRIu64 " to stop at\n", p->rank, s->recorded[p->rank], p->event);
+                     PRIu64 " to stop at\n", p->rank, events, p->event);
         return -1;
     }
     return 0;
@@ -126,7 +108,7 @@ int replay_session_first_stop(struct replay_session *s, const char *spec, int af
     struct stop_point p = {.after = after};
     char err[PATH_MAX + 200];
     if (!strcmp(spec, "crash")) {
-        if (stopline_crash(s->rec, &p, err, sizeof err)) {
+        if (stopline_crash(s->rec, s->ends, &p, err, sizeof err)) {
             cli_error("%s", err);
             return CLI_EXIT_USAGE;
         }
@@ -148,9 +130,9 @@ static uint64_t position(struct replay_session *s, int rank)
     replay_control_read(&s->control, rank, &sl);
     if (sl.state == MPIRR_CTL_NOT_STARTED) return 0;
     if (sl.state == MPIRR_CTL_HELD) return sl.held_pos;
-    uint64_t word = 0;
-    if (mpirr_guard_decode(sl.progress, &word)) return 0;
-    return (word & 1) ? mpirr_pos_before(word >> 1) : mpirr_pos_after(word >> 1);
+    uint64_t event;
+    int in_call;
+    return mpirr_pos_of_progress(sl.progress, &event, &in_call);
 }
 
 /* Whether every rank has ended by itself (none held, blocked, or held on a signal): the job
@@ -334,9 +316,10 @@ static enum session_step cmd_step(struct replay_session *s, int argc, char **arg
         return SESSION_STAY;
     }
     uint64_t target = sl.held_pos + 2 * (uint64_t)n;
-    if (s->recorded[rank] && mpirr_pos_event(target) > s->recorded[rank] + 1) {
+    uint64_t events = s->ends[rank].events;
+    if (events && mpirr_pos_event(target) > events + 1) {
         fprintf(out, "mpirr: rank %d's recording ends at event %" PRIu64 ": it cannot step %lld "
-                     "events from event %" PRIu64 "\n", rank, s->recorded[rank], n,
+                     "events from event %" PRIu64 "\n", rank, events, n,
                 mpirr_pos_event(sl.held_pos));
         return SESSION_STAY;
     }
@@ -410,13 +393,6 @@ enum session_step replay_session_command(struct replay_session *s, const char *l
     return step;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The ranks reached the stopline: say where they are. */
 static void arrived(struct replay_session *s, FILE *out)
 {
@@ -475,13 +451,13 @@ int replay_session_watch(void *arg)
     if (s->hold && s->hold->expected > 0 && replay_hold_watch(s->hold)) return 1;
     if (!s->interactive) return 0;
     if (s->watching) {
-        if (s->launched_at == 0) s->launched_at = now_s();
+        if (s->launched_at == 0) s->launched_at = replay_control_now();
         if (!stopline_reached(s)) return 0;
         if (all_ended(s)) return 0; /* the job ends by itself: the verdict follows */
         if (s->first) {
             s->first = 0;
             fprintf(stdout, "mpirr: every rank is at the stopline (%.2f s after the launch)\n",
-                    now_s() - s->launched_at);
+                    replay_control_now() - s->launched_at);
         }
         arrived(s, stdout);
     }
@@ -495,7 +471,7 @@ void replay_session_close(struct replay_session *s)
     free(s->undo);
     free(s->stops);
     free(s->next);
-    free(s->recorded);
+    mpirr_sym_close(s->sym);
     if (s->an) {
         analysis_close(s->an);
         free(s->an);

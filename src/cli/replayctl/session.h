@@ -9,6 +9,7 @@
 
 #include "control.h"
 #include "recording.h"
+#include "replay_check.h"
 
 struct replay_hold;
 struct analysis;
@@ -42,20 +43,21 @@ struct replay_session {
     uint64_t *next;            /* the stopline `stop` set for the next `continue` */
     char next_how[512];
     int have_next;
-    uint64_t *recorded;        /* events each rank's recording holds */
+    const struct recorded_end *ends; /* how each rank's recording ended (replay_check.h) */
     int stepping;              /* the rank a `step` moves (only its line is shown), or -1 */
     int first;                 /* the job was (re)launched: say how long the stopline took */
     double launched_at;
     int watching;              /* released: waiting for the stopline to be reached */
     int quit;                  /* the user ended the job */
     struct analysis *an;       /* the event history, loaded when first needed; NULL: none */
+    struct mpirr_symbolizer *sym; /* call sites of held ranks without a history, for `where` */
     int an_tried;
     int hold_on_signal;
 };
 
 /* Sets up s for rec (creates the control file). 0, or an exit status after a message. */
 int replay_session_open(struct replay_session *s, const struct recording *rec,
-                        struct replay_hold *hold);
+                        const struct recorded_end *ends, struct replay_hold *hold);
 /* Parses and applies the first stopline (--stop SPEC, --before/--after, --past), before the
  * job starts. 0, or an exit status after a message. */
 int replay_session_first_stop(struct replay_session *s, const char *spec, int after, int past);

@@ -8,58 +8,44 @@
 
 #include "analysis_load.h"
 #include "call_ids.h"
+#include "opts.h"
 #include "rank_log.h"
 #include "replay_control.h"
 
 int stopline_parse(const char *spec, int nranks, struct stop_point *p, char *err, size_t n)
 {
-    char *end;
-    long r = strtol(spec, &end, 10);
-    if (end == spec || *end != ':' || r < 0 || r > 1 << 30) {
-        snprintf(err, n, "a stopline is RANK:EVENT (e.g. 3:1207), not '%s'", spec);
-        return -1;
-    }
-    const char *e = end + 1;
-    unsigned long long ev = strtoull(e, &end, 10);
-    if (end == e || *end || *e == '-') {
+    int r;
+    uint64_t ev;
+    if (opt_rank_event(spec, &r, &ev)) {
         snprintf(err, n, "a stopline is RANK:EVENT (e.g. 3:1207), not '%s'", spec);
         return -1;
     }
     if (r >= nranks) {
-        snprintf(err, n, "there is no rank %ld: the recording has ranks 0 to %d", r, nranks - 1);
+        snprintf(err, n, "there is no rank %d: the recording has ranks 0 to %d", r, nranks - 1);
         return -1;
     }
     if (ev == 0) {
         snprintf(err, n, "events are numbered from 1 (event 1 is MPI_Init)");
         return -1;
     }
-    p->rank = (int)r;
+    p->rank = r;
     p->event = ev;
     return 0;
 }
 
-int stopline_crash(const struct recording *r, struct stop_point *p, char *err, size_t n)
+int stopline_crash(const struct recording *r, const struct recorded_end *ends,
+                   struct stop_point *p, char *err, size_t n)
 {
     for (int rank = 0; rank < r->m.nranks; rank++) {
-        char path[PATH_MAX + 32], rerr[1024];
-        recording_log_path(path, sizeof path, r->dir, rank);
-        mpirr_log_reader *rd = mpirr_log_reader_open(path, rerr, sizeof rerr);
-        if (!rd) {
-            snprintf(err, n, "%s", rerr);
-            return -1;
-        }
-        int detail, ending = mpirr_log_reader_ending(rd, &detail);
-        uint64_t events = mpirr_log_reader_events(rd);
-        int in_call = mpirr_log_reader_in_call(rd);
-        mpirr_log_reader_close(rd);
-        int died = ending == MPIRR_END_ABORT ||
-                   (ending == MPIRR_END_SIGNAL && !mpirr_ending_is_external(ending, detail));
-        if (!died || events == 0) continue;
+        const struct recorded_end *e = &ends[rank];
+        int died = e->ending == MPIRR_END_ABORT ||
+                   (e->ending == MPIRR_END_SIGNAL && !mpirr_ending_is_external(e->ending, e->detail));
+        if (!died || e->events == 0) continue;
         /* inside a call (MPI_Abort, a fault in the library): stop before it; in its own code
          * after a call returned: stop just after that call, the last point before the fault */
         p->rank = rank;
-        p->event = events;
-        p->after = !in_call;
+        p->event = e->events;
+        p->after = !e->in_call;
         return 0;
     }
     snprintf(err, n, "--stop crash: no rank of %s died by itself (a fault, abort() or "

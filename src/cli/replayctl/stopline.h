@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "recording.h"
+#include "replay_check.h"
 
 struct analysis;
 
@@ -24,7 +25,8 @@ int stopline_parse(const char *spec, int nranks, struct stop_point *p, char *err
 /* The recorded run's death: the rank whose own crash, abort or MPI_Abort ended it, just
  * before the call it died in, or just after the last call it made before dying in its own
  * code. 0, or -1 with a reason (it did not die) in err. */
-int stopline_crash(const struct recording *r, struct stop_point *p, char *err, size_t n);
+int stopline_crash(const struct recording *r, const struct recorded_end *ends,
+                   struct stop_point *p, char *err, size_t n);
 /* Fills stops (nranks entries) for the point; an (may be NULL: no history) gives the other
  * ranks theirs. how receives a description for `where`. 0, or -1 with a reason in err (the
  * event is not one the history holds for that rank). */

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guard_word.h"
 #include "rank_log.h"
 
 enum kind {
@@ -35,25 +34,18 @@ struct ending {
 
 static int is_own(enum kind k) { return k == K_SIGNAL || k == K_ABORT || k == K_EXIT; }
 
-/* 0, or -1 with the reader's message in err. */
-static int recorded_ending(const struct recording *r, int rank, struct ending *e, char *err,
-                           size_t errlen)
+static void recorded_ending(const struct recorded_end *r, struct ending *e)
 {
-    char path[PATH_MAX + 32];
-    recording_log_path(path, sizeof path, r->dir, rank);
-    mpirr_log_reader *rd = mpirr_log_reader_open(path, err, errlen);
-    if (!rd) return -1;
     memset(e, 0, sizeof *e);
-    e->raw = mpirr_log_reader_ending(rd, &e->raw_detail);
-    e->event = mpirr_log_reader_events(rd);
-    mpirr_log_reader_close(rd);
+    e->raw = r->ending;
+    e->raw_detail = r->detail;
+    e->event = r->events;
     e->detail = e->raw_detail;
     if (e->raw == MPIRR_END_FINALIZED) e->kind = K_FINISHED;
     else if (mpirr_ending_is_external(e->raw, e->raw_detail)) e->kind = K_OUTSIDE;
     else if (e->raw == MPIRR_END_SIGNAL) e->kind = K_SIGNAL;
     else if (e->raw == MPIRR_END_ABORT) e->kind = K_ABORT;
     else e->kind = K_EXIT;
-    return 0;
 }
 
 static void replayed_ending(struct replay_control *c, int rank, struct ending *e)
@@ -63,8 +55,8 @@ static void replayed_ending(struct replay_control *c, int rank, struct ending *e
     memset(e, 0, sizeof *e);
     e->detail = s.signal;
     e->started = s.state != MPIRR_CTL_NOT_STARTED;
-    uint64_t word = 0;
-    if (mpirr_guard_decode(s.progress, &word) == 0) e->event = word >> 1;
+    int in_call;
+    mpirr_pos_of_progress(s.progress, &e->event, &in_call);
     switch (s.state) {
     case MPIRR_CTL_FINISHED: e->kind = K_FINISHED; break;
     case MPIRR_CTL_CRASHED:
@@ -131,7 +123,8 @@ static void describe(const struct ending *e, int recorded, char *buf, size_t n)
     }
 }
 
-void replay_verdict(const struct recording *r, struct replay_control *c, int status, FILE *out)
+void replay_verdict(const struct recording *r, const struct recorded_end *ends,
+                    struct replay_control *c, int status, FILE *out)
 {
     int n = r->m.nranks;
     if (!c || n <= 0 || c->nranks != n) return; /* no control file: nothing to compare */
@@ -141,11 +134,11 @@ void replay_verdict(const struct recording *r, struct replay_control *c, int sta
         free(rep);
         return;
     }
-    char err[1024], a[256], b[256];
-    int own_seen = 0, started = 0, diverged = -1, unread = -1;
+    char a[256], b[256];
+    int own_seen = 0, started = 0, diverged = -1;
     uint64_t events = 0;
     for (int k = 0; k < n; k++) {
-        if (unread < 0 && recorded_ending(r, k, &rec[k], err, sizeof err)) unread = k;
+        recorded_ending(&ends[k], &rec[k]);
         replayed_ending(c, k, &rep[k]);
         events += rec[k].event;
         own_seen |= is_own(rep[k].kind);
@@ -155,9 +148,6 @@ void replay_verdict(const struct recording *r, struct replay_control *c, int sta
     if (diverged >= 0) {
         fprintf(out, "mpirr: replay diverged at rank %d event %" PRIu64 " (see the line above)\n",
                 diverged, rep[diverged].event);
-    } else if (unread >= 0) {
-        fprintf(out, "mpirr: replay ended with status %d; how the recorded run ended is not known "
-                     "(%s)\n", status, err);
     } else if (!started) {
         fprintf(out, "mpirr: replay ended (status %d) before any rank got through MPI_Init\n",
                 status);

@@ -1,7 +1,8 @@
 /* verdict.h: the one line at the end of every replay that says whether it followed the
  * recording: "finished as recorded", "rank 0 SIGSEGV at event 232, as recorded", "diverged at
  * ...", from how each rank of the recorded run ended (the tails) and how each replayed rank
- * ended (the control file). */
+ * ended (the control file).
+ * The recorded endings are those replay_check_logs read. */
 #ifndef MPIRR_CLI_REPLAYCTL_VERDICT_H
 #define MPIRR_CLI_REPLAYCTL_VERDICT_H
 
@@ -9,11 +10,13 @@
 
 #include "control.h"
 #include "recording.h"
+#include "replay_check.h"
 
 /* The job ended with status (child_run's); prints the verdict line to out (its wordings:
  * docs/cli/replay.md, "How a replay ends"). Nothing without a control file for every rank of
  * the recording. Not for a replay mpirr ended where every rank was held at the end of its
  * recording: replay_hold's line says that. */
-void replay_verdict(const struct recording *r, struct replay_control *c, int status, FILE *out);
+void replay_verdict(const struct recording *r, const struct recorded_end *ends,
+                    struct replay_control *c, int status, FILE *out);
 
 #endif

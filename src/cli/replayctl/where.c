@@ -10,7 +10,6 @@
 #include "call_ids.h"
 #include "event_print.h"
 #include "event_trace.h"
-#include "guard_word.h"
 #include "session.h"
 #include "symbols.h"
 
@@ -51,10 +50,9 @@ static void put_call(struct replay_session *s, int rank, uint64_t event, const m
     }
     if (use_slot_site) fprintf(out, ": %s", mpirr_call_name(sl->call));
     if (use_slot_site && sl->site_module[0]) {
-        mpirr_symbolizer *sym = mpirr_sym_open();
+        if (!s->sym) s->sym = mpirr_sym_open(); /* one for the session: it caches per object */
         char site[512] = "?";
-        if (sym) mpirr_sym_lookup(sym, sl->site_module, sl->site_offset, site, sizeof site);
-        mpirr_sym_close(sym);
+        if (s->sym) mpirr_sym_lookup(s->sym, sl->site_module, sl->site_offset, site, sizeof site);
         fprintf(out, " at %s", site);
     }
 }
@@ -64,10 +62,9 @@ void where_print_rank(struct replay_session *s, int rank, FILE *out)
     mpirr_ctl_slot sl;
     replay_control_read(&s->control, rank, &sl);
     enum rank_view v = replay_control_view(&s->control, rank, s->stall_s);
-    uint64_t word = 0;
-    int progress_ok = mpirr_guard_decode(sl.progress, &word) == 0;
-    uint64_t event = word >> 1;
-    int in_call = (int)(word & 1);
+    uint64_t event;
+    int in_call;
+    int progress_ok = mpirr_pos_of_progress(sl.progress, &event, &in_call) != 0;
     fprintf(out, "rank %d  %s  pid %d  ", rank, sl.host[0] ? sl.host : "?", (int)sl.pid);
     if (sl.state == MPIRR_CTL_NOT_STARTED) {
         fprintf(out, "not started (before the end of MPI_Init)\n");
@@ -79,8 +76,10 @@ void where_print_rank(struct replay_session *s, int rank, FILE *out)
                 mpirr_pos_is_after(sl.held_pos) ? "after" : "before", e);
         put_call(s, rank, e, &sl, 1, out);
     } else if (sl.state == MPIRR_CTL_RUNNING) {
-        if (!progress_ok) fprintf(out, "running\n");
-        if (!progress_ok) return;
+        if (!progress_ok) {
+            fprintf(out, "running\n");
+            return;
+        }
         fprintf(out, "%s event %" PRIu64, v == RANK_BLOCKED ? "blocked in"
                                                  : in_call ? "running in" : "running after",
                 event);
