@@ -4,6 +4,9 @@
  *   mpiabort  calls MPI_Abort(.., 3)  exit   calls exit(4) without MPI_Finalize
  *   hang   blocks forever in a receive nobody matches (the harness then sends SIGTERM/SIGINT
  *          to the launcher, as a user or a batch system would)
+ *   poll   polls a receive nobody matches with MPI_Test, forever, announcing it after 2000
+ *          polls: the recording then ends in a run of unsuccessful tests, which have no
+ *          records, so replay must follow the rank's progress word, not its last record
  * Which round it dies in depends on the arrival order, so replay must reproduce the order to
  * die at the same place. Rank 0 writes what it saw to stdout and, synced, to the file argv[2]
  * (launchers may drop the last lines of stdout of a job that dies). */
@@ -56,9 +59,17 @@ int main(int argc, char **argv)
             fflush(log_file);
             fsync(fileno(log_file));
         }
+        int polls = 0, done = 0;
+        MPI_Request poll;
+        if (!strcmp(how, "poll")) { /* announced only once the polls are many */
+            MPI_Irecv(&polls, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &poll);
+            for (; polls < 2000; polls++) MPI_Test(&poll, &done, MPI_STATUS_IGNORE);
+        }
         printf("dying: %s\n", how);
         fflush(stdout);
-        if (!strcmp(how, "segv")) {
+        if (!strcmp(how, "poll")) {
+            while (!done) MPI_Test(&poll, &done, MPI_STATUS_IGNORE);
+        } else if (!strcmp(how, "segv")) {
             volatile int *p = NULL;
             *p = 1;
         } else if (!strcmp(how, "abort")) {
