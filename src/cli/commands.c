@@ -11,6 +11,7 @@ static const struct command commands[] = {
     {"events", cmd_events, "events", 0},
     {"races", cmd_races, "races", 0},
     {"frontier", cmd_frontier, "frontier", 0},
+    {"explore", cmd_explore, "explore", 1},
     {"help", cmd_help, "help", 0},
     {"version", cmd_version, "README", 0}, /* described in the overview */
 };
