@@ -91,25 +91,6 @@ static int parse(int argc, char **argv, struct record_args *a)
     return opt_command_words(&s, &a->argc, &a->argv);
 }
 
-/* The manifest as known before the run; the rest is filled in afterwards. */
-static int start_manifest(mpirr_manifest *m, const struct record_args *a,
-                          const struct session *s, const char *cwd)
-{
-    mpirr_manifest_init(m);
-    snprintf(m->mode, sizeof m->mode, "%s", a->mode);
-    snprintf(m->mpi, sizeof m->mpi, "%s", mpi_impl_name(s->impl));
-    m->wtime = a->wtime;
-    snprintf(m->cwd, sizeof m->cwd, "%s", cwd);
-    m->created = (int64_t)time(NULL);
-    m->argv = calloc((size_t)a->argc + 1, sizeof *m->argv);
-    if (!m->argv)
-        return -1;
-    for (; m->argc < a->argc; m->argc++)
-        if (!(m->argv[m->argc] = strdup(a->argv[m->argc])))
-            return -1;
-    return 0;
-}
-
 /* No rank wrote a log: the recording is empty whatever the program's exit status, so record
  * fails, saying why when the program shows it. The runtime opens a rank's log in its MPI_Init:
  * a rank whose MPI_Init went around the runtime leaves nothing. That happens to Fortran calls
@@ -136,15 +117,6 @@ static int report_no_logs(const char *dir, const struct session *s)
                   "(the program never called MPI_Init, is linked statically against MPI, or "
                   "ended before)", dir);
     return CLI_EXIT_FAIL;
-}
-
-static int write_manifest(const char *dir, const mpirr_manifest *m)
-{
-    char err[1024];
-    if (mpirr_manifest_write(dir, m, err, sizeof err) == 0)
-        return 0;
-    cli_error("%s", err);
-    return -1;
 }
 
 int cmd_record(int argc, char **argv)
@@ -176,12 +148,9 @@ int cmd_record(int argc, char **argv)
         cli_error("recording into %s", dir);
 
     mpirr_manifest m;
-    if (start_manifest(&m, &a, &s, cwd) != 0) {
-        cli_error("out of memory");
-        mpirr_manifest_free(&m);
-        return CLI_EXIT_FAIL;
-    }
-    if (write_manifest(dir, &m) != 0) {
+    if (recording_manifest_start(&m, a.mode, mpi_impl_name(s.impl), a.wtime, cwd, a.argc,
+                                 a.argv) != 0 ||
+        recording_manifest_write(dir, &m) != 0) {
         mpirr_manifest_free(&m);
         return CLI_EXIT_FAIL;
     }
@@ -191,7 +160,7 @@ int cmd_record(int argc, char **argv)
     if (m.nranks == 0 && status == 0)
         status = report_no_logs(dir, &s);
     /* A recording whose manifest is incomplete must not look like a success. */
-    if (write_manifest(dir, &m) != 0 && status == 0)
+    if (recording_manifest_write(dir, &m) != 0 && status == 0)
         status = CLI_EXIT_FAIL;
     mpirr_manifest_free(&m);
     return status;

@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "diag.h"
+#include "mpi_impl.h"
 #include "opts.h"
 #include "paths.h"
 #include "recording.h"
@@ -18,11 +19,13 @@
 #include "replay_trust.h"
 #include "run_opts.h"
 #include "session.h"
+#include "explore/flip.h"
 #include "replayctl/launcher_timeouts.h"
 #include "replayctl/session.h"
 #include "replayctl/verdict.h"
 
-enum { OPT_DRY_RUN, OPT_NO_EXE_CHECK, OPT_STOP, OPT_BEFORE, OPT_AFTER, OPT_PAST, OPT_HOLD_SIGNAL };
+enum { OPT_DRY_RUN, OPT_NO_EXE_CHECK, OPT_STOP, OPT_BEFORE, OPT_AFTER, OPT_PAST, OPT_HOLD_SIGNAL,
+       OPT_FLIP, OPT_OUTPUT, OPT_FORCE };
 
 static const struct cli_opt replay_opts[] = {
     {"dry-run", 0, 0, OPT_DRY_RUN},
@@ -32,6 +35,9 @@ static const struct cli_opt replay_opts[] = {
     {"after", 0, 0, OPT_AFTER},
     {"past", 0, 0, OPT_PAST},
     {"hold-on-signal", 0, 0, OPT_HOLD_SIGNAL},
+    {"flip", 0, 1, OPT_FLIP},
+    {"output", 'o', 1, OPT_OUTPUT},
+    {"force", 0, 0, OPT_FORCE},
     RUN_OPTS_TABLE,
     {NULL, 0, 0, 0},
 };
@@ -42,12 +48,44 @@ struct replay_args {
     int exe_check; /* 0: --no-exe-check */
     const char *stop; /* --stop R:E or "crash": a session (replayctl/session.h) */
     int after, past, hold_on_signal;
+    const char *flip, *output; /* --flip R:E=SRC -o NEWDIR (explore/flip.h) */
+    int force;
     const char *dir;
     int argc;     /* the command given after "--", or 0 for the recorded one */
     char **argv;
 };
 
 /* 0, OPT_HELP, or OPT_BAD (reported). */
+/* One option into a (when_given: --before/--after seen). 0, or OPT_BAD/OPT_HELP. */
+static int apply(struct replay_args *a, int id, const char *v, int *when_given)
+{
+    if (id == OPT_BAD || id == OPT_HELP)
+        return id;
+    if (id == OPT_DRY_RUN)
+        a->dry_run = 1;
+    else if (id == OPT_NO_EXE_CHECK)
+        a->exe_check = 0;
+    else if (id == OPT_STOP)
+        a->stop = v;
+    else if (id == OPT_BEFORE || id == OPT_AFTER)
+        a->after = id == OPT_AFTER, *when_given = 1;
+    else if (id == OPT_PAST)
+        a->past = 1;
+    else if (id == OPT_HOLD_SIGNAL)
+        a->hold_on_signal = 1;
+    else if (id == OPT_FLIP)
+        a->flip = v;
+    else if (id == OPT_OUTPUT)
+        a->output = v;
+    else if (id == OPT_FORCE)
+        a->force = 1;
+    else if (run_opts_apply(&a->run, "replay", id, v) != 0)
+        return OPT_BAD;
+    return 0;
+}
+
+/* Options go before or after DIR (mpirr replay DIR --stop 1:20), a command after "--".
+ * 0, OPT_HELP, or OPT_BAD (reported). */
 static int parse(int argc, char **argv, struct replay_args *a)
 {
     struct opt_scan s;
@@ -57,46 +95,45 @@ static int parse(int argc, char **argv, struct replay_args *a)
     a->exe_check = 1;
     a->stop = NULL;
     a->after = a->past = a->hold_on_signal = 0;
-    int when_given = 0;
+    a->flip = a->output = NULL;
+    a->force = 0;
+    a->dir = NULL;
+    int when_given = 0, rc;
     const char *v;
-    for (int id; (id = opt_next(&s, replay_opts, &v)) != OPT_DONE;) {
-        if (id == OPT_BAD || id == OPT_HELP)
-            return id;
-        if (id == OPT_DRY_RUN)
-            a->dry_run = 1;
-        else if (id == OPT_NO_EXE_CHECK)
-            a->exe_check = 0;
-        else if (id == OPT_STOP)
-            a->stop = v;
-        else if (id == OPT_BEFORE || id == OPT_AFTER)
-            a->after = id == OPT_AFTER, when_given = 1;
-        else if (id == OPT_PAST)
-            a->past = 1;
-        else if (id == OPT_HOLD_SIGNAL)
-            a->hold_on_signal = 1;
-        else if (run_opts_apply(&a->run, "replay", id, v) != 0)
-            return OPT_BAD;
+    for (int id; (id = opt_next(&s, replay_opts, &v)) != OPT_DONE || (!a->dir && !s.dashdash && s.i < argc);) {
+        if (id == OPT_DONE) { /* an operand: the recording, once */
+            a->dir = argv[s.i++];
+            continue;
+        }
+        if ((rc = apply(a, id, v, &when_given)))
+            return rc;
     }
     if ((when_given || a->past) && !a->stop) {
         cli_error("replay: --before, --after and --past qualify --stop R:E");
         return OPT_BAD;
     }
-    if (s.dashdash || s.i >= argc) {
+    if ((a->output || a->force) && !a->flip) {
+        cli_error("replay: -o and --force name the recording of a flipped run (--flip R:E=SRC)");
+        return OPT_BAD;
+    }
+    if (a->flip && (a->stop || a->hold_on_signal || a->dry_run)) {
+        cli_error("replay: --flip records a new run; it does not take --stop, --hold-on-signal "
+                  "or --dry-run");
+        return OPT_BAD;
+    }
+    if (!a->dir) {
         cli_error("replay needs a recording directory (mpirr replay [options] DIR [-- COMMAND...])");
         return OPT_BAD;
     }
-    a->dir = argv[s.i++];
     a->argc = 0;
     a->argv = NULL;
     if (s.i == argc)
         return 0;
-    /* Only "--" may follow DIR: an option there would otherwise be run as the command. */
-    if (strcmp(argv[s.i], "--") != 0) {
-        cli_error("replay: unexpected '%s' after DIR (options go before DIR, a command after --)",
-                  argv[s.i]);
+    /* Only "--" may end the options: a word there would otherwise be run as the command. */
+    if (!s.dashdash) {
+        cli_error("replay: unexpected '%s' after DIR (a command to run goes after --)", argv[s.i]);
         return OPT_BAD;
     }
-    s.i++;
     return opt_command_words(&s, &a->argc, &a->argv);
 }
 
@@ -104,6 +141,24 @@ static int is_dir(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* --flip: the ranks replay up to the flip's cut, then record the run into the new directory;
+ * the command (argc, argv) runs in cwd. */
+static int replay_flipped(const struct replay_args *a, const struct recording *r,
+                          struct session *s, int argc, char **argv, const char *cwd)
+{
+    struct flip f;
+    int rc = flip_prepare(&f, r, a->flip, a->output, a->force);
+    if (!rc)
+        rc = flip_start_manifest(&f, r, mpi_impl_name(s->impl), cwd, argc, argv);
+    if (rc) {
+        mpirr_manifest_free(&f.m);
+        return rc;
+    }
+    s->flip = f.file;
+    s->events = 1; /* the new run's races can be flipped in turn */
+    return flip_finish(&f, session_run(s));
 }
 
 int cmd_replay(int argc, char **argv)
@@ -164,6 +219,14 @@ int cmd_replay(int argc, char **argv)
         rc = replay_check_launch(&r, &s.li, base, a.exe_check);
     if (!rc)
         rc = session_choose_runtime(&s, preferred);
+    if (a.flip) {
+        if (!rc)
+            rc = replay_flipped(&a, &r, &s, recorded ? r.m.argc : a.argc,
+                                recorded ? r.m.argv : a.argv, base);
+        free(ends);
+        recording_close(&r);
+        return rc;
+    }
     struct replay_hold hold;
     struct replay_session rs;
     int have_rs = 0;

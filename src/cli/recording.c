@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -229,4 +230,30 @@ struct log_key *recording_log_keys(const char *dir, int rank, size_t *n)
     mpirr_log_reader_close(rd);
     if (k) qsort(k, *n, sizeof *k, by_event);
     return k;
+}
+
+int recording_manifest_start(mpirr_manifest *m, const char *mode, const char *mpi, int wtime,
+                             const char *cwd, int argc, char *const *argv)
+{
+    mpirr_manifest_init(m);
+    snprintf(m->mode, sizeof m->mode, "%s", mode);
+    snprintf(m->mpi, sizeof m->mpi, "%s", mpi);
+    m->wtime = wtime;
+    snprintf(m->cwd, sizeof m->cwd, "%s", cwd);
+    m->created = (int64_t)time(NULL);
+    m->argv = calloc((size_t)argc + 1, sizeof *m->argv);
+    for (; m->argv && m->argc < argc; m->argc++)
+        if (!(m->argv[m->argc] = strdup(argv[m->argc]))) break;
+    if (m->argv && m->argc == argc) return 0;
+    cli_error("out of memory");
+    mpirr_manifest_free(m);
+    return CLI_EXIT_FAIL;
+}
+
+int recording_manifest_write(const char *dir, const mpirr_manifest *m)
+{
+    char err[1024];
+    if (mpirr_manifest_write(dir, m, err, sizeof err) == 0) return 0;
+    cli_error("%s", err);
+    return -1;
 }

@@ -28,6 +28,13 @@ void recording_log_path(char *path, size_t n, const char *dir, int rank);
  * what that means for it. */
 void recording_fill_from_logs(const char *dir, mpirr_manifest *m);
 
+/* The manifest of a new recording as known before its run (the rest is filled in afterwards:
+ * recording_fill_from_logs, exit_status). 0, or CLI_EXIT_FAIL after "out of memory". */
+int recording_manifest_start(mpirr_manifest *m, const char *mode, const char *mpi, int wtime,
+                             const char *cwd, int argc, char *const *argv);
+/* Writes dir/manifest: 0, or -1 after a one-line message. */
+int recording_manifest_write(const char *dir, const mpirr_manifest *m);
+
 /* One record of a rank log, as tools cross-check it against the event history. */
 struct log_key {
     uint64_t event;

@@ -135,6 +135,8 @@ int session_run(const struct session *s)
     }
     if (s->control)
         vars[n++] = (struct env_var){"MPIRR_CONTROL", s->control};
+    if (s->flip)
+        vars[n++] = (struct env_var){"MPIRR_FLIP", s->flip};
     int (*watch)(void *) = s->watch ? s->watch : hold_watch ? replay_hold_watch : NULL;
     void *watch_arg = s->watch ? s->watch_arg : s->hold;
 

@@ -23,6 +23,7 @@ struct session {
     int dry_run;         /* print the command (one shell line on stdout) instead of running it */
     struct replay_hold *hold; /* replay: ranks to be held where the recording ends, or NULL */
     const char *control; /* replay: MPIRR_CONTROL, the control file (replayctl/control.h) */
+    const char *flip;    /* replay --flip: MPIRR_FLIP, the flip file (explore/flip.h) */
     /* replay: asked every few ms while the job runs (child_spec.watch), or NULL; it gets
      * watch_arg and replaces the hold's own watch (call replay_hold_watch from it) */
     int (*watch)(void *arg);

@@ -35,15 +35,13 @@ struct mpirr_runtime mpirr_rt = {
     .progress = &unlogged_progress,
 };
 
-static void fill_header(mpirr_log_header *h)
+static void fill_header(mpirr_log_header *h, uint32_t flags)
 {
     memset(h, 0, sizeof *h);
     h->rank = mpirr_rt.rank;
     h->nranks = mpirr_rt.nranks;
     h->pid = (int32_t)getpid();
-    h->flags = mpirr_libc_record_flags() | (mpirr_rt.wtime ? MPIRR_LOG_FLAG_WTIME : 0) |
-               (mpirr_rt.rec_mode == MPIRR_REC_RACES ? MPIRR_LOG_FLAG_RACES : 0) |
-               (mpirr_rt.rec_mode == MPIRR_REC_ALL ? MPIRR_LOG_FLAG_ALL : 0);
+    h->flags = flags;
     ssize_t n = readlink("/proc/self/exe", h->exe_path, sizeof h->exe_path - 1);
     if (n > 0) h->exe_path[n] = 0;
     h->exe_fingerprint = mpirr_file_fingerprint("/proc/self/exe");
@@ -60,11 +58,11 @@ static void fill_header(mpirr_log_header *h)
     }
 }
 
-static void start_recording(void)
+void mpirr_log_start(uint32_t flags)
 {
     mpirr_log_header h;
     char err[512];
-    fill_header(&h);
+    fill_header(&h, flags);
     mpirr_rt.writer = mpirr_log_writer_open(mpirr_rt.dir, &h, 0, err, sizeof err);
     /* Every rank makes its log before any makes its event history: on a disk short of space
      * the logs, which replay needs, get it first (one barrier, inside MPI_Init, where no
@@ -72,16 +70,23 @@ static void start_recording(void)
     if (mpirr_setting_value(MPIRR_SET_EVENTS)) PMPI_Barrier(MPI_COMM_WORLD);
     if (!mpirr_rt.writer) {
         mpirr_warn("rank %d: %s; this rank is not recorded", mpirr_rt.rank, err);
-        /* Races mode's peers send this rank timestamp headers and wait for its own, and
-         * register communicators with it collectively: it keeps the protocol, logging
-         * nothing (as after mpirr_recording_stopped), or the job would hang. */
-        if (mpirr_rt.rec_mode != MPIRR_REC_RACES) return;
-    } else {
-        mpirr_rt.counters = mpirr_log_counters(mpirr_rt.writer);
-        mpirr_rt.progress = mpirr_log_progress(mpirr_rt.writer);
-        *mpirr_rt.progress = mpirr_progress_word(mpirr_current_event, 1); /* inside MPI_Init */
-        mpirr_ev_start(mpirr_ev_init_t0);
+        return;
     }
+    mpirr_rt.counters = mpirr_log_counters(mpirr_rt.writer);
+    mpirr_rt.progress = mpirr_log_progress(mpirr_rt.writer);
+    *mpirr_rt.progress = mpirr_progress_word(mpirr_current_event, 1); /* inside MPI_Init */
+    mpirr_ev_start(mpirr_ev_init_t0);
+}
+
+static void start_recording(void)
+{
+    mpirr_log_start(mpirr_libc_record_flags() | (mpirr_rt.wtime ? MPIRR_LOG_FLAG_WTIME : 0) |
+                    (mpirr_rt.rec_mode == MPIRR_REC_RACES ? MPIRR_LOG_FLAG_RACES : 0) |
+                    (mpirr_rt.rec_mode == MPIRR_REC_ALL ? MPIRR_LOG_FLAG_ALL : 0));
+    /* Races mode's peers send a rank that could not make its log timestamp headers and wait
+     * for its own, and register communicators with it collectively: it keeps the protocol,
+     * logging nothing (as after mpirr_recording_stopped), or the job would hang. */
+    if (!mpirr_rt.writer && mpirr_rt.rec_mode != MPIRR_REC_RACES) return;
     mpirr_rt.active = 1;
     if (mpirr_rt.rec_mode == MPIRR_REC_RACES) {
         mpirr_rt.piggyback = 1;
@@ -137,7 +142,9 @@ static void start(void)
     mpirr_rt.have_shadow = PMPI_Comm_dup(MPI_COMM_SELF, &mpirr_rt.shadow) == MPI_SUCCESS;
     if (mpirr_rt.mode == MPIRR_MODE_RECORD) start_recording();
     else start_replay();
-    if (mpirr_rt.mode == MPIRR_MODE_RECORD) mpirr_crash_guard_install();
+    if (mpirr_rt.mode == MPIRR_MODE_REPLAY && mpirr_setting_text(MPIRR_SET_FLIP)) mpirr_flip_start();
+    /* a flipped replay is a recording: its endings go to its new log */
+    if (mpirr_rt.mode == MPIRR_MODE_RECORD || mpirr_rt.writer) mpirr_crash_guard_install();
     else mpirr_replay_signals_install();
 }
 
@@ -210,6 +217,11 @@ void mpirr_recording_stopped(uint64_t event, int why)
 int mpirr_MPI_Finalize(void)
 {
     MPIRR_BEGIN(MPI_Finalize);
+    if (mpirr_rt.switch_event) { /* replay --flip: a cut that reaches MPI_Finalize */
+        mpirr_lock();
+        mpirr_flip_switch();
+        mpirr_unlock();
+    }
     if (mpirr_recording() && mpirr_rt.piggyback) {
         mpirr_race_finish();
         mpirr_piggyback_finish();

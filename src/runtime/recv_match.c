@@ -33,6 +33,7 @@ MPI_Status *mpirr_wild_prepare(const mpirr_call *c, int *source, int *tag, MPI_S
         return status;
     }
     *record = mpirr_recording();
+    mpirr_flip_steer(c->event, source);
     MPI_Status *st = mpirr_status_or(status, local);
     st->MPI_SOURCE = MPI_ANY_SOURCE; /* stays negative if the call fails before matching */
     return st;
@@ -230,6 +231,7 @@ int mpirr_MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int
     if (!mpirr_is_wildcard(source, tag)) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     int verdict = -1;
     if (mpirr_replaying()) verdict = mpirr_replay_post_args(call_.event, 0, &source, &tag, &comm);
+    else mpirr_flip_steer(call_.event, &source);
     int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     if (rc == MPI_SUCCESS && (mpirr_recording() || mpirr_replaying())) {
         mpirr_lock();

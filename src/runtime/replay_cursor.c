@@ -185,6 +185,7 @@ static void update_next_key(struct replay_cursor *c)
     const mpirr_record *r = peek(c);
     uint64_t next = r ? r->event : UINT64_MAX;
     if (mpirr_rt.hold_event && mpirr_rt.hold_event < next) next = mpirr_rt.hold_event;
+    if (mpirr_rt.switch_event && mpirr_rt.switch_event < next) next = mpirr_rt.switch_event;
     mpirr_rt.next_key = next;
 }
 
@@ -268,6 +269,10 @@ void mpirr_replay_check_event(const mpirr_call *call)
 {
     struct replay_cursor *c = mpirr_rt.cursor;
     if (!c || !mpirr_rt.active) return;
+    if (mpirr_rt.switch_event && call->event >= mpirr_rt.switch_event) {
+        mpirr_flip_switch(); /* replay --flip: from here on the rank records */
+        return;
+    }
     if (mpirr_rt.hold_event && call->event >= mpirr_rt.hold_event) mpirr_hold_at_end(call);
     for (const mpirr_record *r; (r = peek(c));) {
         if (r->kind == MPIRR_REC_CHECK && r->event < call->event) {

@@ -52,6 +52,10 @@ struct mpirr_runtime {
                                the replay control file's slot (replay), else a dummy */
     const uint64_t *stop;   /* replay: the position (replay_control.h) to hold this rank at, in
                                its control slot, written by the CLI; else MPIRR_POS_NONE */
+    uint64_t switch_event;  /* replay --flip: the first event this rank records freely
+                               (flip.c), 0 once it does or without a flip */
+    uint64_t steer_event;   /* replay --flip: the event of the flipped receive (on its rank) */
+    int steer_source;       /* ... and the source it is made to take */
     pthread_mutex_t lock;
     mpirr_log_writer *writer;
     struct replay_cursor *cursor;
@@ -147,6 +151,10 @@ void mpirr_record_recv_done(uint64_t event, uint32_t sub, unsigned call, const M
                             int cancelled);
 
 /* ---- init_finalize.c ---- */
+/* Opens this rank's log in mpirr_rt.dir with these header flags (MPIRR_LOG_FLAG_*), then its
+ * event history if asked (one barrier between: call it inside MPI_Init). A rank whose log
+ * cannot be made runs on unrecorded, after a warning. */
+void mpirr_log_start(uint32_t flags);
 /* Recording this rank cannot go on (errno why): the tail says it stopped before event, the
  * program runs on unrecorded. Called with the runtime lock held. */
 void mpirr_recording_stopped(uint64_t event, int why);
@@ -193,6 +201,17 @@ _Noreturn void mpirr_hold_at_end(const mpirr_call *c);
 _Noreturn void mpirr_hold_before(uint64_t event, const char *what);
 /* Warning line on stderr (at most once per message site). */
 void mpirr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- flip.c: replay, then record (mpirr replay --flip) ---- */
+/* At MPI_Init, after the replay started: reads MPIRR_FLIP and opens the new log. */
+void mpirr_flip_start(void);
+/* The rank reached mpirr_rt.switch_event: copies the replayed records, then records. */
+void mpirr_flip_switch(void);
+/* Record mode, before a wildcard receive is posted: the flipped one takes the forced source. */
+static inline void mpirr_flip_steer(uint64_t event, int *source)
+{
+    if (__builtin_expect(event == mpirr_rt.steer_event, 0)) *source = mpirr_rt.steer_source;
+}
 
 /* ---- crash.c ---- */
 void mpirr_crash_guard_install(void);

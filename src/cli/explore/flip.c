@@ -1,4 +1,213 @@
 /* flip.c: `mpirr replay DIR --flip R:E=SRC -o NEWDIR`: replays a recording up to a racing
  * receive, makes it take another message the race analysis proved could have arrived there,
- * and records the rest of the run freely into NEWDIR. */
+ * and records the rest of the run freely into NEWDIR (the runtime's half: src/runtime/flip.c).
+ *
+ * Soundness (docs/explore.md): the receive at R:E and the send S of SRC's message are
+ * concurrent (S does not happen after the receive completed, or the analysis would not list
+ * the message as a candidate). Every rank replays exactly the events that happened before the
+ * receive or before and including S - a consistent cut: every message received inside it was
+ * sent inside it, so the replay can make those receives as recorded - and nothing else; the
+ * rest runs free. At the receive, SRC's message is the first unreceived one from SRC it
+ * accepts (earlier ones from SRC were taken by earlier receives, all inside the cut), so
+ * posting it with source SRC makes it take exactly that message: an order the real program
+ * can take. */
 #include "flip.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_load.h"
+#include "diag.h"
+#include "opts.h"
+#include "recdir.h"
+
+/* "R:E=SRC" */
+static int parse_spec(const char *spec, struct flip *f)
+{
+    char head[64];
+    const char *eq = strchr(spec, '=');
+    char *end;
+    if (!eq || (size_t)(eq - spec) >= sizeof head) return -1;
+    memcpy(head, spec, (size_t)(eq - spec));
+    head[eq - spec] = 0;
+    if (opt_rank_event(head, &f->rank, &f->event) || f->event == 0) return -1;
+    if (eq[1] < '0' || eq[1] > '9') return -1;
+    long src = strtol(eq + 1, &end, 10);
+    if (*end || src > 1 << 30) return -1;
+    f->source = (int)src;
+    return 0;
+}
+
+/* The racing receive posted at the flip's event, or NULL. */
+static const an_race *find_race(const an_run *run, const an_races *rs, const struct flip *f)
+{
+    for (size_t i = 0; i < rs->nraces; i++) {
+        const an_race *x = &rs->races[i];
+        if (x->rank == f->rank && run->ranks[x->rank].ops[x->op].post == f->event) return x;
+    }
+    return NULL;
+}
+
+/* The candidates of x as "0 (taken), 2, 3" for messages. */
+static void list_candidates(const an_run *run, const an_races *rs, const an_race *x, char *buf,
+                            size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (uint32_t k = 0; k < x->n && len < n; k++) {
+        const an_msg *m = &run->msgs[rs->cand[x->first + k]];
+        len += (size_t)snprintf(buf + len, n - len, "%s%u%s", k ? ", " : "", m->sender,
+                                k ? "" : " (taken)");
+    }
+}
+
+/* Checks the flip against the analysis and fills the cut (nranks entries). */
+static int check_and_cut(struct analysis *a, const struct recording *parent, const char *spec,
+                         struct flip *f, uint64_t *cut)
+{
+    an_run *run = a->run;
+    an_races rs;
+    if (f->rank >= run->nranks || f->source >= run->nranks) {
+        cli_error("replay --flip %s: %s has ranks 0 to %d", spec, parent->name, run->nranks - 1);
+        return CLI_EXIT_USAGE;
+    }
+    if (an_find_races(run, &rs)) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    int rc = CLI_EXIT_USAGE;
+    const an_race *x = find_race(run, &rs, f);
+    char cands[512];
+    if (!x) {
+        cli_error("replay --flip %s: rank %d's event %" PRIu64 " in %s is not a racing receive "
+                  "(mpirr races %s lists them)", spec, f->rank, f->event, parent->name, parent->name);
+        goto out;
+    }
+    list_candidates(run, &rs, x, cands, sizeof cands);
+    const an_msg *taken = &run->msgs[rs.cand[x->first]], *m = NULL;
+    f->taken = (int)taken->sender;
+    for (uint32_t k = 1; k < x->n && !m; k++)
+        if (run->msgs[rs.cand[x->first + k]].sender == (uint32_t)f->source)
+            m = &run->msgs[rs.cand[x->first + k]];
+    if (!m) {
+        if (f->source == f->taken)
+            cli_error("replay --flip %s: the receive took rank %d's message in the recording "
+                      "already; its candidates are %s", spec, f->source, cands);
+        else
+            cli_error("replay --flip %s: no message of rank %d could have arrived at rank %d's "
+                      "event %" PRIu64 " (the race analysis finds its candidates: %s)", spec,
+                      f->source, f->rank, f->event, cands);
+        goto out;
+    }
+    f->send_event = run->ranks[m->sender].ops[m->send_op].post;
+    uint64_t *other = calloc((size_t)run->nranks, 2 * sizeof *other);
+    char err[1200];
+    if (!other) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAIL;
+        goto out;
+    }
+    /* the cut: what happened before the receive, and the send with what happened before it */
+    if (an_frontier(run, f->rank, f->event, 0, cut, other + run->nranks, err, sizeof err) ||
+        an_frontier(run, f->source, f->send_event, 1, other, other + run->nranks, err, sizeof err)) {
+        cli_error("replay --flip %s: %s", spec, err);
+        free(other);
+        goto out;
+    }
+    for (int q = 0; q < run->nranks; q++) {
+        if (other[q] > cut[q]) cut[q] = other[q];
+        /* a rank's MPI_Finalize is never inside the cut: it switches to recording by then */
+        const an_rank *rk = &run->ranks[q];
+        if (rk->events && cut[q] >= rk->events) cut[q] = rk->events - 1;
+    }
+    free(other);
+    if (cut[f->rank] >= f->event) { /* the send happened after the receive: not a race */
+        cli_error("replay --flip %s: rank %d's message is sent after rank %d's event %" PRIu64
+                  " in every run like this one", spec, f->source, f->rank, f->event);
+        goto out;
+    }
+    cut[f->rank] = f->event - 1;
+    rc = 0;
+out:
+    an_races_free(&rs);
+    return rc;
+}
+
+static int write_flip_file(const struct flip *f, const char *parent, const uint64_t *cut, int n)
+{
+    FILE *out = fopen(f->file, "w");
+    if (!out) {
+        cli_error("cannot create %s", f->file);
+        return CLI_EXIT_FAIL;
+    }
+    fprintf(out, "parent %s\nforce %d %" PRIu64 " %d %" PRIu64 "\ntaken %d\ncut", parent, f->rank,
+            f->event, f->source, f->send_event, f->taken);
+    for (int q = 0; q < n; q++) fprintf(out, " %" PRIu64, cut[q]);
+    fputc('\n', out);
+    if (fclose(out)) {
+        cli_error("cannot write %s", f->file);
+        return CLI_EXIT_FAIL;
+    }
+    return 0;
+}
+
+int flip_prepare(struct flip *f, const struct recording *parent, const char *spec,
+                 const char *out, int force)
+{
+    memset(f, 0, sizeof *f);
+    mpirr_manifest_init(&f->m);
+    if (parse_spec(spec, f)) {
+        cli_error("replay: --flip needs RANK:EVENT=SOURCE (e.g. 1:226=3), not '%s'", spec);
+        return CLI_EXIT_USAGE;
+    }
+    if (!out) {
+        cli_error("replay --flip records the flipped run: give its directory with -o NEWDIR");
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(parent->m.mode, "sources") && strcmp(parent->m.mode, "all")) {
+        cli_error("replay --flip: %s was recorded in %s mode, whose replay does not log every "
+                  "wildcard match; flip a recording made with --mode sources or all",
+                  parent->name, parent->m.mode);
+        return CLI_EXIT_USAGE;
+    }
+    struct analysis a;
+    int rc = analysis_open(parent->dir, &a, 1, 1);
+    if (rc) return rc;
+    uint64_t *cut = calloc((size_t)a.run->nranks, sizeof *cut);
+    if (!cut) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAIL;
+    } else {
+        rc = check_and_cut(&a, parent, spec, f, cut);
+    }
+    if (!rc) rc = recdir_prepare(out, force, f->dir, sizeof f->dir);
+    if (!rc) {
+        snprintf(f->file, sizeof f->file, "%s/flip", f->dir);
+        rc = write_flip_file(f, parent->dir, cut, a.run->nranks);
+    }
+    free(cut);
+    analysis_close(&a);
+    return rc;
+}
+
+int flip_start_manifest(struct flip *f, const struct recording *parent, const char *mpi,
+                        const char *cwd, int argc, char *const *argv)
+{
+    if (recording_manifest_start(&f->m, parent->m.mode, mpi, parent->m.wtime, cwd, argc, argv))
+        return CLI_EXIT_FAIL;
+    return recording_manifest_write(f->dir, &f->m) ? CLI_EXIT_FAIL : 0;
+}
+
+int flip_finish(struct flip *f, int status)
+{
+    recording_fill_from_logs(f->dir, &f->m);
+    f->m.exit_status = status;
+    int rc = recording_manifest_write(f->dir, &f->m) ? CLI_EXIT_FAIL : status;
+    cli_error("flipped rank %d's event %" PRIu64 " to rank %d's message (its event %" PRIu64
+              "; the recording had rank %d's); the run is recorded in %s", f->rank, f->event,
+              f->source, f->send_event, f->taken, f->dir);
+    mpirr_manifest_free(&f->m);
+    return rc;
+}

@@ -1,5 +1,35 @@
-/* flip.h: forcing one racing receive to another message (mpirr replay --flip). */
+/* flip.h: forcing one racing receive to another message (mpirr replay --flip R:E=SRC -o NEWDIR):
+ * the checks against the race analysis, the cut every rank replays up to, and the new
+ * recording it makes. The runtime's half is src/runtime/flip.c. */
 #ifndef MPIRR_CLI_FLIP_H
 #define MPIRR_CLI_FLIP_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "manifest.h"
+#include "recording.h"
+
+struct flip {
+    int rank, source;       /* the receive's rank and the source it is made to take */
+    uint64_t event;         /* its event */
+    uint64_t send_event;    /* the send of the message it takes (on rank source) */
+    int taken;              /* the source it took in the parent recording */
+    char dir[PATH_MAX];     /* the new recording (absolute) */
+    char file[PATH_MAX + 8]; /* dir/flip: MPIRR_FLIP */
+    mpirr_manifest m;       /* the new recording's manifest */
+};
+
+/* Checks SPEC ("R:E=SRC") against the race analysis of parent's event history, computes the
+ * cut, makes the new recording directory out (force: as record --force) with its flip file.
+ * 0, or an exit status after a one-line message. */
+int flip_prepare(struct flip *f, const struct recording *parent, const char *spec,
+                 const char *out, int force);
+/* The new recording's manifest, for the command (argc, argv) run in cwd under MPI mpi. */
+int flip_start_manifest(struct flip *f, const struct recording *parent, const char *mpi,
+                        const char *cwd, int argc, char *const *argv);
+/* After the run (its exit status): completes the new recording's manifest and says what was
+ * done in one line on stderr. Returns status, or CLI_EXIT_FAIL if the manifest failed. */
+int flip_finish(struct flip *f, int status);
 
 #endif
