@@ -12,6 +12,8 @@ static const struct command commands[] = {
     {"races", cmd_races, "races", 0},
     {"frontier", cmd_frontier, "frontier", 0},
     {"explore", cmd_explore, "explore", 1},
+    {"view", cmd_view, "view", 0},
+    {"export", cmd_export, "export", 0},
     {"help", cmd_help, "help", 0},
     {"version", cmd_version, "README", 0}, /* described in the overview */
 };

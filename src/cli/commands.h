@@ -21,6 +21,8 @@ int cmd_events(int argc, char **argv);
 int cmd_races(int argc, char **argv);
 int cmd_frontier(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
