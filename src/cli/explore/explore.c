@@ -1,14 +1,184 @@
 /* explore.c: `mpirr explore`: searches a program's schedules for a failing order by forcing
- * the other outcomes of racing receives (mpirr replay --flip), run after run. */
+ * the other outcomes of racing receives (mpirr replay --flip), run after run. This file owns
+ * the command line and its checks (nothing is created or run on bad input) and the directory
+ * the runs go to; explore_search.c is the search, explore_report.c what it prints. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "diag.h"
+#include "elf_mpi.h"
+#include "explore_report.h"
+#include "explore_search.h"
+#include "opts.h"
+#include "paths.h"
+#include "recdir.h"
+#include "run_opts.h"
+#include "session.h"
+
+enum { OPT_OUTPUT, OPT_BUDGET, OPT_DEPTH, OPT_UNTIL_FAIL, OPT_ALL };
+
+static const struct cli_opt explore_opts[] = {
+    {"output", 'o', 1, OPT_OUTPUT},
+    {"budget", 0, 1, OPT_BUDGET},
+    {"depth", 0, 1, OPT_DEPTH},
+    {"until-fail", 0, 0, OPT_UNTIL_FAIL},
+    {"all", 0, 0, OPT_ALL},
+    RUN_OPTS_TABLE,
+    {NULL, 0, 0, 0},
+};
+
+enum { DEFAULT_BUDGET = 100, MAX_BUDGET = 1000000, DEFAULT_DEPTH = 3, MAX_DEPTH = 1000 };
+
+/* A count option: 0, or -1 after "explore: --budget 0: expected an integer from 1 to ...". */
+static int count_value(const char *option, const char *v, long max, const char *unit, long *out)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || end == v || *end || n < 1 || n > max) {
+        cli_error("explore: --%s %s: expected an integer from 1 to %ld (%s)", option, v, max,
+                  unit);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+/* 0, OPT_HELP, or OPT_BAD (reported). */
+static int parse(int argc, char **argv, struct explore_config *cfg, struct run_opts *run)
+{
+    struct opt_scan s;
+    opt_init(&s, "explore", argc, argv);
+    memset(cfg, 0, sizeof *cfg);
+    cfg->budget = DEFAULT_BUDGET;
+    cfg->depth = DEFAULT_DEPTH;
+    run_opts_init(run);
+    int until_fail = 0;
+    const char *v;
+    for (int id; (id = opt_next(&s, explore_opts, &v)) != OPT_DONE;) {
+        switch (id) {
+        case OPT_BAD:
+        case OPT_HELP: return id;
+        case OPT_OUTPUT: cfg->dir = v; break;
+        case OPT_BUDGET:
+            if (count_value("budget", v, MAX_BUDGET, "runs", &cfg->budget))
+                return OPT_BAD;
+            break;
+        case OPT_DEPTH:
+            if (count_value("depth", v, MAX_DEPTH, "forced choices per run", &cfg->depth))
+                return OPT_BAD;
+            break;
+        case OPT_UNTIL_FAIL: until_fail = 1; break;
+        case OPT_ALL: cfg->all = 1; break;
+        default:
+            if (run_opts_apply(run, "explore", id, v) != 0)
+                return OPT_BAD;
+        }
+    }
+    if (until_fail && cfg->all) {
+        cli_error("explore: --until-fail and --all exclude each other");
+        return OPT_BAD;
+    }
+    if (!cfg->dir) {
+        cli_error("explore needs a directory for its runs (mpirr explore [options] -o DIR -- "
+                  "COMMAND...)");
+        return OPT_BAD;
+    }
+    return opt_command_words(&s, &cfg->argc, &cfg->argv);
+}
+
+/* The command must start an MPI program mpirr can record: checked as record checks it, and
+ * an application that links no MPI library at all is refused here rather than after a run
+ * that records nothing. 0, or an exit status after a message. */
+static int check_command(const struct explore_config *cfg, const struct run_opts *run)
+{
+    char cwd[PATH_MAX];
+    if (path_cwd(cwd, sizeof cwd) != 0)
+        return CLI_EXIT_FAIL;
+    struct session s = {.mode = "record"};
+    int rc = session_prepare(&s, cfg->argc, cfg->argv, cwd, run->mpi);
+    if (rc)
+        return rc;
+    const char *app = s.li.scan.app >= 0 ? s.li.scan.app_path : NULL;
+    if (app && elf_is_elf(app) && elf_mpi_impl(app) == IMPL_UNKNOWN) {
+        cli_error("explore: %s is not an MPI program (it links no MPI library): explore forces "
+                  "the message races of MPI programs", app);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Entries of dir besides . and ..; -1 if it cannot be read. */
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* DIR made (with parents) or found empty, and explore.tsv created in it: a directory that
+ * cannot hold the runs is bad input, refused before anything runs. */
+static int prepare_dir(const char *dir, char *abs, size_t n, FILE **tsv)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && count_entries(dir) != 0) {
+        cli_error("%s exists and is not empty (explore keeps every run there: give a new or "
+                  "empty directory)", dir);
+        return CLI_EXIT_USAGE;
+    }
+    if (recdir_prepare(dir, 0, abs, n) != 0)
+        return CLI_EXIT_USAGE; /* said: not a directory, cannot be created or read */
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/explore.tsv", abs);
+    if (!(*tsv = fopen(path, "w"))) {
+        cli_error("cannot write %s: %s", path, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
 
 int cmd_explore(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    cli_error("explore: not built yet");
-    return CLI_EXIT_USAGE;
+    struct explore_config cfg;
+    struct run_opts run;
+    int rc = parse(argc, argv, &cfg, &run);
+    if (rc == OPT_HELP)
+        return help_for("explore");
+    if (rc)
+        return CLI_EXIT_USAGE;
+    if ((rc = check_command(&cfg, &run)))
+        return rc;
+    char dir[PATH_MAX];
+    FILE *tsv;
+    if ((rc = prepare_dir(cfg.dir, dir, sizeof dir, &tsv)))
+        return rc;
+    cfg.dir = dir;
+    cfg.noise = run_opts_noise(&run);
+    cfg.mpi = run.mpi != IMPL_UNKNOWN ? mpi_impl_name(run.mpi) : NULL;
+    explore_report_header(tsv);
+
+    struct explore_state st;
+    rc = explore_search(&cfg, &st, stdout, tsv);
+    if (!rc)
+        explore_report_summary(&cfg, &st, stdout);
+    if (fclose(tsv) != 0 && !rc) {
+        cli_error("cannot write %s/explore.tsv: %s", dir, strerror(errno));
+        rc = CLI_EXIT_FAIL;
+    }
+    if (!rc && st.interrupted)
+        rc = 128 + SIGINT;
+    explore_state_free(&st);
+    return rc;
 }

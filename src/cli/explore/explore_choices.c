@@ -1,0 +1,143 @@
+/* explore_choices.c: the racing receives an explored run offers to force next, from the race
+ * analysis of its event history (an_find_races: only candidates proved possible), and the cut
+ * its flip replayed, read from its flip file. */
+#include "explore_choices.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_load.h"
+#include "diag.h"
+#include "reserve.h"
+
+/* The receive's source line without the function name: explore.tsv's "file:line". */
+static void site_of(struct analysis *a, int rank, uint32_t site, char *buf, size_t n)
+{
+    analysis_site(a, rank, site, buf, n);
+    char *fn = strstr(buf, " (");
+    if (fn)
+        *fn = '\0';
+}
+
+static int earlier(const void *pa, const void *pb)
+{
+    const struct explore_choice *a = pa, *b = pb;
+    if (a->event != b->event)
+        return a->event < b->event ? -1 : 1;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return (a->src > b->src) - (a->src < b->src);
+}
+
+/* Whether the run decided this receive itself: a receive up to the cut was replayed from the
+ * parent, which offered its alternatives already (forcing one of them here would undo the
+ * parent's forced choice, since a flip replays only up to the receive it forces). */
+static int after_cut(const uint64_t *cut, int ncut, int rank, uint64_t event)
+{
+    return !cut || rank >= ncut || event > cut[rank];
+}
+
+int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
+                         struct explore_choices *out)
+{
+    memset(out, 0, sizeof *out);
+    struct analysis a;
+    int rc = analysis_open(dir, &a, 1, 1);
+    if (rc)
+        return rc;
+    an_races r;
+    if (an_find_races(a.run, &r)) {
+        cli_error("out of memory finding the races of %s", dir);
+        analysis_close(&a);
+        return CLI_EXIT_FAIL;
+    }
+    size_t cap = 0;
+    rc = 0;
+    for (size_t i = 0; i < r.nraces && !rc; i++) {
+        const an_race *x = &r.races[i];
+        const an_op *o = &a.run->ranks[x->rank].ops[x->op];
+        if (!after_cut(cut, ncut, x->rank, o->post))
+            continue;
+        out->racing++;
+        struct explore_choice c = {.rank = x->rank, .event = o->post,
+                                   .orig = (int)a.run->msgs[r.cand[x->first]].sender};
+        site_of(&a, x->rank, o->site, c.site, sizeof c.site);
+        /* cand[first] is the message it got; each other candidate comes from another sender */
+        for (uint32_t k = 1; k < x->n; k++) {
+            c.src = (int)a.run->msgs[r.cand[x->first + k]].sender;
+            if (an_reserve((void **)&out->list, &cap, out->n + 1, sizeof *out->list)) {
+                cli_error("out of memory listing the races of %s", dir);
+                rc = CLI_EXIT_FAIL;
+                break;
+            }
+            out->list[out->n++] = c;
+        }
+    }
+    if (!rc && out->n)
+        qsort(out->list, out->n, sizeof *out->list, earlier);
+    an_races_free(&r);
+    analysis_close(&a);
+    if (rc)
+        explore_choices_free(out);
+    return rc;
+}
+
+void explore_choices_free(struct explore_choices *c)
+{
+    free(c->list);
+    memset(c, 0, sizeof *c);
+}
+
+/* The numbers after "cut" on one line: how many, or -1 if one is not a number. */
+static int parse_cut(const char *text, uint64_t **cut)
+{
+    size_t cap = 0;
+    int n = 0;
+    *cut = NULL;
+    for (const char *p = text;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p || *p == '\n')
+            return n;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (end == p || errno || *p == '-' ||
+            an_reserve((void **)cut, &cap, (size_t)n + 1, sizeof **cut))
+            return -1; /* the caller frees *cut */
+        (*cut)[n++] = v;
+        p = end;
+    }
+}
+
+int explore_read_cut(const char *dir, uint64_t **cut, int *ncut)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/flip", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cli_error("%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    char *line = NULL; /* one number per rank: as long as it takes */
+    size_t cap = 0;
+    int n = -1;
+    *cut = NULL;
+    while (getline(&line, &cap, f) > 0)
+        if (strncmp(line, "cut ", 4) == 0) {
+            n = parse_cut(line + 4, cut);
+            break;
+        }
+    free(line);
+    fclose(f);
+    if (n <= 0) {
+        free(*cut);
+        *cut = NULL;
+        cli_error("%s: no readable 'cut C0 C1 ...' line", path);
+        return -1;
+    }
+    *ncut = n;
+    return 0;
+}

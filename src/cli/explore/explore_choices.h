@@ -1,0 +1,37 @@
+/* explore_choices.h: what `mpirr explore` may force in one explored run: its racing receives
+ * that the run itself decided (after the cut its flip replayed), each with the other messages
+ * the race analysis proved could have arrived there (src/analysis races, docs/explore.md). */
+#ifndef MPIRR_CLI_EXPLORE_CHOICES_H
+#define MPIRR_CLI_EXPLORE_CHOICES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One forced choice: rank's racing receive at event takes src's message instead of orig's. */
+struct explore_choice {
+    int rank;
+    uint64_t event; /* the receive call's event number (a nonblocking receive's post) */
+    int src;        /* the sender whose message it is to take */
+    int orig;       /* the sender whose message it took in the run analysed */
+    char site[200]; /* the receive's call site, "file.c:LINE", or "object+0xOFFSET", or "?" */
+};
+
+struct explore_choices {
+    size_t racing;                /* racing receives after the cut */
+    struct explore_choice *list;  /* their alternatives, earliest receive first, then by sender */
+    size_t n;
+};
+
+/* Analyses the recording in dir (it must have an event history). cut: the events each rank
+ * replayed from its parent before running free (nranks entries; NULL for a first run); the
+ * receives up to there are the parent's and are not offered again. 0, or an exit status after
+ * a one-line message. */
+int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
+                         struct explore_choices *out);
+void explore_choices_free(struct explore_choices *c);
+
+/* The cut of a flipped run, from its DIR/flip file ("cut C0 C1 ..."): nranks entries in
+ * *cut (malloc'ed), or -1 after a one-line message. */
+int explore_read_cut(const char *dir, uint64_t **cut, int *ncut);
+
+#endif

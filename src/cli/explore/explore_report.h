@@ -1,0 +1,20 @@
+/* explore_report.h: what `mpirr explore` tells: one line per run on stdout and one row of
+ * DIR/explore.tsv, and at the end the distinct outcomes and the one summary line. */
+#ifndef MPIRR_CLI_EXPLORE_REPORT_H
+#define MPIRR_CLI_EXPLORE_REPORT_H
+
+#include <stdio.h>
+
+#include "explore_search.h"
+
+/* The first row of explore.tsv: the column names. */
+void explore_report_header(FILE *tsv);
+/* Run st->runs[i], just ended. */
+void explore_report_run(const struct explore_config *cfg, const struct explore_state *st,
+                        size_t i, FILE *out, FILE *tsv);
+/* The distinct outcomes (ending and stdout digest, with their runs), then the summary line:
+ * runs, distinct outcomes, the forced choices that led to the failing run and its recording. */
+void explore_report_summary(const struct explore_config *cfg, const struct explore_state *st,
+                            FILE *out);
+
+#endif

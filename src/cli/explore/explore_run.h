@@ -1,0 +1,37 @@
+/* explore_run.h: one run of `mpirr explore`: `mpirr record` or `mpirr replay --flip` started
+ * as a child of mpirr itself, the program's stdout and stderr kept in the run's directory
+ * (DIR/run-NNNN/stdout, stderr), and how the run ended. */
+#ifndef MPIRR_CLI_EXPLORE_RUN_H
+#define MPIRR_CLI_EXPLORE_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct explore_outcome {
+    int recorded;     /* the run left a recording with rank logs (else the rest is unknown) */
+    int status;       /* the command's exit status from the manifest, 128+N for signal N */
+    int signal;       /* a fatal signal a rank got by itself (its log's ending), 0 if none */
+    int signal_rank;  /* the lowest rank that did */
+    uint64_t digest;  /* FNV-1a of the program's stdout (explore_digest) */
+    int mpirr_status; /* the child mpirr's own exit status */
+};
+
+/* Runs argv (mpirr itself as argv[0]) with its standard input /dev/null and its output
+ * written beside rundir, then moved into it once the child has made it. 0 and the outcome
+ * (check recorded), or -1 after a one-line message when the output files cannot be made. */
+int explore_run(char *const *argv, const char *rundir, struct explore_outcome *out);
+
+/* Same exit status and same fatal signal: the run did not fail differently. */
+int explore_same_ending(const struct explore_outcome *a, const struct explore_outcome *b);
+/* "exit 0", "exit 139, rank 0 SIGSEGV". */
+void explore_ending_text(const struct explore_outcome *o, char *buf, size_t n);
+
+/* 64-bit FNV-1a of a program's output file, without the termination banner MPICH's launcher
+ * appends after a rank dies (it holds pids) and the blank lines before it; 0 if unreadable. */
+uint64_t explore_digest(const char *path);
+
+/* The first "mpirr: " line of a run's stderr (without that prefix and the newline), to say
+ * why a run left no recording; "" if there is none. */
+void explore_first_error(const char *rundir, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,241 @@
+/* explore_search.c: the depth-first search over forced choices (explore_search.h). A stack of
+ * choices still to try: each run pushes the alternatives of the racing receives it decided
+ * itself, so that the earliest of them is tried next and a failure behind several forced
+ * choices at one place is reached in a few runs. */
+#include "explore_search.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "explore_report.h"
+#include "reserve.h"
+
+/* A choice still to try: flip run `parent` at `c`. */
+struct pending {
+    long parent;
+    struct explore_choice c;
+};
+
+struct search {
+    const struct explore_config *cfg;
+    struct explore_state *st;
+    struct pending *stack;
+    size_t nstack, capstack;
+    char **keys; /* the flip sets explored (dedup_key) */
+    size_t nkeys, capkeys;
+};
+
+void explore_run_dir(const struct explore_config *cfg, size_t i, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/run-%04zu", cfg->dir, i + 1);
+}
+
+static int by_rank_event(const void *pa, const void *pb)
+{
+    const struct explore_choice *a = pa, *b = pb;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->event != b->event)
+        return a->event < b->event ? -1 : 1;
+    return (a->src > b->src) - (a->src < b->src);
+}
+
+/* The set of choices forced along the way to a new run (its parent's and c), as one string:
+ * two ways to the same set of flips (one receive forced first, or the other) give one run. */
+static char *dedup_key(const struct search *s, long parent, const struct explore_choice *c)
+{
+    long depth = parent >= 0 ? s->st->runs[parent].depth + 1 : 1;
+    struct explore_choice *set = malloc((size_t)depth * sizeof *set);
+    char *key = set ? malloc((size_t)depth * 64 + 1) : NULL;
+    if (!key) {
+        free(set);
+        return NULL;
+    }
+    size_t n = 0;
+    set[n++] = *c;
+    for (long r = parent; r >= 0 && s->st->runs[r].parent >= 0; r = s->st->runs[r].parent)
+        set[n++] = s->st->runs[r].forced;
+    qsort(set, n, sizeof *set, by_rank_event);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)sprintf(key + len, "%d:%" PRIu64 "=%d,", set[i].rank, set[i].event,
+                               set[i].src);
+    free(set);
+    return key;
+}
+
+/* 1 if key was new (and is kept), 0 if seen, -1 out of memory (key freed either way unless
+ * kept). */
+static int remember(struct search *s, char *key)
+{
+    for (size_t i = 0; i < s->nkeys; i++)
+        if (strcmp(s->keys[i], key) == 0) {
+            free(key);
+            return 0;
+        }
+    if (an_reserve((void **)&s->keys, &s->capkeys, s->nkeys + 1, sizeof *s->keys)) {
+        free(key);
+        return -1;
+    }
+    s->keys[s->nkeys++] = key;
+    return 1;
+}
+
+/* The command line of the run: mpirr record for the first, mpirr replay --flip for the others.
+ * words has room for 16 + argc entries. */
+static void child_words(const struct search *s, const struct pending *p, const char *rundir,
+                        char *flip, size_t flipn, char *parentdir, size_t parentn, char **words)
+{
+    const struct explore_config *cfg = s->cfg;
+    int n = 0;
+    words[n++] = "/proc/self/exe"; /* mpirr itself, whatever its name or installation */
+    if (!p) {
+        words[n++] = "record";
+        words[n++] = "--events";
+    } else {
+        snprintf(flip, flipn, "%d:%" PRIu64 "=%d", p->c.rank, p->c.event, p->c.src);
+        explore_run_dir(cfg, (size_t)p->parent, parentdir, parentn);
+        words[n++] = "replay";
+        words[n++] = "--flip";
+        words[n++] = flip;
+    }
+    words[n++] = "-o";
+    words[n++] = (char *)rundir;
+    if (cfg->mpi)
+        words[n++] = "--mpi", words[n++] = (char *)cfg->mpi;
+    if (cfg->noise)
+        words[n++] = "--noise", words[n++] = (char *)cfg->noise;
+    if (p)
+        words[n++] = parentdir;
+    /* the command as given, here: a flip then runs what the first run ran, where it ran it */
+    words[n++] = "--";
+    for (int i = 0; i < cfg->argc; i++)
+        words[n++] = cfg->argv[i];
+    words[n] = NULL;
+}
+
+/* Pushes the run's choices so that the earliest is popped first. */
+static int push_choices(struct search *s, long run, const struct explore_choices *ch)
+{
+    struct explore_node *node = &s->st->runs[run];
+    if (node->depth >= s->cfg->depth) {
+        s->st->beyond_depth += ch->n;
+        return 0;
+    }
+    if (an_reserve((void **)&s->stack, &s->capstack, s->nstack + ch->n, sizeof *s->stack))
+        return -1;
+    for (size_t i = ch->n; i-- > 0;)
+        s->stack[s->nstack++] = (struct pending){run, ch->list[i]};
+    return 0;
+}
+
+/* Runs one (the first if p is NULL), reports it, and offers its choices. 0, or an exit status
+ * after a message: the first run could not be explored, or memory ran out. */
+static int explore_one(struct search *s, const struct pending *p, FILE *out, FILE *tsv)
+{
+    struct explore_state *st = s->st;
+    if (an_reserve((void **)&st->runs, &st->cap, st->nruns + 1, sizeof *st->runs)) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    size_t i = st->nruns++;
+    struct explore_node *node = &st->runs[i];
+    memset(node, 0, sizeof *node);
+    node->parent = p ? p->parent : -1;
+    if (p) {
+        node->forced = p->c;
+        node->depth = st->runs[p->parent].depth + 1;
+    }
+    char rundir[PATH_MAX], flip[96], parentdir[PATH_MAX];
+    explore_run_dir(s->cfg, i, rundir, sizeof rundir);
+    char **words = malloc(((size_t)s->cfg->argc + 16) * sizeof *words);
+    if (!words) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    child_words(s, p, rundir, flip, sizeof flip, parentdir, sizeof parentdir, words);
+    int rc = explore_run(words, rundir, &node->out);
+    free(words);
+    if (rc)
+        return CLI_EXIT_FAIL;
+    int ms = node->out.mpirr_status;
+    if (ms == 128 + SIGINT || ms == 128 + SIGTERM)
+        st->interrupted = 1;
+
+    struct explore_choices ch = {0};
+    uint64_t *cut = NULL;
+    int ncut = 0;
+    if (node->out.recorded && (!p || explore_read_cut(rundir, &cut, &ncut) == 0)) {
+        /* the forced receive itself is the flip's, not a new choice of this run */
+        if (p && p->c.rank < ncut && cut[p->c.rank] < p->c.event)
+            cut[p->c.rank] = p->c.event;
+        rc = explore_choices_find(rundir, cut, ncut, &ch);
+    }
+    free(cut);
+    node->racing = ch.racing;
+    node->offered = ch.n;
+    explore_report_run(s->cfg, st, i, out, tsv);
+    if (!p && !node->out.recorded) {
+        char why[1024];
+        explore_first_error(rundir, why, sizeof why);
+        cli_error("explore: the first run of the command left no recording%s%s (%s/stderr): "
+                  "COMMAND must run an MPI program mpirr can record (mpirr record)",
+                  why[0] ? ": " : "", why, rundir);
+        return CLI_EXIT_USAGE;
+    }
+    if (!p && rc)
+        return rc; /* the first run has no event history to explore: said */
+    if (!rc && push_choices(s, (long)i, &ch)) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAIL;
+    } else {
+        rc = 0;
+    }
+    explore_choices_free(&ch);
+    return rc;
+}
+
+int explore_search(const struct explore_config *cfg, struct explore_state *st, FILE *out,
+                   FILE *tsv)
+{
+    memset(st, 0, sizeof *st);
+    st->failing = -1;
+    struct search s = {.cfg = cfg, .st = st};
+    int rc = explore_one(&s, NULL, out, tsv);
+    while (!rc && !st->interrupted && s.nstack && st->nruns < (size_t)cfg->budget &&
+           (cfg->all || st->failing < 0)) {
+        struct pending p = s.stack[--s.nstack];
+        char *key = dedup_key(&s, p.parent, &p.c);
+        int fresh = key ? remember(&s, key) : -1;
+        if (fresh < 0) {
+            cli_error("out of memory");
+            rc = CLI_EXIT_FAIL;
+            break;
+        }
+        if (!fresh) {
+            st->duplicates++;
+            continue;
+        }
+        rc = explore_one(&s, &p, out, tsv);
+        struct explore_node *node = &st->runs[st->nruns - 1];
+        if (!rc && st->failing < 0 && node->out.recorded &&
+            !explore_same_ending(&st->runs[0].out, &node->out))
+            st->failing = (long)st->nruns - 1;
+    }
+    st->pending = s.nstack;
+    free(s.stack);
+    for (size_t i = 0; i < s.nkeys; i++)
+        free(s.keys[i]);
+    free(s.keys);
+    return rc;
+}
+
+void explore_state_free(struct explore_state *st)
+{
+    free(st->runs);
+    memset(st, 0, sizeof *st);
+}
