@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +93,19 @@ static int parse(int argc, char **argv, struct explore_config *cfg, struct run_o
     return opt_command_words(&s, &cfg->argc, &cfg->argv);
 }
 
+/* A tool in front of the program (env X=1 ./app, gdb --args ./app): whether a later word of
+ * the application's part of the command is an executable linked against MPI. */
+static int mpi_word_after(const struct launch_info *li, const char *cwd)
+{
+    for (int i = li->scan.app + 1; i < li->argc && strcmp(li->argv[i], ":") != 0; i++) {
+        char path[PATH_MAX];
+        if (path_find_exec(li->argv[i], cwd, path, sizeof path) == 0 &&
+            elf_mpi_impl(path) != IMPL_UNKNOWN)
+            return 1;
+    }
+    return 0;
+}
+
 /* The command must start an MPI program mpirr can record: checked as record checks it, and
  * an application that links no MPI library at all is refused here rather than after a run
  * that records nothing. 0, or an exit status after a message. */
@@ -107,7 +119,8 @@ static int check_command(const struct explore_config *cfg, const struct run_opts
     if (rc)
         return rc;
     const char *app = s.li.scan.app >= 0 ? s.li.scan.app_path : NULL;
-    if (app && elf_is_elf(app) && elf_mpi_impl(app) == IMPL_UNKNOWN) {
+    if (app && elf_is_elf(app) && elf_mpi_impl(app) == IMPL_UNKNOWN &&
+        !mpi_word_after(&s.li, cwd)) {
         cli_error("explore: %s is not an MPI program (it links no MPI library): explore forces "
                   "the message races of MPI programs", app);
         return CLI_EXIT_USAGE;
@@ -178,7 +191,7 @@ int cmd_explore(int argc, char **argv)
         rc = CLI_EXIT_FAIL;
     }
     if (!rc && st.interrupted)
-        rc = 128 + SIGINT;
+        rc = 128 + st.interrupted;
     explore_state_free(&st);
     return rc;
 }

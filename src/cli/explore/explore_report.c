@@ -15,14 +15,14 @@ void explore_report_header(FILE *tsv)
     fflush(tsv);
 }
 
-/* The choice as --flip takes it, and where: "0:14=3 (crash.c:52, got 1)". */
+/* The choice as --flip takes it, and where: "0:14=3 at crash.c:52 (got 1)". */
 static void choice_text(const struct explore_choice *c, int got, char *buf, size_t n)
 {
     if (got)
-        snprintf(buf, n, "%d:%" PRIu64 "=%d (%s, got %d)", c->rank, c->event, c->src, c->site,
+        snprintf(buf, n, "%d:%" PRIu64 "=%d at %s (got %d)", c->rank, c->event, c->src, c->site,
                  c->orig);
     else
-        snprintf(buf, n, "%d:%" PRIu64 "=%d (%s)", c->rank, c->event, c->src, c->site);
+        snprintf(buf, n, "%d:%" PRIu64 "=%d at %s", c->rank, c->event, c->src, c->site);
 }
 
 void explore_report_run(const struct explore_config *cfg, const struct explore_state *st,
@@ -36,7 +36,7 @@ void explore_report_run(const struct explore_config *cfg, const struct explore_s
     fprintf(out, "run %zu", i + 1);
     if (r->parent >= 0) {
         choice_text(&r->forced, 1, choice, sizeof choice);
-        fprintf(out, " (run %ld + %s)", r->parent + 1, choice);
+        fprintf(out, " = run %ld + %s", r->parent + 1, choice);
     }
     if (r->out.recorded) {
         fprintf(out, ": %s, stdout %016" PRIx64 ", %zu %sracing receive%s (%zu choice%s)", ending,
@@ -91,7 +91,7 @@ static size_t print_outcomes(const struct explore_state *st, FILE *out)
     return distinct;
 }
 
-/* "0:14=3 (crash.c:52), 0:15=2 (crash.c:52)": the choices forced on the way to run i. */
+/* "0:14=3 at crash.c:52, 0:15=2 at crash.c:52": the choices forced on the way to run i. */
 static void print_path(const struct explore_state *st, long i, FILE *out)
 {
     long depth = st->runs[i].depth;
@@ -141,8 +141,8 @@ void explore_report_summary(const struct explore_config *cfg, const struct explo
         fprintf(out, "budget of %ld runs spent, %zu choice%s left", cfg->budget, st->pending,
                 plural(st->pending));
     else
-        fputs("every choice explored", out);
+        fprintf(out, "every choice within --depth %ld explored", cfg->depth);
     if (st->beyond_depth)
-        fprintf(out, " (%zu beyond --depth %ld)", st->beyond_depth, cfg->depth);
+        fprintf(out, "; %zu more beyond --depth %ld", st->beyond_depth, cfg->depth);
     fputc('\n', out);
 }

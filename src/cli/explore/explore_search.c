@@ -163,8 +163,9 @@ static int explore_one(struct search *s, const struct pending *p, FILE *out, FIL
     if (rc)
         return CLI_EXIT_FAIL;
     int ms = node->out.mpirr_status;
+    /* ^C reaches the whole job, mpirr's child included: the search ends with the run */
     if (ms == 128 + SIGINT || ms == 128 + SIGTERM)
-        st->interrupted = 1;
+        st->interrupted = ms - 128;
 
     struct explore_choices ch = {0};
     uint64_t *cut = NULL;

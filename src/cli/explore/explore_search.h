@@ -35,7 +35,7 @@ struct explore_state {
     struct explore_node *runs;
     size_t nruns, cap;
     long failing;        /* the first run that ended otherwise than the first, -1: none */
-    int interrupted;     /* a run was stopped by SIGINT/SIGTERM: the search ended there */
+    int interrupted;     /* SIGINT or SIGTERM stopped a run, and the search there; 0: no */
     size_t pending;      /* choices left unexplored when it ended */
     size_t beyond_depth; /* choices not taken because of --depth */
     size_t duplicates;   /* choices already explored through another order of the same flips */
