@@ -193,4 +193,20 @@ int an_optimal_trace(const an_run *run, const an_races *r, an_cover *out);
 int an_frontier(an_run *run, int rank, uint64_t event, int after, uint64_t *past,
                 uint64_t *future, char *err, size_t errlen);
 
+/* ---- distance to an event (near.c) ---- */
+/* 0 if rank is one of the run's and its history holds event (1 ..); else -1 and one line in
+ * err naming the recording. */
+int an_point_check(const an_run *run, int rank, uint64_t event, char *err, size_t errlen);
+/* Orders racing receives races[0 .. n) (rank, post order, as an_find_races lists them) by
+ * happened-before distance to event `event` of rank `rank` (docs/analysis.md): a receive is
+ * before the event when the first event of that rank knowing its outcome (its completing
+ * event on its own rank, else the first event whose merged vector holds that completion) is
+ * at most `event`, and its distance is `event` minus that first event. distance[i] receives
+ * receive i's (-1: not before); order the indices, the receives before the event first,
+ * nearest first, the others after them, each group in rank, post order; nbefore how many
+ * are before. One vector-timestamp sweep; the event need not be in the history (a crash).
+ * -1: out of memory. */
+int an_near(an_run *run, const an_race *races, size_t n, int rank, uint64_t event, size_t *order,
+            int64_t *distance, size_t *nbefore);
+
 #endif

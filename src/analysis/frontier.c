@@ -44,16 +44,8 @@ static void end(void *arg, int rank, const uint64_t *vc)
 int an_frontier(an_run *run, int rank, uint64_t event, int after, uint64_t *past,
                 uint64_t *future, char *err, size_t errlen)
 {
-    if (rank < 0 || rank >= run->nranks) {
-        snprintf(err, errlen, "%s: there is no rank %d (the run had %d)", run->dir, rank, run->nranks);
-        return -1;
-    }
+    if (an_point_check(run, rank, event, err, errlen)) return -1;
     const an_rank *rk = &run->ranks[rank];
-    if (event < 1 || event > rk->events) {
-        snprintf(err, errlen, "%s: rank %d has no event %llu (its history holds events 1 to %llu)",
-                 run->dir, rank, (unsigned long long)event, (unsigned long long)rk->events);
-        return -1;
-    }
     struct frontier f = {.rank = rank, .after = after, .event = event,
                          .threshold = 2 * (event + (after ? 1 : 0)), .past = past,
                          .future = future, .n = run->nranks};

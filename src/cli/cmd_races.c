@@ -1,7 +1,8 @@
-/* cmd_races.c: `mpirr races DIR [--json] [--all]`: every potential message race of a recorded
- * run (record --events), grouped by the call site of the racing receive, most racing first,
- * with source lines; Chu & Huang's method beside it; the race graph's optimal trace against
- * what on-the-fly tracing logs. docs/cli/races.md. */
+/* cmd_races.c: `mpirr races DIR [--json] [--all] [--near R:E|crash]`: every potential message
+ * race of a recorded run (record --events), grouped by the call site of the racing receive,
+ * most racing first, with source lines, or ordered by happened-before distance to an event
+ * (the crash by default); Chu & Huang's method beside it; the race graph's optimal trace
+ * against what on-the-fly tracing logs. docs/cli/races.md. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,15 @@
 #include "record.h"
 #include "races_report.h"
 
-enum { OPT_JSON, OPT_ALL };
+enum { OPT_JSON, OPT_ALL, OPT_NEAR };
+
+/* Racing receives listed per site, or per group (before the --near event, not before) there. */
+enum { SHOWN = 5, SHOWN_NEAR = 10 };
 
 static const struct cli_opt races_opts[] = {
     {"json", 0, 0, OPT_JSON},
     {"all", 0, 0, OPT_ALL},
+    {"near", 0, 1, OPT_NEAR},
     {NULL, 0, 0, 0},
 };
 
@@ -45,16 +50,19 @@ static void json_msg(struct analysis *a, struct json *j, const char *key, uint32
 }
 
 /* One list of racing receives: the races' candidates (cand), or Chu & Huang's reach sets
- * (cand NULL: listed again by an_ch_reach, a rank's index at a time). -1: out of memory. */
+ * (cand NULL: listed again by an_ch_reach, a rank's index at a time); near (NULL, or not
+ * active: as listed) orders them and gives each its distance. -1: out of memory. */
 static int json_race_list(struct analysis *a, struct json *j, const char *key, const an_race *races,
                           size_t n, const uint32_t *cand, const char *cand_key, int logged_known,
-                          const struct races_logged *logged)
+                          const struct races_logged *logged, const struct races_near *near)
 {
+    if (near && !near->active) near = NULL;
     an_reach_index ix = {0};
     uint32_t reach[AN_CH_KEEP];
     int rc = 0;
     json_array_begin(j, key);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t k = 0; k < n; k++) {
+        size_t i = near ? near->order[k] : k;
         const an_race *r = &races[i];
         const an_op *o = &a->run->ranks[r->rank].ops[r->op];
         const uint32_t *list = cand ? cand + r->first : reach;
@@ -79,6 +87,8 @@ static int json_race_list(struct analysis *a, struct json *j, const char *key, c
         json_array_end(j);
         if (r->kept < r->n) json_uint(j, "count", r->n);
         if (logged_known) json_bool(j, "logged", races_logged_has(logged, r->rank, o->post));
+        if (near && near->distance[i] >= 0) json_int(j, "distance", near->distance[i]);
+        else if (near) json_null(j, "distance");
         json_object_end(j);
     }
     json_array_end(j);
@@ -86,16 +96,38 @@ static int json_race_list(struct analysis *a, struct json *j, const char *key, c
     return rc;
 }
 
-static int print_json(struct analysis *a, const struct races_report *rep)
+/* The --near event: where it is, why it was chosen, and for the crash how the rank ended. */
+static void json_near(struct json *j, const struct races_near *near)
+{
+    if (!near->active) {
+        json_null(j, "near");
+        return;
+    }
+    json_object_begin(j, "near");
+    json_int(j, "rank", near->rank);
+    json_uint(j, "event", near->event);
+    json_string(j, "why", near->crash ? "crash" : "given");
+    if (near->crash) {
+        json_string(j, "ending", near->ending);
+        json_bool(j, "in_call", near->in_call);
+        json_int(j, "crashed_ranks", near->crashed);
+    }
+    json_uint(j, "before", near->nbefore);
+    json_object_end(j);
+}
+
+static int print_json(struct analysis *a, const struct races_report *rep, const struct races_near *near)
 {
     struct json j;
     json_init(&j, stdout);
     json_object_begin(&j, NULL);
     json_string(&j, "recording", a->rec.dir);
     json_int(&j, "ranks", a->run->nranks);
+    json_near(&j, near);
     json_race_list(a, &j, "receives", rep->r.races, rep->r.nraces, rep->r.cand, "candidates",
-                   rep->logged.known, &rep->logged);
-    if (json_race_list(a, &j, "chu_huang", rep->r.ch, rep->r.nch, NULL, "reach", 0, NULL)) return -1;
+                   rep->logged.known, &rep->logged, near);
+    if (json_race_list(a, &j, "chu_huang", rep->r.ch, rep->r.nch, NULL, "reach", 0, NULL, NULL))
+        return -1;
     json_array_begin(&j, "unmatched_receives");
     for (int p = 0; p < a->run->nranks; p++) {
         const an_rank *rk = &a->run->ranks[p];
@@ -153,11 +185,35 @@ static void pattern(char *buf, size_t n, int32_t v, const char *what)
     else snprintf(buf, n, "%s %d", what, v);
 }
 
-static void print_text(struct analysis *a, const struct races_report *rep, int all)
+/* What racing receive x got and could have got, after its "rank R event E" and what the
+ * caller puts between, up to the end of its line. */
+static void print_receive(struct analysis *a, const struct races_report *rep, const an_race *x)
 {
     const an_races *r = &rep->r;
-    if (!r->nraces) printf("no message races: none of %llu wildcard receives could have got another message\n",
-                           (unsigned long long)r->wildcard_recvs);
+    const an_op *o = &a->run->ranks[x->rank].ops[x->op];
+    char src[32], tag[32];
+    pattern(src, sizeof src, o->peer, "source");
+    pattern(tag, sizeof tag, o->tag, "tag");
+    printf("(%s, %s) got ", src, tag);
+    print_msg(a, r->cand[x->first]);
+    printf("; could have got");
+    for (uint32_t k = 1; k < x->n; k++) {
+        printf(k > 1 ? ", " : " ");
+        print_msg(a, r->cand[x->first + k]);
+    }
+    if (rep->logged.known)
+        printf(races_logged_has(&rep->logged, x->rank, o->post) ? " [logged]" : " [not logged]");
+    putchar('\n');
+}
+
+static void print_more(size_t more)
+{
+    printf("  ... %zu more (--all shows every one)\n", more);
+}
+
+static void print_by_site(struct analysis *a, const struct races_report *rep, int all)
+{
+    const an_races *r = &rep->r;
     for (size_t s = 0; s < rep->nsites; s++) {
         const struct race_site *site = &rep->sites[s];
         printf("%s: %s, %llu racing receive%s\n", site->name, mpirr_call_name(site->call),
@@ -165,28 +221,78 @@ static void print_text(struct analysis *a, const struct races_report *rep, int a
         size_t shown = 0;
         for (size_t i = 0; i < r->nraces; i++) {
             if (rep->site_of[i] != s) continue;
-            if (!all && shown == 5) {
-                printf("  ... %llu more (--all shows every one)\n", (unsigned long long)(site->count - shown));
+            if (!all && shown == SHOWN) {
+                print_more((size_t)site->count - shown);
                 break;
             }
             shown++;
             const an_race *x = &r->races[i];
-            const an_op *o = &a->run->ranks[x->rank].ops[x->op];
-            char src[32], tag[32];
-            pattern(src, sizeof src, o->peer, "source");
-            pattern(tag, sizeof tag, o->tag, "tag");
-            printf("  rank %d event %llu (%s, %s) got ", x->rank, (unsigned long long)o->post, src, tag);
-            print_msg(a, r->cand[x->first]);
-            printf("; could have got");
-            for (uint32_t k = 1; k < x->n; k++) {
-                printf(k > 1 ? ", " : " ");
-                print_msg(a, r->cand[x->first + k]);
-            }
-            if (rep->logged.known)
-                printf(races_logged_has(&rep->logged, x->rank, o->post) ? " [logged]" : " [not logged]");
-            putchar('\n');
+            printf("  rank %d event %llu ", x->rank,
+                   (unsigned long long)a->run->ranks[x->rank].ops[x->op].post);
+            print_receive(a, rep, x);
         }
     }
+}
+
+/* Receives order[from .. to) of the --near order (up to SHOWN_NEAR of them without --all),
+ * each with its distance to the event (target names it) and its site. */
+static void print_near_group(struct analysis *a, const struct races_report *rep,
+                             const struct races_near *near, const char *target, size_t from,
+                             size_t to, int all)
+{
+    for (size_t k = from; k < to; k++) {
+        if (!all && k - from == SHOWN_NEAR) {
+            print_more(to - k);
+            return;
+        }
+        size_t i = near->order[k];
+        const an_race *x = &rep->r.races[i];
+        const an_op *o = &a->run->ranks[x->rank].ops[x->op];
+        char site[600];
+        analysis_site(a, x->rank, o->site, site, sizeof site);
+        printf("  rank %d event %llu, ", x->rank, (unsigned long long)o->post);
+        if (near->distance[i] >= 0)
+            printf("%lld event%s before %s", (long long)near->distance[i],
+                   near->distance[i] == 1 ? "" : "s", target);
+        else
+            printf("not before %d:%llu", near->rank, (unsigned long long)near->event);
+        printf(": %s %s ", site, mpirr_call_name(o->call));
+        print_receive(a, rep, x);
+    }
+}
+
+/* The --near order: one line on the event (for the crash: which rank, how it ended, and that
+ * it is the first of several), then the receives before it, nearest first, then the others. */
+static void print_near(struct analysis *a, const struct races_report *rep,
+                       const struct races_near *near, int all)
+{
+    char target[64];
+    if (near->crash) {
+        snprintf(target, sizeof target, "the crash");
+        printf("nearest the crash first: rank %d ended with %s %s its event %llu (--near %d:%llu)",
+               near->rank, near->ending, near->in_call ? "in" : "after",
+               (unsigned long long)near->event, near->rank, (unsigned long long)near->event);
+        if (near->crashed > 1)
+            printf("; %d ranks died by themselves, the first in rank order is taken", near->crashed);
+        putchar('\n');
+    } else {
+        snprintf(target, sizeof target, "%d:%llu", near->rank, (unsigned long long)near->event);
+        printf("nearest rank %d event %llu first (--near %s)\n", near->rank,
+               (unsigned long long)near->event, target);
+    }
+    printf("%zu of %zu racing receives happened before %s\n", near->nbefore, rep->r.nraces, target);
+    print_near_group(a, rep, near, target, 0, near->nbefore, all);
+    print_near_group(a, rep, near, target, near->nbefore, rep->r.nraces, all);
+}
+
+static void print_text(struct analysis *a, const struct races_report *rep,
+                       const struct races_near *near, int all)
+{
+    const an_races *r = &rep->r;
+    if (!r->nraces) printf("no message races: none of %llu wildcard receives could have got another message\n",
+                           (unsigned long long)r->wildcard_recvs);
+    else if (near->active) print_near(a, rep, near, all);
+    else print_by_site(a, rep, all);
     races_report_text_summary(rep, stdout);
 }
 
@@ -194,35 +300,42 @@ int cmd_races(int argc, char **argv)
 {
     struct opt_scan s;
     opt_init(&s, "races", argc, argv);
-    const char *v, *dir = NULL;
+    const char *v, *dir = NULL, *near_spec = NULL;
     int json = 0, all = 0, operands = 0;
     for (int id; (id = opt_next_mixed(&s, races_opts, &v)) != OPT_DONE;) {
         if (id == OPT_HELP) return help_for("races");
         if (id == OPT_BAD) return CLI_EXIT_USAGE;
         if (id == OPT_OPERAND) dir = v, operands++;
         else if (id == OPT_JSON) json = 1;
+        else if (id == OPT_NEAR) near_spec = v;
         else all = 1;
     }
     if (operands != 1) {
-        cli_error("races takes one recording directory (mpirr races DIR [--json])");
+        cli_error("races takes one recording directory (mpirr races DIR [--json] [--near R:E|crash])");
         return CLI_EXIT_USAGE;
     }
+    struct races_near near;
+    int rc = races_near_parse(near_spec, &near);
+    if (rc) return rc;
     struct analysis a;
-    int rc = analysis_open(dir, &a, 1, 0);
+    rc = analysis_open(dir, &a, 1, 0);
     if (rc) return rc;
     struct races_report rep;
     if (races_report_build(&a, &rep) || races_report_details(&a, &rep)) {
         cli_error("out of memory finding the races of %s", dir);
+        races_report_free(&rep);
         analysis_close(&a);
         return CLI_EXIT_FAIL;
     }
-    if (json && print_json(&a, &rep)) {
+    rc = races_report_near(&a, &rep, &near); /* a bad --near: reported */
+    if (!rc && json && print_json(&a, &rep, &near)) {
         putchar('\n');
         cli_error("out of memory listing Chu & Huang's reach sets of %s", dir);
         rc = CLI_EXIT_FAIL;
-    } else if (!json) {
-        print_text(&a, &rep, all);
+    } else if (!rc && !json) {
+        print_text(&a, &rep, &near, all);
     }
+    races_near_free(&near);
     races_report_free(&rep);
     analysis_close(&a);
     return rc;

@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "diag.h"
+#include "opts.h"
+#include "rank_log.h"
 #include "record.h"
+#include "stat.h"
 
 static int by_u64(const void *a, const void *b)
 {
@@ -250,4 +253,83 @@ void races_report_json_summary(const struct races_report *rep, struct json *j, c
     json_object_end(j);
     json_double(j, "events_per_second", rate(rep->events, rep->match_s + rep->hb_s + rep->races_s));
     json_object_end(j);
+}
+
+/* Ended by the program's own doing: a fault or abort() (a signal it raised, not one sent to it),
+ * MPI_Abort, or exit() without MPI_Finalize. */
+static int died_by_itself(int ending, int detail)
+{
+    return ending == MPIRR_END_ABORT || ending == MPIRR_END_EXIT ||
+           (ending == MPIRR_END_SIGNAL && !mpirr_ending_is_external(ending, detail));
+}
+
+/* The crash: the first rank, in rank order, that died by itself, at the last event it began
+ * (the tail of its log holds how it ended, readable without reading the log through). A log
+ * that does not open is passed over silently: races analyses the event history, and `mpirr
+ * stat` reports damaged logs. 0 if no rank crashed. */
+static int find_crash(struct analysis *a, struct races_near *n)
+{
+    for (int rank = 0; rank < a->rec.m.nranks; rank++) {
+        char path[PATH_MAX + 32], err[1024];
+        recording_log_path(path, sizeof path, a->rec.dir, rank);
+        mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
+        if (!rd) continue;
+        struct rank_stat rs = {.rank = rank, .readable = 1};
+        rs.ending = mpirr_log_reader_ending(rd, &rs.detail);
+        uint64_t events = mpirr_log_reader_events(rd);
+        int in_call = mpirr_log_reader_in_call(rd);
+        mpirr_log_reader_close(rd);
+        if (!died_by_itself(rs.ending, rs.detail) || events == 0) continue;
+        if (n->crashed++) continue;
+        n->rank = rank;
+        n->event = events;
+        n->in_call = in_call;
+        stat_ending_text(&rs, n->ending, sizeof n->ending);
+    }
+    return n->crashed > 0;
+}
+
+int races_near_parse(const char *spec, struct races_near *n)
+{
+    memset(n, 0, sizeof *n);
+    n->asked = spec != NULL;
+    n->crash = !spec || !strcmp(spec, "crash");
+    if (!n->crash && (opt_rank_event(spec, &n->rank, &n->event) || n->event == 0)) {
+        cli_error("races: --near needs RANK:EVENT (e.g. 3:1207) or crash, not '%s'", spec);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int races_report_near(struct analysis *a, const struct races_report *rep, struct races_near *n)
+{
+    char err[1200];
+    if (n->crash && !find_crash(a, n)) {
+        if (!n->asked) return 0;
+        cli_error("races: --near crash: no rank of %s died by itself (a fault, abort(), "
+                  "MPI_Abort or exit without MPI_Finalize); `mpirr stat` shows how each rank "
+                  "ended", a->rec.name);
+        return CLI_EXIT_USAGE;
+    }
+    if (!n->crash && an_point_check(a->run, n->rank, n->event, err, sizeof err)) {
+        cli_error("races: --near %d:%llu: %s", n->rank, (unsigned long long)n->event, err);
+        return CLI_EXIT_USAGE;
+    }
+    size_t nr = rep->r.nraces;
+    n->order = malloc((nr + 1) * sizeof *n->order);
+    n->distance = malloc((nr + 1) * sizeof *n->distance);
+    if (!n->order || !n->distance ||
+        an_near(a->run, rep->r.races, nr, n->rank, n->event, n->order, n->distance, &n->nbefore)) {
+        cli_error("out of memory ordering the races of %s", a->rec.name);
+        return CLI_EXIT_FAIL;
+    }
+    n->active = 1;
+    return 0;
+}
+
+void races_near_free(struct races_near *n)
+{
+    free(n->order);
+    free(n->distance);
+    memset(n, 0, sizeof *n);
 }

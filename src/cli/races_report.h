@@ -49,4 +49,27 @@ void races_report_free(struct races_report *rep);
 void races_report_text_summary(const struct races_report *rep, FILE *f);
 void races_report_json_summary(const struct races_report *rep, struct json *j, const char *key);
 
+/* `mpirr races --near`: the event the racing receives are ordered by, and the order (an_near,
+ * docs/analysis.md "Distance to an event"). */
+struct races_near {
+    int asked;           /* --near was given (else: the crash, if the recording ended in one) */
+    int active;          /* the receives are ordered by distance (else as the report has them) */
+    int rank;
+    uint64_t event;
+    int crash;           /* the event is where the recording crashed */
+    int crashed;         /* ranks whose recording ended by the program's own doing */
+    int in_call;         /* the crash: inside the event's call (else in its own code after it) */
+    char ending[160];    /* the crash: how the rank ended, as `mpirr stat` says it */
+    size_t *order;       /* racing receives (indices into rep->r.races), nearest first */
+    int64_t *distance;   /* per racing receive: events before the event, -1 not before */
+    size_t nbefore;
+};
+/* The --near value before anything is loaded: "R:E", "crash", or NULL (none given). 0, or an
+ * exit status after one line. */
+int races_near_parse(const char *spec, struct races_near *n);
+/* The event (the crash: read from the rank logs' tails; R:E: checked against the history) and
+ * the order. 0, or an exit status after one line (no such event, no crash to be near). */
+int races_report_near(struct analysis *a, const struct races_report *rep, struct races_near *n);
+void races_near_free(struct races_near *n);
+
 #endif
