@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -22,15 +23,17 @@ FILE *export_out_open(const char *out)
 
 int export_out_close(FILE *f, const char *out, int rc)
 {
+    struct stat st;
+    /* only a regular file is removed: never a device or pipe the user named */
+    int regular = !is_stdout(out) && !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
+    int err = fflush(f) ? errno : 0; /* first: it says why the disk refused (ENOSPC) */
     int io = ferror(f);
-    int err = io ? EIO : 0;
-    if (fflush(f) && !err) err = errno;
     if (!is_stdout(out) && fclose(f) && !err) err = errno;
     if (err || io) {
         cli_error("export: writing %s failed: %s", out, strerror(err ? err : EIO));
         rc = CLI_EXIT_FAIL;
     }
     if (rc < 0) rc = CLI_EXIT_FAIL;
-    if (rc && !is_stdout(out)) unlink(out);
+    if (rc && regular) unlink(out);
     return rc;
 }

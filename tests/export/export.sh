@@ -1,0 +1,72 @@
+#!/bin/bash
+# export.sh MPIRR IMPL PROGRAMS_DIR: mpirr export on real recordings (record --events) of
+# programs with wildcard receives, nonblocking collectives, several communicators, persistent
+# requests and Sendrecv: the Perfetto JSON and the OTF2 archive are read back by their readers
+# (python's json, otf2-print) and checked against mpirr's own history and matching
+# (check_export.py). Then bad input: one line each, exit status 2 (1 for a write that fails
+# mid-way).
+. "$(dirname "$0")/../integration/lib.sh"
+MPIRR=$1 IMPL=$2 PROGS=$3
+CHECK=$(dirname "$0")/check_export.py
+read -r -a LAUNCH <<<"$(launcher "$IMPL" 4)"
+have_otf2=1
+"$MPIRR" export --help | grep -q . || fail "mpirr export --help printed nothing"
+
+export_one() { # PROG: record it, export both formats, check them
+    local prog=$1 d=$TMP/$1
+    run "$d.record" "$MPIRR" record --events -o "$d" -- "${LAUNCH[@]}" "$PROGS/$prog"
+    [ "$STATUS" -eq 0 ] || { cat "$d.record.err" >&2; fail "recording of $prog exited $STATUS"; }
+    "$MPIRR" events "$d" >"$d.events" || fail "mpirr events failed on $prog"
+    "$MPIRR" races --json "$d" >"$d.races" || fail "mpirr races failed on $prog"
+    run "$d.perfetto" "$MPIRR" export "$d" --format perfetto -o "$d.json"
+    [ "$STATUS" -eq 0 ] || { cat "$d.perfetto.err" >&2; fail "export --format perfetto of $prog exited $STATUS"; }
+    [ -s "$d.perfetto.err" ] && { cat "$d.perfetto.err" >&2; fail "export of $prog printed on stderr"; }
+    echo "== $prog ($IMPL)"
+    python3 "$CHECK" perfetto "$d.json" "$d.events" "$d.races" || fail "$prog: perfetto check"
+    run "$d.otf2" "$MPIRR" export "$d" --format otf2 -o "$d.otf2dir"
+    if [ "$STATUS" -eq 2 ] && grep -q 'not built in' "$d.otf2.err"; then
+        have_otf2=0
+        echo "otf2: not built in, skipped"
+        return
+    fi
+    [ "$STATUS" -eq 0 ] || { cat "$d.otf2.err" >&2; fail "export --format otf2 of $prog exited $STATUS"; }
+    otf2-print "$d.otf2dir/traces.otf2" >"$d.print" 2>"$d.print.err" || fail "otf2-print cannot read the archive of $prog"
+    otf2-print -G "$d.otf2dir/traces.otf2" >"$d.defs" 2>>"$d.print.err" || fail "otf2-print -G failed on $prog"
+    [ -s "$d.print.err" ] && { head -5 "$d.print.err" >&2; fail "otf2-print warned about the archive of $prog"; }
+    python3 "$CHECK" otf2 "$d.print" "$d.defs" "$d.events" "$d.json" || fail "$prog: otf2 check"
+}
+
+for prog in wildcard_storm icoll_test multi_comm persistent_wildcard sendrecv_wild waitany_waitsome; do
+    export_one "$prog"
+done
+
+# bad input: one "mpirr:" line, exit status 2
+bad() { # NAME PATTERN CMD...: CMD fails with exit status 2 and one line naming PATTERN
+    local name=$1 pat=$2
+    shift 2
+    run "$TMP/$name" "$@"
+    [ "$STATUS" -eq 2 ] || { cat "$TMP/$name.err" >&2; fail "$name: exit status $STATUS, expected 2"; }
+    [ "$(grep -c . "$TMP/$name.err")" -eq 1 ] || { cat "$TMP/$name.err" >&2; fail "$name: not one line on stderr"; }
+    expect_error "$TMP/$name" "$pat"
+}
+R=$TMP/wildcard_storm
+mkdir -p "$TMP/empty"
+bad not-a-recording "$TMP/empty" "$MPIRR" export "$TMP/empty" --format perfetto -o "$TMP/x.json"
+run "$TMP/noev" "$MPIRR" record -o "$TMP/noev.rec" -- "${LAUNCH[@]}" "$PROGS/wildcard_storm"
+[ "$STATUS" -eq 0 ] || fail "recording without --events exited $STATUS"
+bad no-history "--events" "$MPIRR" export "$TMP/noev.rec" --format otf2 -o "$TMP/noev.otf2"
+bad unwritable "cannot write" "$MPIRR" export "$R" --format perfetto -o "$TMP/no/such/dir/x.json"
+bad unknown-format "unknown format" "$MPIRR" export "$R" --format vampir -o "$TMP/x"
+bad no-output "-o OUT" "$MPIRR" export "$R" --format perfetto
+if [ "$have_otf2" -eq 1 ]; then
+    touch "$TMP/afile"
+    bad otf2-on-a-file "not a writable directory" "$MPIRR" export "$R" --format otf2 -o "$TMP/afile"
+    bad otf2-exists "already holds" "$MPIRR" export "$R" --format otf2 -o "$R.otf2dir"
+fi
+# a write that fails mid-way (a 16 KiB file size limit; SIGXFSZ ignored, so write() says
+# EFBIG): exit status 1, one line, no partial file left
+run "$TMP/full" bash -c 'trap "" XFSZ; ulimit -f 16; exec "$@"' - "$MPIRR" export "$R" --format perfetto -o "$TMP/big.json"
+[ "$STATUS" -eq 1 ] || { cat "$TMP/full.err" >&2; fail "a write failing mid-way: exit status $STATUS, expected 1"; }
+expect_error "$TMP/full" "writing $TMP/big.json failed"
+[ -e "$TMP/big.json" ] && fail "a failed export left $TMP/big.json"
+echo "bad input: one line each, exit status 2; a failed write: 1"
