@@ -18,23 +18,33 @@ struct perfetto {
     FILE *f;
     struct analysis *a;
     an_races races;
-    char **site;  /* the current rank's call sites as source lines, made on first use */
+    char **site;  /* the current rank's call sites as JSON strings, made on first use */
     uint32_t nsite;
     int list_open;
     uint64_t flows, flagged;
 };
 
-/* A JSON string: quotes and backslashes escaped, control characters as \u00XX. */
+/* s as a JSON string into out (n >= 8): quotes and backslashes escaped, control characters
+ * as \u00XX; cut short rather than overflow. */
+static void json_quote(const char *s, char *out, size_t n)
+{
+    size_t k = 0;
+    out[k++] = '"';
+    for (; *s && k + 8 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') k += (size_t)snprintf(out + k, n - k, "\\%c", c);
+        else if (c < 0x20) k += (size_t)snprintf(out + k, n - k, "\\u%04x", c);
+        else out[k++] = (char)c;
+    }
+    out[k++] = '"';
+    out[k] = 0;
+}
+
 static void put_str(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
+    char buf[8200];
+    json_quote(s, buf, sizeof buf);
+    fputs(buf, f);
 }
 
 /* ns as microseconds with three decimals, exactly (the format's ts and dur are µs). */
@@ -57,13 +67,15 @@ static void put_point(FILE *f, const an_run *run, uint32_t r, uint32_t op)
     fprintf(f, "\"%u:%llu\"", r, (unsigned long long)run->ranks[r].ops[op].post);
 }
 
-static const char *site_name(struct perfetto *p, int rank, uint32_t site)
+/* The call site's source line as a JSON string, made once per site of the rank. */
+static const char *site_json(struct perfetto *p, int rank, uint32_t site)
 {
     if (site >= p->nsite) return NULL;
     if (!p->site[site]) {
-        char buf[600];
+        char buf[600], q[1300];
         analysis_site(p->a, rank, site, buf, sizeof buf);
-        p->site[site] = strdup(buf);
+        json_quote(buf, q, sizeof q);
+        p->site[site] = strdup(q);
     }
     return p->site[site];
 }
@@ -200,11 +212,8 @@ static void put_args(struct perfetto *p, const struct export_call *c)
     }
     if (fl & MPIRR_EVF_NEWCOMM) fprintf(f, ",\"newcomm\":%u", e->newcomm);
     if (fl & MPIRR_EVF_RC) fprintf(f, ",\"rc\":%d", e->rc);
-    const char *site = site_name(p, c->rank, e->site);
-    if (site) {
-        fprintf(f, ",\"site\":");
-        put_str(f, site);
-    }
+    const char *site = site_json(p, c->rank, e->site);
+    if (site) fprintf(f, ",\"site\":%s", site);
     each_op(p, c, arg_send);
     list_close(p);
     each_op(p, c, arg_recv);
