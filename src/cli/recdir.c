@@ -23,8 +23,8 @@
  * a symlink planted under one of these names removes the link, never its target. */
 static const char rank_log_pattern[] = "rank-*.log";
 static const char *const recording_files[] = {
-    rank_log_pattern, "rank-*.tail", "rank-*.pending", "rank-*.events", "manifest",
-    "manifest.tmp", MPIRR_ERRLOG_NAME, MPIRR_HOLDLOG_NAME, NULL,
+    rank_log_pattern, "rank-*.tail", "rank-*.pending", "rank-*.events", "sync-*.log",
+    "sync-*.tail", "manifest", "manifest.tmp", "flip", MPIRR_ERRLOG_NAME, MPIRR_HOLDLOG_NAME, NULL,
 };
 
 static int is_recording_file(const char *name)

@@ -66,6 +66,10 @@ const char *mpirr_counter_name(unsigned which);
 
 /* File names inside a recording directory; buf receives "<dir>/rank-00003.log". */
 void mpirr_log_path(char *buf, size_t n, const char *dir, int rank, const char *suffix);
+/* A thread's sync log (threads of a rank, by creation order; 0 is the thread that called
+ * MPI_Init): buf receives "<dir>/sync-00003-0002.log" (suffix "log") or its ".tail". */
+void mpirr_sync_log_path(char *buf, size_t n, const char *dir, int rank, int thread,
+                         const char *suffix);
 
 /* ---- writer (not thread-safe: the runtime serialises calls) ---- */
 typedef struct mpirr_log_writer mpirr_log_writer;
@@ -74,6 +78,9 @@ typedef struct mpirr_log_writer mpirr_log_writer;
  * per frame; 0 picks the default (64 KiB). NULL on error, message in err. */
 mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header *h,
                                         size_t stage_bytes, char *err, size_t errlen);
+/* The same for the log at log_path (…/NAME.log; its tail is …/NAME.tail): a sync log. */
+mpirr_log_writer *mpirr_log_writer_open_at(const char *log_path, const mpirr_log_header *h,
+                                           size_t stage_bytes, char *err, size_t errlen);
 /* 0 on success, -1 on I/O error (message via mpirr_log_writer_error). */
 int mpirr_log_append(mpirr_log_writer *w, const mpirr_record *r);
 /* Compresses the staged records into a frame. */

@@ -86,6 +86,12 @@ void mpirr_log_path(char *buf, size_t n, const char *dir, int rank, const char *
     snprintf(buf, n, "%s/rank-%05d.%s", dir, rank, suffix);
 }
 
+void mpirr_sync_log_path(char *buf, size_t n, const char *dir, int rank, int thread,
+                         const char *suffix)
+{
+    snprintf(buf, n, "%s/sync-%05d-%04d.%s", dir, rank, thread, suffix);
+}
+
 static void copy_field(uint8_t *dst, const char *src, size_t n)
 {
     size_t len = strnlen(src, n - 1);
@@ -147,8 +153,21 @@ static void tail_reset(mpirr_log_writer *w)
 mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header *h,
                                         size_t stage_bytes, char *err, size_t errlen)
 {
-    mpirr_log_writer *w = calloc(1, sizeof *w);
     char path[4096];
+    mpirr_log_path(path, sizeof path, dir, h->rank, "log");
+    return mpirr_log_writer_open_at(path, h, stage_bytes, err, errlen);
+}
+
+mpirr_log_writer *mpirr_log_writer_open_at(const char *log_path, const mpirr_log_header *h,
+                                           size_t stage_bytes, char *err, size_t errlen)
+{
+    mpirr_log_writer *w = calloc(1, sizeof *w);
+    char path[4096], dir[4096];
+    snprintf(path, sizeof path, "%s", log_path);
+    snprintf(dir, sizeof dir, "%s", log_path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    else snprintf(dir, sizeof dir, ".");
     if (!w) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -159,8 +178,14 @@ mpirr_log_writer *mpirr_log_writer_open(const char *dir, const mpirr_log_header 
     if (!stage_bytes && statvfs(dir, &vfs) == 0 &&
         (unsigned long long)vfs.f_bavail * vfs.f_frsize < SMALL_STAGE_BELOW)
         w->stage_cap = STAGE_HEADER_BYTES + SMALL_STAGE_BYTES;
-    mpirr_log_path(path, sizeof path, dir, h->rank, "log");
-    mpirr_log_path(w->tail_path, sizeof w->tail_path, dir, h->rank, "tail");
+    /* the tail beside the log: …/NAME.log -> …/NAME.tail */
+    size_t len = strlen(path);
+    if (len < 4 || strcmp(path + len - 4, ".log")) {
+        snprintf(err, errlen, "%s: a log's name ends in .log", path);
+        free(w);
+        return NULL;
+    }
+    snprintf(w->tail_path, sizeof w->tail_path, "%.*s.tail", (int)(len - 4), path);
     memcpy(w->log_path, path, sizeof w->log_path);
     w->log_fd = mpirr_create_file(path, O_WRONLY);
     if (w->log_fd < 0) {

@@ -25,6 +25,13 @@ enum mpirr_record_kind {
     MPIRR_REC_LIBC = 9,    /* a value the program got from libc (time, getpid, getrandom...),
                               keyed by the MPI event in progress (the last call begun); call
                               holds the source (libc_sources.def), not an MPI call id */
+    MPIRR_REC_SYNC = 10,   /* in a thread's sync log only: the thread's synchronization call
+                              (key event = its number among the thread's sync calls; call =
+                              sync_calls.def id) acquired its object at version `value`, or
+                              failed with error code `count` (EBUSY, ETIMEDOUT; a timed-out
+                              condition wait still reacquires at `value`). Calls whose outcome
+                              is the predicted one (success, at the version after the last one
+                              this thread saw on the object) have no record */
     MPIRR_REC_KIND_LIMIT
 };
 

@@ -11,13 +11,14 @@
 #include <string.h>
 
 #include "call_ids.h"
+#include "sync_calls.h"
 #include "varint.h"
 
 enum { HAS_MATCH = 0x10, DEFERRED = 0x20, HAS_SUB = 0x40, HAS_COUNT = 0x80, KIND_MASK = 0x0f };
 
 static int carries_count(const mpirr_record *r)
 {
-    return r->kind == MPIRR_REC_TEST_OK || r->kind == MPIRR_REC_CHOICE;
+    return r->kind == MPIRR_REC_TEST_OK || r->kind == MPIRR_REC_CHOICE || r->kind == MPIRR_REC_SYNC;
 }
 
 /* Only the some-calls return an index list, so only they store one. */
@@ -26,18 +27,25 @@ static int carries_indices(unsigned call)
     return call == MPIRR_ID_MPI_Testsome || call == MPIRR_ID_MPI_Waitsome;
 }
 
+/* A SYNC record's call is no MPI call id: only MPI records can carry an index list. */
+static int carries_list(const mpirr_record *r)
+{
+    return r->kind != MPIRR_REC_SYNC && carries_indices(r->call);
+}
+
 const char *mpirr_record_kind_name(unsigned kind)
 {
     static const char *const names[MPIRR_REC_KIND_LIMIT] = {
         NULL,    "match", "test_ok", "choice", "recv_done", "cancel_done", "wtime", "check",
-        "end", "libc"};
+        "end", "libc", "sync"};
     return kind < MPIRR_REC_KIND_LIMIT && names[kind] ? names[kind] : "unknown";
 }
 
 const char *mpirr_record_call_name(const mpirr_record *r)
 {
-    const char *name = r->kind == MPIRR_REC_LIBC ? mpirr_libc_source_name(r->call)
-                                                 : mpirr_call_name(r->call);
+    const char *name = r->kind == MPIRR_REC_LIBC   ? mpirr_libc_source_name(r->call)
+                       : r->kind == MPIRR_REC_SYNC ? mpirr_sync_call_name(r->call)
+                                                   : mpirr_call_name(r->call);
     return name ? name : "?";
 }
 
@@ -77,7 +85,7 @@ size_t mpirr_record_encode(uint8_t *out, const mpirr_record *r, mpirr_codec_stat
     }
     if (head & HAS_COUNT) {
         p += mpirr_varint_put(p, mpirr_zigzag(r->count));
-        if (carries_indices(r->call) && r->count > 0) {
+        if (carries_list(r) && r->count > 0) {
             int64_t prev = 0;
             for (int32_t i = 0; i < r->count; i++) {
                 p += mpirr_varint_put(p, mpirr_zigzag((int64_t)r->indices[i] - prev));
@@ -89,6 +97,9 @@ size_t mpirr_record_encode(uint8_t *out, const mpirr_record *r, mpirr_codec_stat
     case MPIRR_REC_RECV_DONE:
     case MPIRR_REC_CANCEL_DONE:
         p += mpirr_varint_put(p, r->cancelled ? 1 : 0);
+        break;
+    case MPIRR_REC_SYNC:
+        p += mpirr_varint_put(p, r->value);
         break;
     case MPIRR_REC_WTIME:
         p += mpirr_varint_put(p, mpirr_zigzag((int64_t)(r->value - st->prev_wtime)));
@@ -178,11 +189,13 @@ int mpirr_record_decode(const uint8_t **p, const uint8_t *end, mpirr_record *r,
         return -1;
     }
     GET(v);
-    int known = r->kind == MPIRR_REC_LIBC
-                    ? v < MPIRR_LIBC_SOURCE_LIMIT && mpirr_libc_source_name((unsigned)v)
-                    : v < MPIRR_CALL_ID_LIMIT && mpirr_call_name((unsigned)v);
+    int known = r->kind == MPIRR_REC_LIBC   ? v < MPIRR_LIBC_SOURCE_LIMIT && mpirr_libc_source_name((unsigned)v)
+                : r->kind == MPIRR_REC_SYNC ? mpirr_sync_call_name((unsigned)v) != NULL
+                                            : v < MPIRR_CALL_ID_LIMIT && mpirr_call_name((unsigned)v);
     if (!known) {
-        *msg = r->kind == MPIRR_REC_LIBC ? "unknown libc source" : "unknown MPI call id";
+        *msg = r->kind == MPIRR_REC_LIBC   ? "unknown libc source"
+               : r->kind == MPIRR_REC_SYNC ? "unknown synchronization call id"
+                                           : "unknown MPI call id";
         return -1;
     }
     r->call = (uint16_t)v;
@@ -217,7 +230,7 @@ int mpirr_record_decode(const uint8_t **p, const uint8_t *end, mpirr_record *r,
             return -1;
         }
         r->count = (int32_t)count;
-        if (carries_indices(r->call) && count > 0) {
+        if (carries_list(r) && count > 0) {
             if ((size_t)count > *idx_cap) {
                 int32_t *grown = realloc(*idx, (size_t)count * sizeof **idx);
                 if (!grown) {
@@ -241,6 +254,9 @@ int mpirr_record_decode(const uint8_t **p, const uint8_t *end, mpirr_record *r,
     case MPIRR_REC_CANCEL_DONE:
         GET(v);
         r->cancelled = v != 0;
+        break;
+    case MPIRR_REC_SYNC:
+        GET(r->value);
         break;
     case MPIRR_REC_WTIME:
         GET(v);

@@ -20,6 +20,7 @@
 #include "settings.h"
 #include "replay_control.h"
 #include "special_calls.h"
+#include "threads/sync_order.h"
 
 /* Where the counters and the progress word go when no log holds them (not recording). */
 static uint64_t unlogged_counters[MPIRR_CTR_LIMIT];
@@ -35,7 +36,7 @@ struct mpirr_runtime mpirr_rt = {
     .progress = &unlogged_progress,
 };
 
-static void fill_header(mpirr_log_header *h, uint32_t flags)
+void mpirr_log_header_fill(mpirr_log_header *h, uint32_t flags)
 {
     memset(h, 0, sizeof *h);
     h->rank = mpirr_rt.rank;
@@ -62,7 +63,7 @@ void mpirr_log_start(uint32_t flags)
 {
     mpirr_log_header h;
     char err[512];
-    fill_header(&h, flags);
+    mpirr_log_header_fill(&h, flags);
     mpirr_rt.writer = mpirr_log_writer_open(mpirr_rt.dir, &h, 0, err, sizeof err);
     /* Every rank makes its log before any makes its event history: on a disk short of space
      * the logs, which replay needs, get it first (one barrier, inside MPI_Init, where no
@@ -143,6 +144,7 @@ static void start(void)
     if (mpirr_rt.mode == MPIRR_MODE_RECORD) start_recording();
     else start_replay();
     if (mpirr_rt.mode == MPIRR_MODE_REPLAY && mpirr_setting_text(MPIRR_SET_FLIP)) mpirr_flip_start();
+    mpirr_sync_start(); /* this thread is thread 0 of the rank */
     /* a flipped replay is a recording: its endings go to its new log */
     if (mpirr_rt.mode == MPIRR_MODE_RECORD || mpirr_rt.writer) mpirr_crash_guard_install();
     else mpirr_replay_signals_install();
@@ -175,6 +177,7 @@ void mpirr_requests_reset(void);
 static void stop(int ending, int detail)
 {
     if (!mpirr_rt.active) return;
+    mpirr_sync_stop();
     mpirr_crash_guard_remove();
     if (mpirr_rt.piggyback) {
         /* MPI_Abort: the verdicts stay in the pending file. Headers in flight are not waited

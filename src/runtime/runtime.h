@@ -155,6 +155,8 @@ void mpirr_record_recv_done(uint64_t event, uint32_t sub, unsigned call, const M
  * event history if asked (one barrier between: call it inside MPI_Init). A rank whose log
  * cannot be made runs on unrecorded, after a warning. */
 void mpirr_log_start(uint32_t flags);
+/* A log header for this rank with these flags (also the threads' sync logs'). */
+void mpirr_log_header_fill(mpirr_log_header *h, uint32_t flags);
 /* Recording this rank cannot go on (errno why): the tail says it stopped before event, the
  * program runs on unrecorded. Called with the runtime lock held. */
 void mpirr_recording_stopped(uint64_t event, int why);

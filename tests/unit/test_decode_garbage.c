@@ -8,6 +8,7 @@
 #include "call_ids.h"
 #include "check.h"
 #include "libc_sources.h"
+#include "sync_calls.h"
 #include "record_codec.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -29,9 +30,10 @@ static int decode_all(const uint8_t *buf, size_t n, int32_t **idx, size_t *cap)
         }
         CHECK(p > before && p <= end); /* progress, in bounds */
         CHECK(r.kind > 0 && r.kind < MPIRR_REC_KIND_LIMIT);
-        /* the call is an MPI call's id, or a LIBC record's libc source */
-        CHECK(r.kind == MPIRR_REC_LIBC ? mpirr_libc_source_name(r.call) != NULL
-                                       : mpirr_call_name(r.call) != NULL);
+        /* the call is an MPI call's id, a LIBC record's libc source, a SYNC record's call */
+        CHECK(r.kind == MPIRR_REC_LIBC   ? mpirr_libc_source_name(r.call) != NULL
+              : r.kind == MPIRR_REC_SYNC ? mpirr_sync_call_name(r.call) != NULL
+                                         : mpirr_call_name(r.call) != NULL);
         CHECK(r.event <= r.written);
         count++;
     }

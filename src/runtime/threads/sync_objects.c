@@ -1,0 +1,101 @@
+/* sync_objects.c: the version counters of synchronization objects (sync_objects.h). One map
+ * from address to object, under a small spinlock (taken once per object and thread: threads
+ * cache what they found); objects live in chunks that never move, so a waiting thread's
+ * futex word stays put while the table grows. */
+#include "sync_objects.h"
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "handle_map.h"
+
+#define CHUNK_BITS 10
+#define CHUNK (1u << CHUNK_BITS)
+#define MAX_CHUNKS 4096 /* 4M objects */
+
+static struct sync_obj *chunks[MAX_CHUNKS];
+static uint32_t count;
+static handle_map by_addr;
+static int busy;
+uint32_t mpirr_sync_generation;
+
+static void lock(void)
+{
+    while (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE)) sched_yield();
+}
+
+static void unlock(void) { __atomic_store_n(&busy, 0, __ATOMIC_RELEASE); }
+
+struct sync_obj *mpirr_sync_obj_at(uint32_t index)
+{
+    return &chunks[index >> CHUNK_BITS][index & (CHUNK - 1)];
+}
+
+struct sync_obj *mpirr_sync_obj(const void *addr, uint32_t *index)
+{
+    uint64_t found;
+    struct sync_obj *o = NULL;
+    lock();
+    if (handle_map_get(&by_addr, (uint64_t)(uintptr_t)addr, &found)) {
+        *index = (uint32_t)found;
+        o = mpirr_sync_obj_at(*index);
+    } else if (count < MAX_CHUNKS * CHUNK) {
+        uint32_t c = count >> CHUNK_BITS;
+        if (!chunks[c]) chunks[c] = calloc(CHUNK, sizeof *chunks[c]);
+        if (chunks[c] && !handle_map_put(&by_addr, (uint64_t)(uintptr_t)addr, count)) {
+            *index = count++;
+            o = mpirr_sync_obj_at(*index);
+        }
+    }
+    unlock();
+    return o;
+}
+
+void mpirr_sync_obj_reset(const void *addr)
+{
+    lock();
+    uint64_t found;
+    if (handle_map_get(&by_addr, (uint64_t)(uintptr_t)addr, &found)) {
+        handle_map_del(&by_addr, (uint64_t)(uintptr_t)addr); /* the next use makes a new one */
+        __atomic_fetch_add(&mpirr_sync_generation, 1, __ATOMIC_RELEASE);
+    }
+    unlock();
+}
+
+static long futex(uint32_t *word, int op, uint32_t val)
+{
+    return syscall(SYS_futex, word, op | FUTEX_PRIVATE_FLAG, val, NULL, NULL, 0);
+}
+
+void mpirr_sync_obj_wait(struct sync_obj *o, uint32_t v)
+{
+    uint32_t cur;
+    while ((cur = __atomic_load_n(&o->version, __ATOMIC_ACQUIRE)) != v) {
+        __atomic_fetch_add(&o->waiters, 1, __ATOMIC_ACQ_REL);
+        /* sleeps only if the counter is still cur: a wake in between is not lost */
+        futex(&o->version, FUTEX_WAIT, cur);
+        __atomic_fetch_sub(&o->waiters, 1, __ATOMIC_ACQ_REL);
+    }
+}
+
+void mpirr_sync_obj_done(struct sync_obj *o, uint32_t v)
+{
+    __atomic_store_n(&o->version, v + 1, __ATOMIC_RELEASE);
+    if (__atomic_load_n(&o->waiters, __ATOMIC_ACQUIRE)) futex(&o->version, FUTEX_WAKE, INT_MAX);
+}
+
+void mpirr_sync_objs_free(void)
+{
+    lock();
+    for (uint32_t c = 0; c < MAX_CHUNKS && chunks[c]; c++) {
+        free(chunks[c]);
+        chunks[c] = NULL;
+    }
+    count = 0;
+    handle_map_free(&by_addr);
+    unlock();
+}

@@ -1,0 +1,37 @@
+/* sync_objects.h: the version counters of synchronization objects. Every mutex, rwlock,
+ * spinlock, semaphore (and the rank's thread creation) the application synchronizes on gets
+ * one, found by its address in this run: the number of times it was acquired so far. A record
+ * holds the version each acquisition got; a replay makes each acquisition wait for its version
+ * (a futex on the counter), so every object is acquired in the recorded order. */
+#ifndef MPIRR_SYNC_OBJECTS_H
+#define MPIRR_SYNC_OBJECTS_H
+
+#include <stdint.h>
+
+struct sync_obj {
+    uint32_t version; /* acquisitions so far (the futex word of replay's waits) */
+    uint32_t waiters; /* replay: threads waiting for a version */
+};
+
+/* The object at addr, made (version 0) on first use; NULL when out of memory. Its index (for
+ * a thread's cache) in *index. Thread-safe. */
+struct sync_obj *mpirr_sync_obj(const void *addr, uint32_t *index);
+/* The object of an index from mpirr_sync_obj. */
+struct sync_obj *mpirr_sync_obj_at(uint32_t index);
+/* addr is (re)initialised or destroyed: its next acquisition is a new object's first. Threads
+ * drop what they cached when mpirr_sync_generation moved. */
+void mpirr_sync_obj_reset(const void *addr);
+extern uint32_t mpirr_sync_generation;
+/* Record: this acquisition's version (the counter before it; the counter moves on). */
+static inline uint32_t mpirr_sync_obj_take(struct sync_obj *o)
+{
+    return __atomic_fetch_add(&o->version, 1, __ATOMIC_ACQ_REL);
+}
+/* Replay: waits until the object is at version v. */
+void mpirr_sync_obj_wait(struct sync_obj *o, uint32_t v);
+/* Replay: the acquisition at version v is done: the object moves to v + 1, waiters wake. */
+void mpirr_sync_obj_done(struct sync_obj *o, uint32_t v);
+/* MPI_Finalize: forgets every object. */
+void mpirr_sync_objs_free(void);
+
+#endif

@@ -1,0 +1,306 @@
+/* sync_order.c: a rank's thread synchronizations in order (sync_order.h). Each tracked thread
+ * numbers its synchronization calls and keeps a log of its own (sync-RANK-THREAD.log, the
+ * rank log's format: records staged in a mapped tail, so a crash keeps them). Record: an
+ * acquisition takes the object's next version; only a call whose outcome differs from the
+ * prediction (success, at the version after the last one this thread saw on that object) is
+ * logged - an uncontended lock/unlock costs no byte. Replay: the thread computes the same
+ * prediction, or takes the logged outcome when one is keyed at this call, and waits until
+ * the object reaches the version before acquiring it. */
+#include "sync_order.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "handle_map.h"
+#include "libc_runtime.h"
+#include "runtime.h"
+#include "settings.h"
+#include "sync_calls.h"
+
+int mpirr_sync_on;
+
+struct sync_thread {
+    int id;
+    uint64_t ops;                 /* synchronization calls so far */
+    uint32_t generation;          /* of the object table when the cache was filled */
+    handle_map cache;             /* address -> object index << 32 | last version seen + 1 */
+    /* the object used last, kept out of the map (code mostly takes one lock again and again):
+     * its address (NULL: none), and its entry as in the map */
+    const void *last_addr;
+    uint64_t last_entry;
+    const void *last_caller;      /* a call site found to be the application's */
+    uint32_t create_next;         /* the predicted version of this thread's next creation */
+    mpirr_log_writer *w;          /* record */
+    uint64_t *progress;           /* record: the thread's progress word in its log's tail */
+    mpirr_log_reader *rd;         /* replay */
+    mpirr_record next;            /* replay: the next logged outcome */
+    int have_next, rd_end;
+    uint64_t recorded_ops;        /* replay: the calls the recorded thread began */
+    int recorded_ending;
+};
+
+static __thread struct sync_thread *me __attribute__((tls_model("initial-exec")));
+/* The thread is inside mpirr_sync_begin: mpirr's own locks (the caller classification's) pass
+ * through. */
+static __thread int deciding __attribute__((tls_model("initial-exec")));
+
+/* Whether caller is the application's code: only its synchronizations are ordered. */
+static int from_app(struct sync_thread *t, const void *caller)
+{
+    if (caller == t->last_caller) return 1;
+    if (deciding) return 0;
+    deciding = 1;
+    int app = mpirr_libc_caller_is_app(caller);
+    deciding = 0;
+    if (app) t->last_caller = caller;
+    return app;
+}
+
+/* The thread's entry for the object at addr (0 if it has none), made the last one used. */
+static uint64_t cache_get(struct sync_thread *t, const void *addr)
+{
+    if (addr == t->last_addr) return t->last_entry;
+    if (t->last_addr &&
+        handle_map_put(&t->cache, (uint64_t)(uintptr_t)t->last_addr, t->last_entry))
+        mpirr_fatal("out of memory ordering synchronizations");
+    uint64_t entry = 0;
+    handle_map_get(&t->cache, (uint64_t)(uintptr_t)addr, &entry);
+    t->last_addr = addr;
+    t->last_entry = entry;
+    return entry;
+}
+
+static void cache_forget(struct sync_thread *t)
+{
+    handle_map_free(&t->cache);
+    t->last_addr = NULL;
+}
+static pthread_key_t key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static struct sync_obj creations; /* the rank's thread creations, as one object */
+
+static void thread_end(void *arg);
+
+static void make_key(void) { pthread_key_create(&key, thread_end); }
+
+static struct sync_thread *thread_new(int id)
+{
+    pthread_once(&key_once, make_key);
+    struct sync_thread *t = calloc(1, sizeof *t);
+    if (!t) mpirr_fatal("out of memory for thread %d's synchronization order", id);
+    t->id = id;
+    t->generation = __atomic_load_n(&mpirr_sync_generation, __ATOMIC_ACQUIRE);
+    me = t;
+    pthread_setspecific(key, t);
+    return t;
+}
+
+static void log_path(char *buf, size_t n, int id)
+{
+    mpirr_sync_log_path(buf, n, mpirr_rt.dir, mpirr_rt.rank, id, "log");
+}
+
+/* Record: the thread's log, made at its first synchronization. */
+static void open_writer(struct sync_thread *t)
+{
+    char path[4200], err[512];
+    mpirr_log_header h;
+    log_path(path, sizeof path, t->id);
+    mpirr_log_header_fill(&h, 0);
+    t->w = mpirr_log_writer_open_at(path, &h, 16u << 10, err, sizeof err);
+    if (!t->w) mpirr_fatal("rank %d thread %d: %s", mpirr_rt.rank, t->id, err);
+    t->progress = mpirr_log_progress(t->w);
+}
+
+/* Replay: the thread's log, read at its first synchronization. */
+static void open_reader(struct sync_thread *t)
+{
+    char path[4200], err[512];
+    log_path(path, sizeof path, t->id);
+    t->rd = mpirr_log_reader_open(path, err, sizeof err);
+    if (!t->rd) /* a recorded thread that never synchronized has no log */
+        mpirr_fatal("replay of rank %d diverged: thread %d synchronizes (%s), the recording "
+                    "has no synchronization of this thread (%s)", mpirr_rt.rank, t->id,
+                    err, path);
+    t->recorded_ops = mpirr_log_reader_events(t->rd);
+    t->recorded_ending = mpirr_log_reader_ending(t->rd, NULL);
+}
+
+static void read_next(struct sync_thread *t)
+{
+    if (t->have_next || t->rd_end) return;
+    int rc = mpirr_log_read(t->rd, &t->next);
+    if (rc < 0) mpirr_fatal("replay: %s", mpirr_log_reader_error(t->rd));
+    if (rc == 0) t->rd_end = 1;
+    else t->have_next = 1;
+}
+
+_Noreturn static void diverged(const struct sync_thread *t, const char *fmt, const char *a,
+                               const char *b)
+{
+    char what[512];
+    snprintf(what, sizeof what, fmt, a, b);
+    mpirr_fatal("replay of rank %d diverged at thread %d's synchronization %llu: %s", mpirr_rt.rank,
+                t->id, (unsigned long long)t->ops, what);
+}
+
+/* Replay: the recorded outcome of the thread's current call into op. */
+static void recorded_outcome(struct sync_thread *t, struct sync_op *op)
+{
+    if (!t->rd) open_reader(t);
+    read_next(t);
+    op->version = op->predicted;
+    op->failed = 0;
+    if (t->have_next && t->next.event == t->ops) {
+        if (t->next.call != op->call)
+            diverged(t, "the recording has %s here, the program called %s",
+                     mpirr_sync_call_name(t->next.call), mpirr_sync_call_name(op->call));
+        op->version = (uint32_t)t->next.value;
+        op->failed = t->next.count != 0;
+        op->fail_rc = t->next.count;
+        t->have_next = 0;
+        return;
+    }
+    if (t->ops <= t->recorded_ops) return;
+    if (t->recorded_ending == MPIRR_END_FINALIZED)
+        diverged(t, "the recorded thread made no more synchronization calls; the program "
+                    "called %s%s", mpirr_sync_call_name(op->call), "");
+    /* the recorded run was cut off before this call: hold the thread where it ends */
+    for (;;) {
+        struct timespec ts = {.tv_sec = 1};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void track(struct sync_thread *t, struct sync_op *op, uint64_t cached)
+{
+    op->predicted = op->version = (uint32_t)cached;
+    op->failed = op->fail_rc = 0;
+    t->ops++;
+    if (mpirr_rt.mode == MPIRR_MODE_REPLAY) recorded_outcome(t, op);
+    else if (!t->w) open_writer(t);
+    if (t->progress) *t->progress = mpirr_progress_word(t->ops, 0);
+}
+
+int mpirr_sync_begin(struct sync_op *op, unsigned call, const void *addr, const void *caller)
+{
+    struct sync_thread *t = me;
+    if (!t || !mpirr_sync_on || !from_app(t, caller)) return 0;
+    uint32_t gen = __atomic_load_n(&mpirr_sync_generation, __ATOMIC_ACQUIRE);
+    if (t->generation != gen) { /* an object was reset: what the thread knew may be stale */
+        cache_forget(t);
+        t->generation = gen;
+    }
+    uint64_t cached = cache_get(t, addr);
+    if (cached) {
+        op->index = (uint32_t)(cached >> 32) & 0x7fffffffu; /* without the known-not-seen bit */
+    } else { /* the thread's first use: no version seen yet */
+        if (!mpirr_sync_obj(addr, &op->index)) mpirr_fatal("out of memory ordering synchronizations");
+        cached = (uint64_t)op->index << 32;
+        t->last_entry = cached | 1ull << 63; /* known, not seen (the bit is no index's) */
+    }
+    op->obj = mpirr_sync_obj_at(op->index);
+    op->addr = addr;
+    op->call = call;
+    track(t, op, cached);
+    return 1;
+}
+
+int mpirr_sync_replaying(void) { return mpirr_rt.mode == MPIRR_MODE_REPLAY; }
+
+int mpirr_sync_turn(struct sync_op *op)
+{
+    if (mpirr_rt.mode != MPIRR_MODE_REPLAY) return 0;
+    mpirr_sync_obj_wait(op->obj, op->version);
+    return 1;
+}
+
+/* Record: logs the outcome unless it is the predicted one. */
+static void log_outcome(struct sync_thread *t, const struct sync_op *op, uint32_t v, int rc)
+{
+    if (rc == 0 && v == op->predicted) return;
+    mpirr_record r = {.kind = MPIRR_REC_SYNC, .call = (uint16_t)op->call, .event = t->ops,
+                      .written = t->ops, .value = v, .count = rc};
+    if (mpirr_log_append(t->w, &r))
+        mpirr_fatal("rank %d thread %d: %s", mpirr_rt.rank, t->id, mpirr_log_writer_error(t->w));
+}
+
+void mpirr_sync_end(struct sync_op *op, int rc, int acquired_anyway)
+{
+    struct sync_thread *t = me;
+    int acquired = rc == 0 || acquired_anyway;
+    uint32_t v = op->version;
+    if (mpirr_rt.mode == MPIRR_MODE_REPLAY) {
+        if (acquired) mpirr_sync_obj_done(op->obj, v);
+    } else {
+        v = acquired ? mpirr_sync_obj_take(op->obj) : 0;
+        log_outcome(t, op, v, rc);
+    }
+    /* begin made this object the last one used */
+    if (acquired) t->last_entry = (uint64_t)op->index << 32 | (uint32_t)(v + 1);
+}
+
+int mpirr_sync_create_begin(struct sync_op *op, const void *caller)
+{
+    struct sync_thread *t = me;
+    if (!t || !mpirr_sync_on || !from_app(t, caller)) return -1;
+    op->obj = &creations;
+    op->addr = NULL;
+    op->call = MPIRR_SYNC_THREAD_CREATE;
+    track(t, op, t->create_next);
+    if (mpirr_rt.mode == MPIRR_MODE_REPLAY) {
+        mpirr_sync_obj_wait(&creations, op->version);
+    } else {
+        op->version = mpirr_sync_obj_take(&creations); /* the number, before the thread runs */
+        log_outcome(t, op, op->version, 0);
+    }
+    t->create_next = op->version + 1;
+    return (int)op->version + 1;
+}
+
+void mpirr_sync_create_end(struct sync_op *op, int rc)
+{
+    (void)rc; /* a failed creation used up its number all the same, as when recorded */
+    if (mpirr_rt.mode == MPIRR_MODE_REPLAY) mpirr_sync_obj_done(&creations, op->version);
+}
+
+void mpirr_sync_thread_start(int id) { thread_new(id); }
+
+/* A thread ends (or the tracking does, for thread 0): its log is complete. */
+static void thread_end(void *arg)
+{
+    struct sync_thread *t = arg;
+    if (!t) return;
+    if (t->w) {
+        mpirr_log_set_ending(t->w, MPIRR_END_FINALIZED, 0);
+        mpirr_log_close(t->w);
+    }
+    if (t->rd) mpirr_log_reader_close(t->rd);
+    cache_forget(t);
+    if (me == t) me = NULL;
+    free(t);
+}
+
+void mpirr_sync_start(void)
+{
+    if (mpirr_rt.mode != MPIRR_MODE_RECORD && mpirr_rt.mode != MPIRR_MODE_REPLAY) return;
+    if (mpirr_setting_text(MPIRR_SET_FLIP)) return; /* flips order MPI outcomes only */
+    creations = (struct sync_obj){0};
+    thread_new(0);
+    __atomic_store_n(&mpirr_sync_on, 1, __ATOMIC_RELEASE);
+}
+
+void mpirr_sync_stop(void)
+{
+    if (!mpirr_sync_on) return;
+    __atomic_store_n(&mpirr_sync_on, 0, __ATOMIC_RELEASE);
+    struct sync_thread *t = me;
+    if (t && t->id == 0) {
+        pthread_setspecific(key, NULL);
+        thread_end(t);
+    }
+}

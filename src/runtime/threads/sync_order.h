@@ -1,0 +1,50 @@
+/* sync_order.h: the order of a rank's thread synchronizations, recorded and replayed (the
+ * design: README.md). A tracked call is bracketed by mpirr_sync_begin and mpirr_sync_end; in
+ * between the interposer makes the real call, unless the replay says the recorded call failed
+ * (then it returns that error without calling). */
+#ifndef MPIRR_SYNC_ORDER_H
+#define MPIRR_SYNC_ORDER_H
+
+#include <stdint.h>
+
+#include "sync_objects.h"
+
+struct sync_op {
+    struct sync_obj *obj;
+    const void *addr;
+    uint32_t index;     /* the object's (mpirr_sync_obj) */
+    uint32_t predicted; /* the version expected: the one after the last this thread saw */
+    uint32_t version;   /* replay: the version this acquisition must get */
+    int failed;         /* replay: the recorded call failed with error fail_rc */
+    int fail_rc;
+    unsigned call;      /* sync_calls.def id */
+};
+
+/* Tracking is on between MPI_Init and MPI_Finalize of a recording or replay. */
+extern int mpirr_sync_on;
+/* 1 if the call is in the record's or replay's hands: the thread is one mpirr numbers and
+ * the caller is the application; 0: pass it through. Replay: op says the recorded outcome
+ * (failed with fail_rc: return that without calling; else acquire at op->version). */
+int mpirr_sync_begin(struct sync_op *op, unsigned call, const void *addr, const void *caller);
+/* Whether the tracked calls are being replayed (else recorded). */
+int mpirr_sync_replaying(void);
+/* Replay: 1, after waiting for the object to reach op->version (call it right before the
+ * real acquisition, which then blocks rather than tries); record: 0 at once. */
+int mpirr_sync_turn(struct sync_op *op);
+/* After the real call, with its error code (0: acquired). acquired_anyway: the object was
+ * acquired although rc says otherwise (a condition wait that timed out). */
+void mpirr_sync_end(struct sync_op *op, int rc, int acquired_anyway);
+
+/* Threads: the thread calling MPI_Init is thread 0 of its rank; mpirr_sync_start/stop bracket
+ * the tracking (init_finalize.c). */
+void mpirr_sync_start(void);
+void mpirr_sync_stop(void);
+/* pthread_create's part: the new thread's number (creation order, replayed: the creations of
+ * a rank are one object), or -1 if the creating thread is not tracked; then
+ * mpirr_sync_create_end with pthread_create's result. */
+int mpirr_sync_create_begin(struct sync_op *op, const void *caller);
+void mpirr_sync_create_end(struct sync_op *op, int rc);
+/* In the new thread, first: it is thread id. */
+void mpirr_sync_thread_start(int id);
+
+#endif

@@ -1,0 +1,216 @@
+/* thread_sync: threads inside every rank racing on synchronization objects, whose order
+ * decides the output: argv[1] names the object.
+ *   mutex    4 threads append their number to a shared sequence under a mutex, 300 times
+ *   cond     a producer hands 200 items to 2 consumers through a condition variable; each
+ *            consumer folds the items it got
+ *   trylock  4 threads poll pthread_mutex_trylock, counting failures, 100 times each
+ *   rwlock   2 writers and 2 readers: readers fold the value they see, 150 times
+ *   sem      4 threads take a semaphore posted 400 times by the main thread, in turn
+ *   create   3 threads each create 2 threads; every thread takes the mutex once
+ *   crash    as mutex, then rank 0 dies (SIGSEGV) if its sequence digest is odd: a crash that
+ *            only some interleavings produce
+ * Rank 0 gathers each rank's digest and prints "digest RANK HEX" lines: runs differ natively,
+ * a replay must print the same. Threads are made after MPI_Init (mpirr orders them from
+ * there); the main thread alone calls MPI. */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../programs/common.h"
+
+enum { NT = 4 };
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
+static sem_t sem;
+static digest_t d;
+static int queue[1024], qhead, qtail, produced_all, shared_value;
+
+/* n tenths of a microsecond of work: long enough that threads on two cores interleave */
+static void spin(unsigned n) { (void)busy_work(100ull * n); }
+
+/* threads start together, so that they race from their first call */
+static pthread_barrier_t start;
+static void started(void) { pthread_barrier_wait(&start); }
+
+static void *mutex_thread(void *p)
+{
+    int id = (int)(intptr_t)p;
+    started();
+    for (int i = 0; i < 300; i++) {
+        pthread_mutex_lock(&m);
+        digest_int(&d, id);
+        pthread_mutex_unlock(&m);
+        spin(50 + (unsigned)(id * 37 + i) % 200);
+    }
+    return NULL;
+}
+
+static void *consumer(void *p)
+{
+    int id = (int)(intptr_t)p;
+    digest_t mine;
+    digest_init(&mine);
+    started();
+    for (;;) {
+        pthread_mutex_lock(&m);
+        while (qhead == qtail && !produced_all) pthread_cond_wait(&cv, &m);
+        if (qhead == qtail) {
+            pthread_mutex_unlock(&m);
+            break;
+        }
+        int item = queue[qhead++ % 1024];
+        digest_int(&mine, item);
+        pthread_mutex_unlock(&m);
+        spin(100 + (unsigned)item % 300);
+    }
+    pthread_mutex_lock(&m);
+    digest_int(&d, id);
+    digest_u64(&d, mine.h);
+    pthread_mutex_unlock(&m);
+    return NULL;
+}
+
+static void *producer(void *p)
+{
+    (void)p;
+    started();
+    for (int i = 0; i < 200; i++) {
+        pthread_mutex_lock(&m);
+        queue[qtail++ % 1024] = i;
+        pthread_cond_signal(&cv);
+        pthread_mutex_unlock(&m);
+        spin(150);
+    }
+    pthread_mutex_lock(&m);
+    produced_all = 1;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&m);
+    return NULL;
+}
+
+static void *trylock_thread(void *p)
+{
+    int id = (int)(intptr_t)p, fails = 0;
+    started();
+    for (int i = 0; i < 100; i++) {
+        while (pthread_mutex_trylock(&m)) fails++;
+        digest_int(&d, id);
+        spin(100);
+        pthread_mutex_unlock(&m);
+        spin(50);
+    }
+    pthread_mutex_lock(&m);
+    digest_int(&d, fails > 0);
+    pthread_mutex_unlock(&m);
+    return NULL;
+}
+
+static void *rw_thread(void *p)
+{
+    int id = (int)(intptr_t)p;
+    digest_t mine;
+    digest_init(&mine);
+    started();
+    for (int i = 0; i < 150; i++) {
+        if (id < 2) {
+            pthread_rwlock_wrlock(&rw);
+            shared_value = shared_value * 3 + id + 1;
+            pthread_rwlock_unlock(&rw);
+        } else {
+            pthread_rwlock_rdlock(&rw);
+            digest_int(&mine, shared_value);
+            pthread_rwlock_unlock(&rw);
+        }
+        spin(80 + (unsigned)(id * 13 + i) % 100);
+    }
+    pthread_mutex_lock(&m);
+    digest_u64(&d, mine.h);
+    pthread_mutex_unlock(&m);
+    return NULL;
+}
+
+static void *sem_thread(void *p)
+{
+    int id = (int)(intptr_t)p;
+    for (int i = 0; i < 100; i++) {
+        sem_wait(&sem);
+        pthread_mutex_lock(&m);
+        digest_int(&d, id);
+        pthread_mutex_unlock(&m);
+    }
+    return NULL;
+}
+
+static void *leaf(void *p)
+{
+    pthread_mutex_lock(&m);
+    digest_int(&d, (int)(intptr_t)p);
+    pthread_mutex_unlock(&m);
+    return NULL;
+}
+
+static void *creator(void *p)
+{
+    int id = (int)(intptr_t)p;
+    pthread_t t[2];
+    started();
+    for (int k = 0; k < 2; k++) pthread_create(&t[k], NULL, leaf, (void *)(intptr_t)(10 * id + k));
+    for (int k = 0; k < 2; k++) pthread_join(t[k], NULL);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    prog_init(&argc, &argv, &rank, &size, 1);
+    const char *what = argc > 1 ? argv[1] : "mutex";
+    digest_init(&d);
+    pthread_t t[NT];
+    int n = NT;
+    void *(*fn)(void *) = mutex_thread;
+    if (!strcmp(what, "cond")) {
+        pthread_barrier_init(&start, NULL, 3);
+        pthread_create(&t[0], NULL, producer, NULL);
+        pthread_create(&t[1], NULL, consumer, (void *)1);
+        pthread_create(&t[2], NULL, consumer, (void *)2);
+        n = 3;
+        fn = NULL;
+    } else if (!strcmp(what, "trylock")) {
+        fn = trylock_thread;
+    } else if (!strcmp(what, "rwlock")) {
+        fn = rw_thread;
+    } else if (!strcmp(what, "sem")) {
+        sem_init(&sem, 0, 0);
+        fn = sem_thread;
+    } else if (!strcmp(what, "create")) {
+        fn = creator;
+        n = 3;
+    } else if (strcmp(what, "mutex") && strcmp(what, "crash")) {
+        fail("unknown object '%s'", what);
+    }
+    if (fn) pthread_barrier_init(&start, NULL, !strcmp(what, "sem") ? 1 : (unsigned)n);
+    for (int i = 0; fn && i < n; i++) pthread_create(&t[i], NULL, fn, (void *)(intptr_t)i);
+    if (!strcmp(what, "sem"))
+        for (int i = 0; i < 100 * NT; i++) {
+            sem_post(&sem);
+            spin(60);
+        }
+    for (int i = 0; i < n; i++) pthread_join(t[i], NULL);
+    if (!strcmp(what, "crash") && rank == 0) {
+        printf("sequence %016llx\n", (unsigned long long)d.h);
+        fflush(stdout);
+        if (d.h & 1) *(volatile int *)NULL = 1;
+    }
+    uint64_t all[256];
+    MPI_Gather(&d.h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        for (int r = 0; r < size && r < 256; r++) printf("digest %d %016llx\n", r, (unsigned long long)all[r]);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,44 @@
+#!/bin/bash
+# thread_sync.sh MPIRR IMPL PROG: threads inside ranks racing on a mutex, a condition variable
+# (a producer, two consumers), trylock polling, a rwlock, a semaphore and thread creation
+# (PROG is thread_sync): for each, native runs differ (checked), and a recording replays 5
+# times under timing noise to byte-identical output. Then a program that crashes under some
+# interleavings only: a recording of a crashing run replays to the same crash, 3 times.
+. "$(dirname "$0")/lib.sh"
+MPIRR=$1 IMPL=$2 PROG=$3 NP=2
+read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
+
+for what in mutex cond trylock rwlock sem create; do
+    distinct=$(for i in 1 2 3 4 5 6; do
+        run "$TMP/native-$what$i" "${LAUNCH[@]}" "$PROG" "$what"
+        [ "$STATUS" -eq 0 ] || { cat "$TMP/native-$what$i.err" >&2; fail "$what: native run $i exited $STATUS"; }
+        md5sum <"$TMP/native-$what$i.out"
+    done | sort -u | wc -l)
+    [ "$distinct" -ge 2 ] || fail "$what: 6 native runs printed the same: the threads did not race"
+    run "$TMP/rec-$what" "$MPIRR" record -o "$TMP/rec-$what" -- "${LAUNCH[@]}" "$PROG" "$what"
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/rec-$what.err" >&2; fail "$what: the recorded run exited $STATUS"; }
+    for i in 1 2 3 4 5; do
+        run "$TMP/rep-$what$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec-$what"
+        [ "$STATUS" -eq 0 ] && replay_as_recorded "$TMP/rep-$what$i" ||
+            { cat "$TMP/rep-$what$i.err" >&2; fail "$what: replay $i failed (exit $STATUS)"; }
+        cmp -s "$TMP/rec-$what.out" "$TMP/rep-$what$i.out" || fail "$what: replay $i printed other digests"
+    done
+    echo "ok: $what: native runs $distinct distinct of 6; 5 replays identical ($(ls "$TMP/rec-$what" | grep -c '^sync-.*\.log$') thread logs)"
+done
+
+# A crash some interleavings produce: record until a run crashes (each does with probability
+# about 1/2), then replay it to the crash.
+for i in $(seq 20); do
+    run "$TMP/rec-crash" "$MPIRR" record --force -o "$TMP/rec-crash" -- "${LAUNCH[@]}" "$PROG" crash
+    [ "$STATUS" -ne 0 ] && break
+done
+[ "$STATUS" -ne 0 ] || fail "crash: 20 recorded runs, none crashed"
+grep -q '^sequence ' "$TMP/rec-crash.out" || fail "crash: the crashing run did not print its sequence"
+for i in 1 2 3; do
+    run "$TMP/rep-crash$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec-crash"
+    [ "$STATUS" -ne 0 ] || fail "crash: replay $i did not crash"
+    same_output "$TMP/rec-crash.out" "$TMP/rep-crash$i.out" || fail "crash: replay $i printed another sequence"
+    grep -q '^mpirr: replay followed the recording' "$TMP/rep-crash$i.err" ||
+        { cat "$TMP/rep-crash$i.err" >&2; fail "crash: replay $i did not end as recorded"; }
+done
+echo "ok: crash: the crashing interleaving replayed to the crash 3 times"
