@@ -45,11 +45,13 @@ static void note_in_tail(int sig, siginfo_t *info, void *ucontext)
     mpirr_log_set_ending(mpirr_rt.writer, MPIRR_END_SIGNAL, sig);
 }
 
-static void on_exit_without_finalize(void)
+/* on_exit, not atexit: the ending keeps the status the program exited with */
+static void on_exit_without_finalize(int status, void *arg)
 {
+    (void)arg;
     if (!mpirr_rt.active) return;
-    if (mpirr_rt.writer) mpirr_log_set_ending(mpirr_rt.writer, MPIRR_END_EXIT, 0);
-    else if (mpirr_rt.mode == MPIRR_MODE_REPLAY) mpirr_replay_ended(MPIRR_CTL_EXITED, 0, MPIRR_POS_NONE);
+    if (mpirr_rt.writer) mpirr_log_set_ending(mpirr_rt.writer, MPIRR_END_EXIT, status);
+    else if (mpirr_rt.mode == MPIRR_MODE_REPLAY) mpirr_replay_ended(MPIRR_CTL_EXITED, status, MPIRR_POS_NONE);
 }
 
 void mpirr_signal_guard_install(mpirr_signal_note *note, int sent_too)
@@ -71,7 +73,7 @@ void mpirr_signal_guard_install(mpirr_signal_note *note, int sent_too)
     }
     installed = 1;
     if (!atexit_registered) {
-        atexit(on_exit_without_finalize);
+        on_exit(on_exit_without_finalize, NULL);
         atexit_registered = 1;
     }
 }

@@ -66,13 +66,13 @@ check_death() { # HOW ENDING_TEXT
 check_death segv SIGSEGV
 check_death abort SIGABRT
 check_death mpiabort 'called MPI_Abort (code 3)'
-check_death exit 'called exit() without MPI_Finalize'
+check_death exit 'called exit(4) without MPI_Finalize'
 
 # The same run, told to exit() where the recording crashed: it dies at the same event, not in
 # the same way.
 event=$(stat_field "$TMP/segv" 'r0["events"]')
 run "$TMP/rep-other" "$MPIRR" replay "$TMP/segv" -- "${LAUNCH[@]}" "$BIN/die" exit "$TMP/rep-other.seen"
-expect_verdict "$TMP/rep-other" "mpirr: replay ended differently from the recording: rank 0 called exit() without MPI_Finalize at event $event, recorded: SIGSEGV at event $event"
+expect_verdict "$TMP/rep-other" "mpirr: replay ended differently from the recording: rank 0 called exit(4) without MPI_Finalize at event $event, recorded: SIGSEGV at event $event"
 
 # A replay that diverges: the verdict names the event of the runtime's line above it.
 run "$TMP/rep-div" "$MPIRR" replay "$TMP/fin" -- "${LAUNCH[@]}" "$BIN/diverge" b

@@ -81,7 +81,7 @@ static int follows(const struct ending *rec, const struct ending *rep, int own_s
     case K_FINISHED: return rep->kind == K_FINISHED || (rep->kind == K_NONE && own_seen);
     case K_SIGNAL:
     case K_ABORT: return rep->kind == rec->kind && rep->detail == rec->detail && rep->event == rec->event;
-    case K_EXIT: return rep->kind == K_EXIT && rep->event == rec->event; /* no status: atexit */
+    case K_EXIT: return rep->kind == K_EXIT && rep->event == rec->event && rep->detail == rec->detail;
     default: return 0;
     }
 }
@@ -105,7 +105,7 @@ static void describe(const struct ending *e, int recorded, char *buf, size_t n)
         snprintf(buf, n, "%s at event %llu", sig, ev);
         break;
     case K_ABORT: snprintf(buf, n, "called MPI_Abort (code %d) at event %llu", e->detail, ev); break;
-    case K_EXIT: snprintf(buf, n, "called exit() without MPI_Finalize at event %llu", ev); break;
+    case K_EXIT: snprintf(buf, n, "called exit(%d) without MPI_Finalize at event %llu", e->detail, ev); break;
     case K_OUTSIDE:
         if (!recorded) {
             snprintf(buf, n, "held at the end of its recording, before event %llu", ev);
