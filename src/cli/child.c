@@ -19,6 +19,7 @@ enum { NFORWARDED = sizeof forwarded / sizeof forwarded[0] };
 
 static volatile sig_atomic_t child_pid;
 static volatile sig_atomic_t stop_signal; /* last SIGINT/SIGTERM mpirr received */
+static int last_stop_signal;              /* stop_signal of the last child_run */
 
 static void forward(int sig, siginfo_t *info, void *ctx)
 {
@@ -229,9 +230,15 @@ int child_run(const struct child_spec *c)
     if (status == 0 && stop_signal)
         status = 128 + stop_signal;
     child_pid = 0;
+    last_stop_signal = stop_signal;
     stop_signal = 0;
     restore_signals(old);
     return status;
+}
+
+int child_stop_signal(void)
+{
+    return last_stop_signal;
 }
 
 int child_capture(char *const *argv, char *buf, size_t n)

@@ -24,6 +24,10 @@ struct child_spec {
  * If mpirr received SIGINT or SIGTERM meanwhile and the command still exited 0, 128+N. */
 int child_run(const struct child_spec *c);
 
+/* The SIGINT or SIGTERM mpirr received during the last child_run, 0 if none (a caller that
+ * runs one command after another stops there). */
+int child_stop_signal(void);
+
 /* From inside the watch of a running child_run only: ends the command (SIGTERM, SIGKILL 10 s
  * later) and starts it again the same way (a replay session's undo). 0, or -1 after a message
  * (then child_run returns once the watch returns). */

@@ -21,7 +21,7 @@ static void site_of(struct analysis *a, int rank, uint32_t site, char *buf, size
         *fn = '\0';
 }
 
-static int earlier(const void *pa, const void *pb)
+int explore_choice_order(const void *pa, const void *pb)
 {
     const struct explore_choice *a = pa, *b = pb;
     if (a->event != b->event)
@@ -76,7 +76,7 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
         }
     }
     if (!rc && out->n)
-        qsort(out->list, out->n, sizeof *out->list, earlier);
+        qsort(out->list, out->n, sizeof *out->list, explore_choice_order);
     an_races_free(&r);
     analysis_close(&a);
     if (rc)

@@ -22,6 +22,9 @@ struct explore_choices {
     size_t n;
 };
 
+/* qsort order of choices: earliest receive (event number, then rank) first, then sender. */
+int explore_choice_order(const void *a, const void *b);
+
 /* Analyses the recording in dir (it must have an event history). cut: the events each rank
  * replayed from its parent before running free (nranks entries; NULL for a first run); the
  * receives up to there are the parent's and are not offered again. 0, or an exit status after

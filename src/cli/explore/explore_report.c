@@ -28,7 +28,6 @@ static void choice_text(const struct explore_choice *c, int got, char *buf, size
 void explore_report_run(const struct explore_config *cfg, const struct explore_state *st,
                         size_t i, FILE *out, FILE *tsv)
 {
-    (void)cfg;
     const struct explore_node *r = &st->runs[i];
     char ending[128] = "no recording", choice[400];
     if (r->out.recorded)
@@ -45,8 +44,12 @@ void explore_report_run(const struct explore_config *cfg, const struct explore_s
         if (i > 0 && !explore_same_ending(&st->runs[0].out, &r->out))
             fputs(" - ended otherwise than run 1", out);
         fputc('\n', out);
-    } else {
-        fprintf(out, ": no recording (mpirr status %d; see its stderr)\n", r->out.mpirr_status);
+    } else { /* mpirr's own line about the run says why */
+        char dir[PATH_MAX], why[1024];
+        explore_run_dir(cfg, i, dir, sizeof dir);
+        explore_first_error(dir, why, sizeof why);
+        fprintf(out, ": no recording (mpirr exit status %d%s%s)\n", r->out.mpirr_status,
+                why[0] ? ": " : "", why);
     }
     fflush(out);
 

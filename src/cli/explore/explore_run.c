@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis_load.h"
 #include "child.h"
 #include "diag.h"
 #include "rank_log.h"
@@ -75,9 +76,23 @@ static void read_ending(const char *rundir, struct explore_outcome *out)
     recording_close(&r);
 }
 
-int explore_run(char *const *argv, const char *rundir, struct explore_outcome *out)
+struct time_limit {
+    double end; /* analysis_now() after which the run is ended */
+    int *hit;
+};
+
+static int past_limit(void *arg)
+{
+    struct time_limit *t = arg;
+    return *t->hit = analysis_now() > t->end;
+}
+
+int explore_run(char *const *argv, const char *rundir, double limit,
+                struct explore_outcome *out)
 {
     memset(out, 0, sizeof *out);
+    double start = analysis_now();
+    struct time_limit t = {start + limit, &out->timed_out};
     char path[2][PATH_MAX + 16];
     int saved[2] = {-1, -1}, rc = 0;
     fflush(NULL);
@@ -86,8 +101,13 @@ int explore_run(char *const *argv, const char *rundir, struct explore_outcome *o
         rc = redirect(1 + i, path[i], &saved[i]);
     }
     struct child_spec c = {.argv = argv, .stdin_null = 1};
-    if (!rc)
+    if (limit > 0) /* a forced order can deadlock the program: that is an outcome too */
+        c.watch = past_limit, c.watch_arg = &t;
+    if (!rc) {
         out->mpirr_status = child_run(&c);
+        out->interrupted = child_stop_signal();
+    }
+    out->seconds = analysis_now() - start;
     fflush(NULL);
     for (int i = 0; i < 2; i++)
         restore(1 + i, saved[i]);
@@ -106,12 +126,14 @@ int explore_run(char *const *argv, const char *rundir, struct explore_outcome *o
 
 int explore_same_ending(const struct explore_outcome *a, const struct explore_outcome *b)
 {
-    return a->status == b->status && a->signal == b->signal;
+    return a->status == b->status && a->signal == b->signal && a->timed_out == b->timed_out;
 }
 
 void explore_ending_text(const struct explore_outcome *o, char *buf, size_t n)
 {
-    int w = snprintf(buf, n, "exit %d", o->status);
+    int w = o->timed_out ? snprintf(buf, n, "timed out after %.0f s, exit %d", o->seconds,
+                                    o->status)
+                         : snprintf(buf, n, "exit %d", o->status);
     const char *abbrev = o->signal ? sigabbrev_np(o->signal) : NULL;
     if (o->signal && w >= 0 && (size_t)w < n) {
         if (abbrev)

@@ -12,18 +12,24 @@ struct explore_outcome {
     int status;       /* the command's exit status from the manifest, 128+N for signal N */
     int signal;       /* a fatal signal a rank got by itself (its log's ending), 0 if none */
     int signal_rank;  /* the lowest rank that did */
+    int timed_out;    /* it ran past its time limit and was stopped (a hang, a deadlock) */
     uint64_t digest;  /* FNV-1a of the program's stdout (explore_digest) */
     int mpirr_status; /* the child mpirr's own exit status */
+    int interrupted;  /* SIGINT or SIGTERM that mpirr received meanwhile, 0: none */
+    double seconds;   /* how long it ran */
 };
 
 /* Runs argv (mpirr itself as argv[0]) with its standard input /dev/null and its output
- * written beside rundir, then moved into it once the child has made it. 0 and the outcome
- * (check recorded), or -1 after a one-line message when the output files cannot be made. */
-int explore_run(char *const *argv, const char *rundir, struct explore_outcome *out);
+ * written beside rundir, then moved into it once the child has made it; a run still going
+ * after limit seconds (0: none) is ended (SIGTERM, then SIGKILL). 0 and the outcome (check
+ * recorded), or -1 after a one-line message when the output files cannot be made. */
+int explore_run(char *const *argv, const char *rundir, double limit,
+                struct explore_outcome *out);
 
-/* Same exit status and same fatal signal: the run did not fail differently. */
+/* Same exit status, same fatal signal, both timed out or neither: the run did not fail
+ * differently. */
 int explore_same_ending(const struct explore_outcome *a, const struct explore_outcome *b);
-/* "exit 0", "exit 139, rank 0 SIGSEGV". */
+/* "exit 0", "exit 139, rank 0 SIGSEGV", "timed out after 30 s, exit 143". */
 void explore_ending_text(const struct explore_outcome *o, char *buf, size_t n);
 
 /* 64-bit FNV-1a of a program's output file, without the termination banner MPICH's launcher

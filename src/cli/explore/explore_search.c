@@ -6,13 +6,14 @@
 
 #include <inttypes.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
 #include "explore_report.h"
 #include "reserve.h"
+
+enum { RUN_LIMIT_FACTOR = 10, RUN_LIMIT_MIN = 30 };
 
 /* A choice still to try: flip run `parent` at `c`. */
 struct pending {
@@ -34,16 +35,6 @@ void explore_run_dir(const struct explore_config *cfg, size_t i, char *buf, size
     snprintf(buf, n, "%s/run-%04zu", cfg->dir, i + 1);
 }
 
-static int by_rank_event(const void *pa, const void *pb)
-{
-    const struct explore_choice *a = pa, *b = pb;
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    if (a->event != b->event)
-        return a->event < b->event ? -1 : 1;
-    return (a->src > b->src) - (a->src < b->src);
-}
-
 /* The set of choices forced along the way to a new run (its parent's and c), as one string:
  * two ways to the same set of flips (one receive forced first, or the other) give one run. */
 static char *dedup_key(const struct search *s, long parent, const struct explore_choice *c)
@@ -59,7 +50,7 @@ static char *dedup_key(const struct search *s, long parent, const struct explore
     set[n++] = *c;
     for (long r = parent; r >= 0 && s->st->runs[r].parent >= 0; r = s->st->runs[r].parent)
         set[n++] = s->st->runs[r].forced;
-    qsort(set, n, sizeof *set, by_rank_event);
+    qsort(set, n, sizeof *set, explore_choice_order); /* any fixed order will do */
     size_t len = 0;
     for (size_t i = 0; i < n; i++)
         len += (size_t)sprintf(key + len, "%d:%" PRIu64 "=%d,", set[i].rank, set[i].event,
@@ -158,14 +149,19 @@ static int explore_one(struct search *s, const struct pending *p, FILE *out, FIL
         return CLI_EXIT_FAIL;
     }
     child_words(s, p, rundir, flip, sizeof flip, parentdir, sizeof parentdir, words);
-    int rc = explore_run(words, rundir, &node->out);
+    /* A flip gets ten times as long as the first run took (at least RUN_LIMIT_MIN seconds):
+     * a run still going by then is taken for hung, an outcome of its own. */
+    double limit = 0;
+    if (p) {
+        limit = RUN_LIMIT_FACTOR * st->runs[0].out.seconds;
+        if (limit < RUN_LIMIT_MIN)
+            limit = RUN_LIMIT_MIN;
+    }
+    int rc = explore_run(words, rundir, limit, &node->out);
     free(words);
     if (rc)
         return CLI_EXIT_FAIL;
-    int ms = node->out.mpirr_status;
-    /* ^C reaches the whole job, mpirr's child included: the search ends with the run */
-    if (ms == 128 + SIGINT || ms == 128 + SIGTERM)
-        st->interrupted = ms - 128;
+    st->interrupted = node->out.interrupted; /* ^C: the search ends with this run */
 
     struct explore_choices ch = {0};
     uint64_t *cut = NULL;
