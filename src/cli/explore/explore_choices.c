@@ -39,14 +39,30 @@ static int after_cut(const uint64_t *cut, int ncut, int rank, uint64_t event)
     return !cut || rank >= ncut || event > cut[rank];
 }
 
+/* The sender whose message rank's receive posted at event took, -1 if none is known: what
+ * a flip made of its forced receive, checked rather than trusted. */
+static int sender_taken(const an_run *run, int rank, uint64_t event)
+{
+    if (rank < 0 || rank >= run->nranks)
+        return -1;
+    const an_rank *rk = &run->ranks[rank];
+    for (size_t i = 0; i < rk->nops; i++)
+        if (rk->ops[i].post == event && rk->ops[i].kind == AN_RECV)
+            return rk->ops[i].msg != AN_NIL ? (int)run->msgs[rk->ops[i].msg].sender : -1;
+    return -1;
+}
+
 int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
-                         struct explore_choices *out)
+                         const struct explore_choice *forced, struct explore_choices *out)
 {
     memset(out, 0, sizeof *out);
+    out->forced_got = -1;
     struct analysis a;
     int rc = analysis_open(dir, &a, 1, 1);
     if (rc)
         return rc;
+    if (forced)
+        out->forced_got = sender_taken(a.run, forced->rank, forced->event);
     an_races r;
     if (an_find_races(a.run, &r)) {
         cli_error("out of memory finding the races of %s", dir);
@@ -79,8 +95,10 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
         qsort(out->list, out->n, sizeof *out->list, explore_choice_order);
     an_races_free(&r);
     analysis_close(&a);
-    if (rc)
+    if (rc) {
         explore_choices_free(out);
+        out->forced_got = -1;
+    }
     return rc;
 }
 

@@ -17,6 +17,7 @@ struct explore_choice {
 };
 
 struct explore_choices {
+    int forced_got;               /* the sender the forced receive took (-1: not known) */
     size_t racing;                /* racing receives after the cut */
     struct explore_choice *list;  /* their alternatives, earliest receive first, then by sender */
     size_t n;
@@ -27,10 +28,11 @@ int explore_choice_order(const void *a, const void *b);
 
 /* Analyses the recording in dir (it must have an event history). cut: the events each rank
  * replayed from its parent before running free (nranks entries; NULL for a first run); the
- * receives up to there are the parent's and are not offered again. 0, or an exit status after
- * a one-line message. */
+ * receives up to there are the parent's and are not offered again. forced: the choice the
+ * run's flip forced (NULL for a first run), whose outcome goes to forced_got. 0, or an exit
+ * status after a one-line message. */
 int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
-                         struct explore_choices *out);
+                         const struct explore_choice *forced, struct explore_choices *out);
 void explore_choices_free(struct explore_choices *c);
 
 /* The cut of a flipped run, from its DIR/flip file ("cut C0 C1 ..."): nranks entries in

@@ -43,6 +43,9 @@ void explore_report_run(const struct explore_config *cfg, const struct explore_s
                 r->offered, plural(r->offered));
         if (i > 0 && !explore_same_ending(&st->runs[0].out, &r->out))
             fputs(" - ended otherwise than run 1", out);
+        if (r->parent >= 0 && r->forced_got >= 0 && r->forced_got != r->forced.src)
+            fprintf(out, " - warning: its history shows the forced receive took rank %d's "
+                    "message, not rank %d's", r->forced_got, r->forced.src);
         fputc('\n', out);
     } else { /* mpirr's own line about the run says why */
         char dir[PATH_MAX], why[1024];

@@ -163,18 +163,19 @@ static int explore_one(struct search *s, const struct pending *p, FILE *out, FIL
         return CLI_EXIT_FAIL;
     st->interrupted = node->out.interrupted; /* ^C: the search ends with this run */
 
-    struct explore_choices ch = {0};
+    struct explore_choices ch = {.forced_got = -1};
     uint64_t *cut = NULL;
     int ncut = 0;
     if (node->out.recorded && (!p || explore_read_cut(rundir, &cut, &ncut) == 0)) {
         /* the forced receive itself is the flip's, not a new choice of this run */
         if (p && p->c.rank < ncut && cut[p->c.rank] < p->c.event)
             cut[p->c.rank] = p->c.event;
-        rc = explore_choices_find(rundir, cut, ncut, &ch);
+        rc = explore_choices_find(rundir, cut, ncut, p ? &p->c : NULL, &ch);
     }
     free(cut);
     node->racing = ch.racing;
     node->offered = ch.n;
+    node->forced_got = ch.forced_got;
     explore_report_run(s->cfg, st, i, out, tsv);
     if (!p && !node->out.recorded) {
         char why[1024];

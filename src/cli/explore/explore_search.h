@@ -25,6 +25,7 @@ struct explore_config {
 struct explore_node {
     long parent;                  /* index of the run it was flipped from; -1: the first run */
     struct explore_choice forced; /* the choice forced there (parent >= 0) */
+    int forced_got;               /* the sender its forced receive took (-1: not known) */
     long depth;                   /* forced choices behind it */
     struct explore_outcome out;
     size_t racing;                /* racing receives it decided itself (after its cut) */
