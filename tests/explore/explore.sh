@@ -46,9 +46,9 @@ forced=${BASH_REMATCH[4]} rec=${BASH_REMATCH[5]}
 [ "$rec" = "$(realpath "$D")/run-$(printf %04d "$failing")" ] || fail "crash: recording path $rec"
 nforced=$(grep -o '[0-9]*:[0-9]*=[0-9]*' <<<"$forced" | wc -l)
 [ "$nforced" -ge 2 ] || fail "crash: the reversed order needs two forced receives, the summary lists: $forced"
-# natively (run 1) the staggered senders arrive in rank order
-grep -qx 'round 0 order 1 2 3' "$D/run-0001/stdout" ||
-    fail "crash: run 1 did not take the native order: $(head -1 "$D/run-0001/stdout")"
+# run 1 is a native run: the staggered senders do not arrive reversed (bench/explore measures
+# how rarely they do; a strict "1 2 3" would fail on a machine loaded enough to swap two)
+! grep -q 'order 3 2 1' "$D/run-0001/stdout" || fail "crash: run 1 took the reversed order natively"
 grep -Eq '^round [0-9]+ order 3 2 1$' "$rec/stdout" || fail "crash: the failing run's output: $(cat "$rec/stdout")"
 [ "$(awk -F'\t' -v r="$failing" '$1 == r { print $8 }' "$D/explore.tsv")" = "exit $status, rank 0 SIGSEGV" ] ||
     fail "crash: explore.tsv row $failing: $(awk -F'\t' -v r="$failing" '$1 == r' "$D/explore.tsv")"
