@@ -66,6 +66,8 @@ void mpirr_flip_start(void)
         mpirr_rt.steer_source = source;
     }
     mpirr_rt.switch_event = cut + 1;
+    /* the replay stops at the next record's key or here, whichever comes first */
+    if (mpirr_rt.next_key > mpirr_rt.switch_event) mpirr_rt.next_key = mpirr_rt.switch_event;
     /* The new recording goes beside the flip file: the log, its tail and the event history. */
     char dir[sizeof mpirr_rt.dir];
     snprintf(dir, sizeof dir, "%s", path);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# flip.sh MPIRR IMPL PROG
+# flip.sh MPIRR IMPL PROG POLLING
 # mpirr replay DIR --flip R:E=SRC -o NEWDIR forces one racing receive to another message the
 # race analysis lists, replaying everything before it, and records the rest: for a blocking
 # (MPI_Recv) and a nonblocking (MPI_Irecv, polled with MPI_Test) racing receive of a recorded
@@ -9,9 +9,10 @@
 #  - kept every round before the flipped one as recorded, on every rank,
 #  - changed the flipped rank's digest (which hashes the sources it saw),
 #  - replays exactly (5 replays under timing noise write what the flipped run wrote).
-# Flips the analysis does not allow, and bad options, are refused in one line each.
+# Flips the analysis does not allow, and bad options, are refused in one line each. POLLING
+# (test_polling): rank 0's first racing receive comes before any record of that rank.
 . "$(dirname "$0")/lib.sh"
-MPIRR=$1 IMPL=$2 PROG=$3 NP=4 ROUNDS=4
+MPIRR=$1 IMPL=$2 PROG=$3 POLLING=$4 NP=4 ROUNDS=4
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 
 rounds() { grep '^round' "$1"; }
@@ -100,4 +101,20 @@ expect_bad stop "does not take --stop" "$P" --flip "$spec" --stop 0:3 -o "$TMP/x
 run "$TMP/rec-races" "$MPIRR" record --mode races --events -o "$TMP/rec-races" -- "${LAUNCH[@]}" "$PROG" "$TMP/rec-races.out" 2
 expect_bad races "recorded in races mode" "$TMP/rec-races" --flip "$spec" -o "$TMP/x7"
 for x in 1 2 3 4 5 6 7; do [ ! -e "$TMP/x$x" ] || fail "a refused flip left $TMP/x$x behind"; done
+# the first racing receive of a rank that has no record before it
+run "$TMP/rec-poll" "$MPIRR" record --events -o "$TMP/rec-poll" -- "${LAUNCH[@]}" "$POLLING"
+[ "$STATUS" -eq 0 ] || { cat "$TMP/rec-poll.err" >&2; fail "test_polling: the recording exited $STATUS"; }
+read -r spec taken send <<<"$(pick "$TMP/rec-poll" MPI_Irecv 0)"
+r=${spec%%:*} e=${spec#*:} e=${e%%=*} src=${spec#*=}
+run "$TMP/flip-poll" "$MPIRR" replay "$TMP/rec-poll" --flip "$spec" -o "$TMP/flip-poll"
+[ "$STATUS" -eq 0 ] || { cat "$TMP/flip-poll.err" >&2; fail "test_polling: the flipped run $spec exited $STATUS"; }
+"$MPIRR" races --json "$TMP/flip-poll" >"$TMP/flip-poll.races" || fail "test_polling: mpirr races failed on the flipped run"
+python3 - "$TMP/flip-poll.races" "$r" "$e" "$src" <<'PY' || fail "test_polling: the first racing receive $spec did not take rank $src's message"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r, e, src = map(int, sys.argv[2:])
+x = [x for x in d["receives"] if x["rank"] == r and x["event"] == e]
+assert x and x[0]["matched"]["rank"] == src, x
+PY
+echo "ok: test_polling: the first racing receive $spec took rank $src's message"
 echo "ok: flips on $IMPL"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis_load.h"
+#include "flip.h"
 #include "diag.h"
 #include "reserve.h"
 
@@ -82,6 +83,8 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
         site_of(&a, x->rank, o->site, c.site, sizeof c.site);
         /* cand[first] is the message it got; each other candidate comes from another sender */
         for (uint32_t k = 1; k < x->n; k++) {
+            if (flip_unforceable(o, &a.run->msgs[r.cand[x->first + k]]))
+                continue; /* a choice flip cannot make (docs/explore.md) */
             c.src = (int)a.run->msgs[r.cand[x->first + k]].sender;
             if (an_reserve((void **)&out->list, &cap, out->n + 1, sizeof *out->list)) {
                 cli_error("out of memory listing the races of %s", dir);

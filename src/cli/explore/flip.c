@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "analysis_load.h"
+#include "call_ids.h"
 #include "diag.h"
 #include "opts.h"
 #include "recdir.h"
@@ -38,6 +39,23 @@ static int parse_spec(const char *spec, struct flip *f)
     if (*end || src > 1 << 30) return -1;
     f->source = (int)src;
     return 0;
+}
+
+const char *flip_unforceable(const an_op *o, const an_msg *m)
+{
+    switch (o->call) {
+    case MPIRR_ID_MPI_Recv: case MPIRR_ID_MPI_Irecv: case MPIRR_ID_MPI_Sendrecv:
+    case MPIRR_ID_MPI_Sendrecv_replace: case MPIRR_ID_MPI_Mprobe:
+        break;
+    default:
+        return "flip forces receives where they are posted with their source rewritten "
+               "(MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Mprobe), not this call";
+    }
+    /* the receiver's half-event 2*post (its sends) or later happened before the send */
+    if (m->hb_dest >= 2 * o->post)
+        return "that message is sent after the receive is posted (it can arrive before the "
+               "receive completes, but a flip forces the receive where it is posted)";
+    return NULL;
 }
 
 /* The racing receive posted at the flip's event, or NULL. */
@@ -101,6 +119,14 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
                       f->source, f->rank, f->event, cands);
         goto out;
     }
+    const an_op *recv = &run->ranks[x->rank].ops[x->op];
+    const char *why = flip_unforceable(recv, m);
+    if (why) {
+        cli_error("replay --flip %s: rank %d's event %" PRIu64 " is %s, which could have taken "
+                  "rank %d's message, but %s", spec, f->rank, f->event,
+                  mpirr_call_name(recv->call), f->source, why);
+        goto out;
+    }
     f->send_event = run->ranks[m->sender].ops[m->send_op].post;
     uint64_t *other = calloc((size_t)run->nranks, 2 * sizeof *other);
     char err[1200];
@@ -123,9 +149,10 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
         if (rk->events && cut[q] >= rk->events) cut[q] = rk->events - 1;
     }
     free(other);
-    if (cut[f->rank] >= f->event) { /* the send happened after the receive: not a race */
-        cli_error("replay --flip %s: rank %d's message is sent after rank %d's event %" PRIu64
-                  " in every run like this one", spec, f->source, f->rank, f->event);
+    if (cut[f->rank] >= f->event) { /* flip_unforceable said no such send: a bad history */
+        cli_error("replay --flip %s: the event history of %s is inconsistent (rank %d's message "
+                  "is sent after rank %d's event %" PRIu64 ")", spec, parent->name, f->source,
+                  f->rank, f->event);
         goto out;
     }
     cut[f->rank] = f->event - 1;

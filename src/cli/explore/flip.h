@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "analysis.h"
 #include "manifest.h"
 #include "recording.h"
 
@@ -19,6 +20,15 @@ struct flip {
     char file[PATH_MAX + 8]; /* dir/flip: MPIRR_FLIP */
     mpirr_manifest m;       /* the new recording's manifest */
 };
+
+/* Why a flip cannot make racing receive o (of the analysis) take candidate message m, or NULL
+ * if it can. The runtime forces a receive where it is posted, by rewriting its source: MPI_Recv,
+ * MPI_Irecv, MPI_Sendrecv(_replace) and MPI_Mprobe; not persistent receives (MPI_Start), nor
+ * nonblocking matched probes (MPI_Improbe: the probe that finds the message may be a later
+ * call). And the message must not be sent after the post (a nonblocking receive can get a
+ * message sent between its post and its completion, but not by being posted for it). explore
+ * asks the same before it tries a choice. */
+const char *flip_unforceable(const an_op *o, const an_msg *m);
 
 /* Checks SPEC ("R:E=SRC") against the race analysis of parent's event history, computes the
  * cut, makes the new recording directory out (force: as record --force) with its flip file.
