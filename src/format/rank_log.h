@@ -21,6 +21,10 @@
 /* Bits 3-6: the values of that libc group were recorded (libc_sources.h: time, random, pid,
  * host; docs/runtime.md, "Nondeterminism outside MPI"). */
 #define MPIRR_LOG_FLAG_LIBC(group) (8u << (group))
+/* Bit 7: MPI_THREAD_MULTIPLE: threads enter MPI in the order their sync logs hold, and an
+ * MPI record may follow records of later events (written when its call returned), so readers
+ * find each event's record by its key, not by its place. */
+#define MPIRR_LOG_FLAG_THREADED 128u
 #define MPIRR_LOG_HEADER_BYTES 768 /* fixed file header at the start of every rank log */
 
 typedef struct mpirr_log_header {

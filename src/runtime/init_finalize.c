@@ -81,7 +81,19 @@ void mpirr_log_start(uint32_t flags)
 
 static void start_recording(void)
 {
+    /* Races mode's race check and timestamp headers assume one thread of MPI calls per rank
+     * (their state is per rank, their order program order): a MPI_THREAD_MULTIPLE program is
+     * recorded in sources mode, every wildcard receive logged. Every rank asked for the same
+     * thread level, so every rank does the same and no rank waits for a header. */
+    if (mpirr_rt.rec_mode == MPIRR_REC_RACES && mpirr_rt.threaded) {
+        mpirr_rt.rec_mode = MPIRR_REC_SOURCES;
+        if (mpirr_rt.rank == 0)
+            mpirr_warn("races mode: the program runs MPI_THREAD_MULTIPLE, whose threads' receives "
+                       "the race check cannot order: every wildcard receive is logged, as in "
+                       "sources mode");
+    }
     mpirr_log_start(mpirr_libc_record_flags() | (mpirr_rt.wtime ? MPIRR_LOG_FLAG_WTIME : 0) |
+                    (mpirr_rt.threaded ? MPIRR_LOG_FLAG_THREADED : 0) |
                     (mpirr_rt.rec_mode == MPIRR_REC_RACES ? MPIRR_LOG_FLAG_RACES : 0) |
                     (mpirr_rt.rec_mode == MPIRR_REC_ALL ? MPIRR_LOG_FLAG_ALL : 0));
     /* Races mode's peers send a rank that could not make its log timestamp headers and wait
@@ -126,6 +138,7 @@ static void start_replay(void)
                         : (h->flags & MPIRR_LOG_FLAG_ALL) ? MPIRR_REC_ALL
                                                           : MPIRR_REC_SOURCES;
     if (mpirr_rt.rec_mode == MPIRR_REC_RACES) mpirr_cursor_preload(mpirr_rt.cursor, mpirr_rt.log_path);
+    if (h->flags & MPIRR_LOG_FLAG_THREADED) mpirr_cursor_preload_threaded(mpirr_rt.cursor);
     mpirr_rt.hold_event = mpirr_cursor_hold_event(mpirr_rt.cursor);
     mpirr_control_start();
     mpirr_rt.active = 1;
@@ -251,13 +264,16 @@ int mpirr_MPI_Finalize(void)
 /* The process ends inside PMPI_Abort, so nothing is released: other threads may still be in
  * the runtime, and several may abort at once. The records are already safe in the mapped tail;
  * only the ending is noted (one store; in a replay, in the control slot), by the first thread
- * to get here, and the crash guard goes so that the launcher's SIGTERM that follows is not
- * taken for the ending. */
+ * to get here, which alone calls PMPI_Abort, and the crash guard goes so that the launcher's
+ * SIGTERM that follows is not taken for the ending. */
 int mpirr_MPI_Abort(MPI_Comm comm, int errorcode)
 {
     static int aborting;
     MPIRR_BEGIN(MPI_Abort);
-    if (!__atomic_exchange_n(&aborting, 1, __ATOMIC_ACQ_REL) && mpirr_rt.active) {
+    if (__atomic_exchange_n(&aborting, 1, __ATOMIC_ACQ_REL))
+        for (;;) pause(); /* Open MPI 4.1's MPI_Abort is not safe in two threads at once (its
+                             help-text lexer segfaults); the first one ends the process */
+    if (mpirr_rt.active) {
         mpirr_crash_guard_remove();
         if (mpirr_rt.writer) mpirr_log_set_ending(mpirr_rt.writer, MPIRR_END_ABORT, errorcode);
         if (mpirr_rt.mode == MPIRR_MODE_REPLAY)

@@ -19,28 +19,12 @@
 #include <unistd.h>
 
 #include "libc_runtime.h"
+#include "real_call.h"
 
 #define NS_PER_S 1000000000ll
 
 int gettimeofday(struct timeval *restrict tv, void *restrict tz);
 extern _Noreturn void __chk_fail(void);
-
-/* The next definition of name after ours: glibc's. */
-static void *resolve(const char *name)
-{
-    void *f = dlsym(RTLD_NEXT, name);
-    if (!f) {
-        fprintf(stderr, "mpirr: cannot find libc's %s\n", name);
-        abort();
-    }
-    return f;
-}
-
-/* The real function, looked up on first use (two threads may both look it up: same answer). */
-#define REAL(name)                                                                             \
-    (__atomic_load_n(&real_##name, __ATOMIC_RELAXED)                                           \
-         ? real_##name                                                                         \
-         : (real_##name = (__typeof__(real_##name))resolve(#name)))
 
 static time_t (*real_time)(time_t *);
 static int (*real_gettimeofday)(struct timeval *restrict, void *restrict);

@@ -12,8 +12,9 @@
 
 struct stored {
     mpirr_record rec;
-    int32_t *indices; /* owned copy */
-    uint8_t *bytes;   /* owned copy (LIBC) */
+    int32_t *indices;  /* owned copy */
+    uint8_t *bytes;    /* owned copy (LIBC) */
+    unsigned kind_key; /* in the map: the kind its key was made with */
 };
 
 struct replay_cursor {
@@ -32,7 +33,12 @@ struct replay_cursor {
     int32_t *taken_indices; /* index list of the last record taken, valid until the next take */
     uint8_t *taken_bytes;   /* bytes of the last LIBC record taken, likewise */
     int preloaded;          /* races mode: every RECV_DONE was read into the map at the start */
+    int threaded;           /* MPI_THREAD_MULTIPLE: every MPI record is in the map, in-order
+                               ones under KIND_IN_ORDER (mpirr_cursor_preload_threaded) */
 };
+
+/* The map key kind of a threaded recording's in-order records (one per event at most). */
+#define KIND_IN_ORDER 15u
 
 static uint64_t def_key(uint64_t event, uint32_t sub, unsigned kind)
 {
@@ -72,16 +78,25 @@ static void store(struct stored *s, const mpirr_record *r)
 
 static void def_grow(struct replay_cursor *c);
 
-static void def_put(struct replay_cursor *c, const mpirr_record *r)
+static void def_put_as(struct replay_cursor *c, const mpirr_record *r, unsigned kind);
+
+static void def_put(struct replay_cursor *c, const mpirr_record *r) { def_put_as(c, r, r->kind); }
+
+static void def_put_as(struct replay_cursor *c, const mpirr_record *r, unsigned kind)
 {
     if (2 * (c->def_len + 1) > c->def_cap) def_grow(c);
-    uint64_t k = def_key(r->event, r->sub, r->kind);
+    uint64_t k = def_key(r->event, r->sub, kind);
     size_t i = def_home(k, c->def_cap);
     while (c->def_keys[i] && c->def_keys[i] != k) i = (i + 1) & (c->def_cap - 1);
-    if (c->def_keys[i]) free(c->def[i].indices); /* duplicate key: the later one wins */
-    else c->def_len++;
+    if (c->def_keys[i]) { /* duplicate key: the later one wins */
+        free(c->def[i].indices);
+        free(c->def[i].bytes);
+    } else {
+        c->def_len++;
+    }
     c->def_keys[i] = k;
     store(&c->def[i], r);
+    c->def[i].kind_key = kind;
 }
 
 static void def_grow(struct replay_cursor *c)
@@ -96,41 +111,76 @@ static void def_grow(struct replay_cursor *c)
     c->def_len = 0;
     for (size_t i = 0; i < oldcap; i++)
         if (oldk[i]) {
-            def_put(c, &old[i].rec);
+            def_put_as(c, &old[i].rec, old[i].kind_key);
             free(old[i].indices);
+            free(old[i].bytes);
         }
     free(old);
     free(oldk);
+}
+
+/* The slot holding key (event, sub, kind), or SIZE_MAX. */
+static size_t def_find(const struct replay_cursor *c, uint64_t event, uint32_t sub, unsigned kind)
+{
+    if (!c->def_cap) return SIZE_MAX;
+    uint64_t k = def_key(event, sub, kind);
+    size_t mask = c->def_cap - 1, i = def_home(k, c->def_cap);
+    while (c->def_keys[i] && c->def_keys[i] != k) i = (i + 1) & mask;
+    return c->def_keys[i] ? i : SIZE_MAX;
+}
+
+/* Empties slot i (its copies already handed on or freed) and re-inserts the rest of its
+ * cluster, so that probing stays correct. */
+static void def_remove(struct replay_cursor *c, size_t i)
+{
+    size_t mask = c->def_cap - 1;
+    c->def_keys[i] = 0;
+    c->def_len--;
+    for (size_t j = (i + 1) & mask; c->def_keys[j]; j = (j + 1) & mask) {
+        struct stored s = c->def[j];
+        c->def_keys[j] = 0;
+        c->def_len--;
+        def_put_as(c, &s.rec, s.kind_key);
+        free(s.indices);
+        free(s.bytes);
+    }
 }
 
 /* Removes and returns the deferred record with this key; 0 if absent. */
 static int def_take(struct replay_cursor *c, uint64_t event, uint32_t sub, unsigned kind,
                     mpirr_record *out)
 {
-    if (!c->def_cap) return 0;
-    uint64_t k = def_key(event, sub, kind);
-    size_t mask = c->def_cap - 1, i = def_home(k, c->def_cap);
-    while (c->def_keys[i] && c->def_keys[i] != k) i = (i + 1) & mask;
-    if (!c->def_keys[i]) return 0;
+    size_t i = def_find(c, event, sub, kind);
+    if (i == SIZE_MAX) return 0;
     *out = c->def[i].rec; /* indices of deferred records are never used */
     free(c->def[i].indices);
+    free(c->def[i].bytes);
     out->indices = NULL;
-    c->def_keys[i] = 0;
-    c->def_len--;
-    /* Re-insert the rest of the cluster so probing stays correct. */
-    for (size_t j = (i + 1) & mask; c->def_keys[j]; j = (j + 1) & mask) {
-        struct stored s = c->def[j];
-        c->def_keys[j] = 0;
-        c->def_len--;
-        def_put(c, &s.rec);
-        free(s.indices);
-    }
+    out->bytes = NULL;
+    def_remove(c, i);
     return 1;
 }
 
 static int is_deferred(const mpirr_record *r)
 {
     return r->kind == MPIRR_REC_RECV_DONE || r->kind == MPIRR_REC_CANCEL_DONE;
+}
+
+/* Appends r to the in-order queue. */
+static void queue_push(struct replay_cursor *c, const mpirr_record *r)
+{
+    if (c->qlen == c->qcap) {
+        size_t ncap = c->qcap ? 2 * c->qcap : 64;
+        struct stored *nq = malloc(ncap * sizeof *nq);
+        if (!nq) mpirr_fatal("out of memory reading the recording");
+        for (size_t i = 0; i < c->qlen; i++) nq[i] = c->q[(c->qhead + i) & (c->qcap - 1)];
+        free(c->q);
+        c->q = nq;
+        c->qcap = ncap;
+        c->qhead = 0;
+    }
+    store(&c->q[(c->qhead + c->qlen) & (c->qcap - 1)], r);
+    c->qlen++;
 }
 
 /* Reads one record into the queue or the map; 0 at the end of the recording. */
@@ -149,18 +199,7 @@ static int read_one(struct replay_cursor *c)
         if (!(c->preloaded && r.kind == MPIRR_REC_RECV_DONE)) def_put(c, &r);
         return 1;
     }
-    if (c->qlen == c->qcap) {
-        size_t ncap = c->qcap ? 2 * c->qcap : 64;
-        struct stored *nq = malloc(ncap * sizeof *nq);
-        if (!nq) mpirr_fatal("out of memory reading the recording");
-        for (size_t i = 0; i < c->qlen; i++) nq[i] = c->q[(c->qhead + i) & (c->qcap - 1)];
-        free(c->q);
-        c->q = nq;
-        c->qcap = ncap;
-        c->qhead = 0;
-    }
-    store(&c->q[(c->qhead + c->qlen) & (c->qcap - 1)], &r);
-    c->qlen++;
+    queue_push(c, &r);
     return 1;
 }
 
@@ -229,12 +268,54 @@ void mpirr_cursor_preload(struct replay_cursor *c, const char *path)
     c->preloaded = 1;
 }
 
+/* Checkpoints are dropped (their place in the stream is not their event's); libc values stay
+ * in the queue, in the order written (threads' libc calls are not ordered: docs/runtime.md,
+ * Limits). */
+void mpirr_cursor_preload_threaded(struct replay_cursor *c)
+{
+    mpirr_record r;
+    int rc;
+    while ((rc = mpirr_log_read(c->rd, &r)) > 0) {
+        if (is_deferred(&r)) def_put(c, &r);
+        else if (r.kind == MPIRR_REC_LIBC) queue_push(c, &r);
+        else if (r.kind != MPIRR_REC_CHECK) def_put_as(c, &r, KIND_IN_ORDER);
+    }
+    if (rc < 0) mpirr_fatal("replay: %s", mpirr_log_reader_error(c->rd));
+    c->eof = 1;
+    c->ending = mpirr_log_reader_ending(c->rd, &c->ending_detail);
+    c->threaded = 1;
+}
+
+/* Hands out stored record h, its index list or bytes kept valid until the next take. */
+static void hand_out(struct replay_cursor *c, struct stored *h, mpirr_record *out)
+{
+    *out = h->rec;
+    free(c->taken_indices);
+    free(c->taken_bytes);
+    c->taken_indices = h->indices;
+    c->taken_bytes = h->bytes;
+    h->indices = NULL;
+    h->bytes = NULL;
+    out->indices = c->taken_indices;
+    out->bytes = c->taken_bytes;
+}
+
+/* A threaded recording's in-order record of event (hand_out); 0 if it has none. */
+static int take_in_order(struct replay_cursor *c, uint64_t event, mpirr_record *out)
+{
+    size_t i = def_find(c, event, 0, KIND_IN_ORDER);
+    if (i == SIZE_MAX) return 0;
+    hand_out(c, &c->def[i], out);
+    def_remove(c, i);
+    return 1;
+}
+
 void mpirr_cursor_close(struct replay_cursor *c)
 {
     if (!c) return;
     while (c->qlen) pop(c);
     for (size_t i = 0; i < c->def_cap; i++)
-        if (c->def_keys[i]) free(c->def[i].indices);
+        if (c->def_keys[i]) free(c->def[i].indices), free(c->def[i].bytes);
     free(c->q);
     free(c->taken_indices);
     free(c->taken_bytes);
@@ -295,20 +376,10 @@ void mpirr_replay_check_event(const mpirr_call *call)
     update_next_key(c);
 }
 
-/* Hands out the record at the head of the queue, with its index list or bytes kept valid
- * until the next take. */
+/* Hands out the record at the head of the queue (hand_out). */
 static void take_head(struct replay_cursor *c, mpirr_record *out)
 {
-    struct stored *h = &c->q[c->qhead];
-    *out = h->rec;
-    free(c->taken_indices);
-    free(c->taken_bytes);
-    c->taken_indices = h->indices;
-    c->taken_bytes = h->bytes;
-    h->indices = NULL;
-    h->bytes = NULL;
-    out->indices = c->taken_indices;
-    out->bytes = c->taken_bytes;
+    hand_out(c, &c->q[c->qhead], out);
     pop(c);
 }
 
@@ -316,6 +387,13 @@ int mpirr_replay_take(const mpirr_call *call, mpirr_record *out)
 {
     struct replay_cursor *c = mpirr_rt.cursor;
     mpirr_lock();
+    if (c->threaded) {
+        int got = take_in_order(c, call->event, out);
+        mpirr_unlock();
+        if (!got && c->ending != MPIRR_END_FINALIZED && call->event > c->finished)
+            mpirr_hold_at_end(call);
+        return got;
+    }
     const mpirr_record *r = peek(c);
     if (!r) {
         mpirr_unlock();
@@ -361,7 +439,7 @@ int mpirr_replay_deferred(uint64_t event, uint32_t sub, unsigned kind, mpirr_rec
     struct replay_cursor *c = mpirr_rt.cursor;
     mpirr_lock();
     int found;
-    int complete = c->preloaded && kind == MPIRR_REC_RECV_DONE;
+    int complete = (c->preloaded && kind == MPIRR_REC_RECV_DONE) || c->threaded;
     while (!(found = def_take(c, event, sub, kind, out)) && !complete && read_one(c)) {
     }
     update_next_key(c);

@@ -106,10 +106,9 @@ static inline void mpirr_unlock(void)
     if (mpirr_rt.threaded) pthread_mutex_unlock(&mpirr_rt.lock);
 }
 
-static inline void mpirr_call_begin(mpirr_call *c, unsigned id)
+/* Numbers the call and makes the per-call checks; the caller holds the runtime lock. */
+static inline void mpirr_call_numbered(mpirr_call *c, unsigned id)
 {
-    if (__builtin_expect(mpirr_rt.noise_us != 0, 0)) mpirr_noise();
-    mpirr_lock();
     c->id = id;
     c->event = ++mpirr_current_event;
     mpirr_tls_event = c->event;
@@ -120,7 +119,20 @@ static inline void mpirr_call_begin(mpirr_call *c, unsigned id)
     /* Checked before this call joins the hash: checkpoints hold the hash of earlier events. */
     if (__builtin_expect(c->event >= mpirr_rt.next_key, 0)) mpirr_replay_check_event(c);
     mpirr_rt.hash = (mpirr_rt.hash ^ id) * 0x100000001b3ull;
-    mpirr_unlock();
+}
+
+/* MPI_THREAD_MULTIPLE: the same, with the order in which threads enter MPI recorded or
+ * replayed (threads/sync_order.h), so that event numbers go to the same calls. */
+void mpirr_threaded_call_begin(mpirr_call *c, unsigned id);
+
+static inline void mpirr_call_begin(mpirr_call *c, unsigned id)
+{
+    if (__builtin_expect(mpirr_rt.noise_us != 0, 0)) mpirr_noise();
+    if (__builtin_expect(mpirr_rt.threaded, 0)) {
+        mpirr_threaded_call_begin(c, id);
+        return;
+    }
+    mpirr_call_numbered(c, id);
 }
 
 static inline void mpirr_call_end(const mpirr_call *c) { (void)c; }
@@ -181,6 +193,9 @@ int mpirr_replay_request_done(MPI_Request req, int *flag, MPI_Status *st);
 /* Describes the next in-order record for error messages. */
 void mpirr_cursor_describe_next(char *buf, size_t n);
 const mpirr_log_header *mpirr_cursor_header(struct replay_cursor *cur);
+/* MPI_THREAD_MULTIPLE recordings: reads every MPI record into the map, found by key event
+ * (records follow the order calls returned in, not their events'). */
+void mpirr_cursor_preload_threaded(struct replay_cursor *cur);
 /* Races mode: reads every RECV_DONE record of the log at path into the deferred map. */
 void mpirr_cursor_preload(struct replay_cursor *cur, const char *path);
 /* Positions on the first record; call once the runtime is active. */

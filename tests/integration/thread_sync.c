@@ -9,6 +9,9 @@
  *   create   3 threads each create 2 threads; every thread takes the mutex once
  *   crash    as mutex, then rank 0 dies (SIGSEGV) if its sequence digest is odd: a crash that
  *            only some interleavings produce
+ *   multiple MPI_THREAD_MULTIPLE (3+ ranks): rank 0's 3 threads receive 40 messages each with
+ *            MPI_ANY_SOURCE - by MPI_Recv, by MPI_Irecv polled with MPI_Test, by two MPI_Irecv
+ *            completed with MPI_Waitany - while 2 threads of every other rank send to it
  * Rank 0 gathers each rank's digest and prints "digest RANK HEX" lines: runs differ natively,
  * a replay must print the same. Threads are made after MPI_Init (mpirr orders them from
  * there); the main thread alone calls MPI. */
@@ -147,6 +150,69 @@ static void *sem_thread(void *p)
     return NULL;
 }
 
+enum { PER_THREAD = 40, TAG = 5 };
+static int senders_per_rank = 2;
+
+/* rank 0's receiving threads: each folds the sources it got into its own digest */
+static uint64_t got[3];
+static void *receiver(void *p)
+{
+    int id = (int)(intptr_t)p, msg[2];
+    digest_t mine;
+    digest_init(&mine);
+    started();
+    for (int i = 0; i < PER_THREAD; i++) {
+        MPI_Status st;
+        if (id == 0) {
+            MPI_Recv(msg, 2, MPI_INT, MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &st);
+        } else if (id == 1) {
+            MPI_Request r;
+            int done = 0;
+            MPI_Irecv(msg, 2, MPI_INT, MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &r);
+            while (!done) MPI_Test(&r, &done, &st);
+        } else {
+            MPI_Request r[2];
+            int which, other[2];
+            MPI_Irecv(msg, 2, MPI_INT, MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &r[0]);
+            MPI_Irecv(other, 2, MPI_INT, MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &r[1]);
+            MPI_Waitany(2, r, &which, &st);
+            digest_int(&mine, st.MPI_SOURCE);
+            MPI_Wait(&r[1 - which], &st);
+            i++;
+        }
+        digest_int(&mine, st.MPI_SOURCE);
+    }
+    got[id] = mine.h;
+    return NULL;
+}
+
+static void *sender(void *p)
+{
+    int id = (int)(intptr_t)p, rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int n = 3 * PER_THREAD / ((size - 1) * senders_per_rank);
+    started();
+    for (int i = 0; i < n; i++) {
+        int msg[2] = {rank, id};
+        spin((unsigned)(rank * 37 + id * 11 + i * 7) % 300);
+        MPI_Send(msg, 2, MPI_INT, 0, TAG, MPI_COMM_WORLD);
+    }
+    return NULL;
+}
+
+static void multiple(int rank, int size)
+{
+    pthread_t t[3];
+    int n = rank == 0 ? 3 : senders_per_rank;
+    if ((3 * PER_THREAD) % ((size - 1) * senders_per_rank)) fail("multiple: 2 or 3 senders of 2 threads");
+    pthread_barrier_init(&start, NULL, (unsigned)n);
+    for (int i = 0; i < n; i++)
+        pthread_create(&t[i], NULL, rank == 0 ? receiver : sender, (void *)(intptr_t)i);
+    for (int i = 0; i < n; i++) pthread_join(t[i], NULL);
+    for (int i = 0; rank == 0 && i < 3; i++) digest_u64(&d, got[i]);
+}
+
 static void *leaf(void *p)
 {
     pthread_mutex_lock(&m);
@@ -168,9 +234,27 @@ static void *creator(void *p)
 int main(int argc, char **argv)
 {
     int rank, size;
-    prog_init(&argc, &argv, &rank, &size, 1);
     const char *what = argc > 1 ? argv[1] : "mutex";
     digest_init(&d);
+    if (!strcmp(what, "multiple")) {
+        int provided;
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        if (provided < MPI_THREAD_MULTIPLE) {
+            if (rank == 0) printf("no MPI_THREAD_MULTIPLE\n");
+            MPI_Finalize();
+            return 0;
+        }
+        if (size < 3) fail("multiple needs 3 ranks or more");
+        multiple(rank, size);
+        uint64_t all[256];
+        MPI_Gather(&d.h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+        if (rank == 0) printf("digest 0 %016llx\n", (unsigned long long)all[0]);
+        MPI_Finalize();
+        return 0;
+    }
+    prog_init(&argc, &argv, &rank, &size, 1);
     pthread_t t[NT];
     int n = NT;
     void *(*fn)(void *) = mutex_thread;

@@ -3,7 +3,10 @@
 # (a producer, two consumers), trylock polling, a rwlock, a semaphore and thread creation
 # (PROG is thread_sync): for each, native runs differ (checked), and a recording replays 5
 # times under timing noise to byte-identical output. Then a program that crashes under some
-# interleavings only: a recording of a crashing run replays to the same crash, 3 times.
+# interleavings only: a recording of a crashing run replays to the same crash, 3 times. Then
+# MPI_THREAD_MULTIPLE (3 ranks): rank 0's threads receive with MPI_ANY_SOURCE (MPI_Recv,
+# Irecv + Test, Irecv + Waitany) while other ranks' threads send: replays identical in every
+# mode (all with --events).
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3 NP=2
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
@@ -42,3 +45,25 @@ for i in 1 2 3; do
         { cat "$TMP/rep-crash$i.err" >&2; fail "crash: replay $i did not end as recorded"; }
 done
 echo "ok: crash: the crashing interleaving replayed to the crash 3 times"
+
+# MPI_THREAD_MULTIPLE: threads racing on MPI itself
+read -r -a LAUNCH3 <<<"$(launcher "$IMPL" 3)"
+distinct=$(for i in 1 2 3 4 5 6; do
+    run "$TMP/native-mt$i" "${LAUNCH3[@]}" "$PROG" multiple
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/native-mt$i.err" >&2; fail "multiple: native run $i exited $STATUS"; }
+    cat "$TMP/native-mt$i.out"
+done | sort -u | wc -l)
+if grep -q "no MPI_THREAD_MULTIPLE" "$TMP/native-mt1.out"; then echo "skipped: $IMPL lacks MPI_THREAD_MULTIPLE"; exit 0; fi
+[ "$distinct" -ge 2 ] || fail "multiple: 6 native runs printed the same: the threads did not race"
+for mode in sources races all; do
+    events=(); [ "$mode" = all ] && events=(--events) # and the event history, in one of the modes
+    run "$TMP/rec-mt-$mode" "$MPIRR" record --mode "$mode" "${events[@]}" -o "$TMP/rec-mt-$mode" -- "${LAUNCH3[@]}" "$PROG" multiple
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/rec-mt-$mode.err" >&2; fail "multiple, $mode mode: the recorded run exited $STATUS"; }
+    for i in 1 2 3 4 5; do
+        run "$TMP/rep-mt-$mode$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec-mt-$mode"
+        [ "$STATUS" -eq 0 ] && replay_as_recorded "$TMP/rep-mt-$mode$i" ||
+            { cat "$TMP/rep-mt-$mode$i.err" >&2; fail "multiple, $mode mode: replay $i failed (exit $STATUS)"; }
+        cmp -s "$TMP/rec-mt-$mode.out" "$TMP/rep-mt-$mode$i.out" || fail "multiple, $mode mode: replay $i printed another digest"
+    done
+    echo "ok: multiple, $mode mode ${events[*]}: native runs $distinct distinct of 6; 5 replays identical"
+done

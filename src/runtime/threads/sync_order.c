@@ -34,6 +34,7 @@ struct sync_thread {
     uint64_t last_entry;
     const void *last_caller;      /* a call site found to be the application's */
     uint32_t create_next;         /* the predicted version of this thread's next creation */
+    uint32_t mpi_next;            /* ... and of its next MPI call (MPI_THREAD_MULTIPLE) */
     mpirr_log_writer *w;          /* record */
     uint64_t *progress;           /* record: the thread's progress word in its log's tail */
     mpirr_log_reader *rd;         /* replay */
@@ -82,6 +83,7 @@ static void cache_forget(struct sync_thread *t)
 static pthread_key_t key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static struct sync_obj creations; /* the rank's thread creations, as one object */
+static struct sync_obj mpi_calls;  /* MPI_THREAD_MULTIPLE: the rank's MPI calls, as one object */
 
 static void thread_end(void *arg);
 
@@ -268,6 +270,33 @@ void mpirr_sync_create_end(struct sync_op *op, int rc)
     if (mpirr_rt.mode == MPIRR_MODE_REPLAY) mpirr_sync_obj_done(&creations, op->version);
 }
 
+void mpirr_sync_mpi_enter(struct sync_op *op)
+{
+    struct sync_thread *t = me;
+    op->obj = NULL;
+    if (!t || !mpirr_sync_on) return;
+    op->obj = &mpi_calls;
+    op->addr = NULL;
+    op->call = MPIRR_SYNC_MPI_CALL;
+    track(t, op, t->mpi_next);
+    if (mpirr_rt.mode == MPIRR_MODE_REPLAY) mpirr_sync_obj_wait(&mpi_calls, op->version);
+}
+
+void mpirr_sync_mpi_numbered(struct sync_op *op, uint64_t event)
+{
+    struct sync_thread *t = me;
+    if (!op->obj) return;
+    if (mpirr_rt.mode == MPIRR_MODE_REPLAY) {
+        mpirr_sync_obj_done(&mpi_calls, op->version);
+    } else {
+        /* under the runtime lock, as the event number was taken: the same order */
+        op->version = mpirr_sync_obj_take(&mpi_calls);
+        log_outcome(t, op, op->version, 0);
+    }
+    (void)event;
+    t->mpi_next = op->version + 1;
+}
+
 void mpirr_sync_thread_start(int id) { thread_new(id); }
 
 /* A thread ends (or the tracking does, for thread 0): its log is complete. */
@@ -290,6 +319,7 @@ void mpirr_sync_start(void)
     if (mpirr_rt.mode != MPIRR_MODE_RECORD && mpirr_rt.mode != MPIRR_MODE_REPLAY) return;
     if (mpirr_setting_text(MPIRR_SET_FLIP)) return; /* flips order MPI outcomes only */
     creations = (struct sync_obj){0};
+    mpi_calls = (struct sync_obj){0};
     thread_new(0);
     __atomic_store_n(&mpirr_sync_on, 1, __ATOMIC_RELEASE);
 }
@@ -303,4 +333,14 @@ void mpirr_sync_stop(void)
         pthread_setspecific(key, NULL);
         thread_end(t);
     }
+}
+
+void mpirr_threaded_call_begin(mpirr_call *c, unsigned id)
+{
+    struct sync_op op;
+    mpirr_sync_mpi_enter(&op); /* replay: waits for this thread's turn, before the lock */
+    mpirr_lock();
+    mpirr_call_numbered(c, id);
+    mpirr_sync_mpi_numbered(&op, c->event);
+    mpirr_unlock();
 }

@@ -44,6 +44,13 @@ void mpirr_sync_stop(void);
  * mpirr_sync_create_end with pthread_create's result. */
 int mpirr_sync_create_begin(struct sync_op *op, const void *caller);
 void mpirr_sync_create_end(struct sync_op *op, int rc);
+/* MPI_THREAD_MULTIPLE: the order in which threads enter MPI is the order of the MPI event
+ * numbers, so it is recorded and replayed like an object's. mpirr_sync_mpi_enter before the
+ * runtime lock (replay waits there for the thread's turn), mpirr_sync_mpi_numbered under it
+ * once the call has its event number. A thread mpirr does not number passes through. */
+void mpirr_sync_mpi_enter(struct sync_op *op);
+void mpirr_sync_mpi_numbered(struct sync_op *op, uint64_t event);
+
 /* In the new thread, first: it is thread id. */
 void mpirr_sync_thread_start(int id);
 

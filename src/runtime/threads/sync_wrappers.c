@@ -17,25 +17,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "real_call.h"
 #include "sync_calls.h"
 #include "sync_objects.h"
 #include "sync_order.h"
-
-static void *resolve(const char *name)
-{
-    void *f = dlsym(RTLD_NEXT, name);
-    if (!f) {
-        fprintf(stderr, "mpirr: cannot find libc's %s\n", name);
-        abort();
-    }
-    return f;
-}
-
-/* The real function, looked up on first use. */
-#define REAL(name)                                                                             \
-    (__atomic_load_n(&real_##name, __ATOMIC_RELAXED)                                           \
-         ? real_##name                                                                         \
-         : (real_##name = (__typeof__(real_##name))resolve(#name)))
 
 static int (*real_pthread_mutex_lock)(pthread_mutex_t *);
 static int (*real_pthread_mutex_trylock)(pthread_mutex_t *);
