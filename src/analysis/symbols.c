@@ -206,7 +206,8 @@ static struct sym_object *object_get(mpirr_symbolizer *s, const char *path, uint
     return o;
 }
 
-/* What a site resolves to: file NULL means degraded to the object's name and offset. */
+/* What a site resolves to: file NULL means degraded to the object's name and offset (with the
+ * function when the symbol table names it). */
 struct site {
     const char *file;
     int line;
@@ -267,6 +268,10 @@ static struct site resolve(const mpirr_symbolizer *s, const struct sym_object *o
     if (!o || !o->dwfl || offset == 0 || __builtin_add_overflow(o->bias, offset - 1, &addr) ||
         addr < o->start || addr >= o->end)
         return site;
+    /* The symbol table names the function even without debug info; a stripped object still
+     * has its dynamic symbols, which libdwfl falls back to (exported functions only: a static
+     * one between two exported ones is not inside either's size, so it stays unnamed). */
+    site.fn = dwfl_module_addrname(o->mod, addr);
     int lineno = 0;
     const char *comp_dir = NULL;
     const char *file = line_of(o->mod, addr, &lineno, &comp_dir);
@@ -283,18 +288,21 @@ static struct site resolve(const mpirr_symbolizer *s, const struct sym_object *o
     }
     site.file = file;
     site.line = lineno;
-    site.fn = dwfl_module_addrname(o->mod, addr);
     return site;
 }
 
 static int render(char *dst, size_t n, const struct site *site, const char *path, uint64_t offset)
 {
+    /* A versioned symbol's name ("fclose@@GLIBC_2.2.5") is shown without its version. */
+    int fn_len = site->fn ? (int)strcspn(site->fn, "@") : 0;
     if (site->file && site->fn)
-        return snprintf(dst, n, "%s:%d (%s)", site->file, site->line, site->fn);
+        return snprintf(dst, n, "%s:%d (%.*s)", site->file, site->line, fn_len, site->fn);
     if (site->file)
         return snprintf(dst, n, "%s:%d", site->file, site->line);
     const char *base = strrchr(path, '/');
     base = base && base[1] ? base + 1 : path;
+    if (site->fn)
+        return snprintf(dst, n, "%s+0x%" PRIx64 " (%.*s)", base, offset, fn_len, site->fn);
     return snprintf(dst, n, "%s+0x%" PRIx64, base, offset);
 }
 

@@ -1,10 +1,13 @@
 /* test_symbols.c: the call-site symbolizer on this test's own executable: a real return address
  * resolves to this file, the call's line and the calling function; a missing object, a huge
- * offset and offset 0 degrade to "name+0x..." without crashing or printing. Built with -g. */
+ * offset and offset 0 degrade to "name+0x..." without crashing or printing; a call inside the
+ * C library (stripped on Debian: dynamic symbols only) is named by its function. Built with -g. */
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <link.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,6 +31,49 @@ static int first_object_bias(struct dl_phdr_info *info, size_t size, void *data)
 static int starts_with(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* A site inside libc's fclose (an exported function): with or without libc's debug info it is
+ * named; a copy stripped of everything but its dynamic symbols (and of the build-id and
+ * debuglink that would find the debug info) still names it, by "libc...+0xOFF (fclose)". */
+static void check_libc(mpirr_symbolizer *s)
+{
+    void *fn = dlsym(RTLD_DEFAULT, "fclose");
+    Dl_info info;
+    struct link_map *map = NULL;
+    CHECK(fn != NULL && dladdr1(fn, &info, (void **)&map, RTLD_DL_LINKMAP) != 0 && map != NULL);
+    if (!fn || !map)
+        return;
+    char buf[4096];
+    /* offset - 1 is the "call" inside fclose: a few bytes into it */
+    uint64_t offset = (uint64_t)((uintptr_t)fn - (uintptr_t)map->l_addr) + 4;
+    mpirr_sym_lookup(s, info.dli_fname, offset, buf, sizeof buf);
+    if (!strstr(buf, "fclose)"))
+        fprintf(stderr, "%s+0x%" PRIx64 ": got \"%s\", want (fclose)\n", info.dli_fname, offset, buf);
+    CHECK(strstr(buf, "fclose)") != NULL);
+
+    char stripped[] = "/tmp/test_symbols_libc_XXXXXX", cmd[PATH_MAX * 2 + 128];
+    int fd = mkstemp(stripped);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    close(fd);
+    snprintf(cmd, sizeof cmd, "objcopy --strip-all --remove-section=.gnu_debuglink "
+             "--remove-section=.note.gnu.build-id '%s' '%s' 2>/dev/null", info.dli_fname, stripped);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "objcopy failed (binutils missing?): stripped library not checked\n");
+    } else {
+        /* "(fclose)" or an alias at the same address, "(_IO_fclose)" */
+        char want[128];
+        snprintf(want, sizeof want, "%s+0x%" PRIx64 " (", strrchr(stripped, '/') + 1, offset);
+        CHECK(mpirr_sym_lookup(s, stripped, offset, buf, sizeof buf) == 0);
+        size_t len = strlen(buf);
+        int ok = starts_with(buf, want) && len > 7 && strcmp(buf + len - 7, "fclose)") == 0;
+        if (!ok)
+            fprintf(stderr, "stripped: got \"%s\", want \"%s...fclose)\"\n", buf, want);
+        CHECK(ok);
+    }
+    unlink(stripped);
 }
 
 int main(void)
@@ -92,6 +138,7 @@ int main(void)
     CHECK(mpirr_sym_lookup(s, exe, 1ull << 40, buf, sizeof buf) == 0);
     CHECK(starts_with(buf, base) && strstr(buf, "+0x10000000000") != NULL);
     CHECK(mpirr_sym_lookup(s, exe, 0, buf, sizeof buf) == 0);
+    check_libc(s);
     mpirr_sym_close(s);
 
     /* Opened from the source directory, the file name is shortened to be relative to it. */
