@@ -1,5 +1,5 @@
 /* call_roles.h: what each intercepted call means to the analyses, read off the event-shape
- * column of the one call table (src/runtime/mpi_calls.def), so a new row needs nothing here
+ * column of the one call table (src/format/mpi_calls.def), so a new row needs nothing here
  * unless it brings a new shape. Collectives add how data flows through them. */
 #ifndef MPIRR_CALL_ROLES_H
 #define MPIRR_CALL_ROLES_H

@@ -1,5 +1,5 @@
 /* call_ids.h: stable numeric ids and names of intercepted MPI calls, shared by the runtime and
- * the tools. Derived from the one table, src/runtime/mpi_calls.def; needs no <mpi.h>. */
+ * the tools. Derived from the one table, src/format/mpi_calls.def; needs no <mpi.h>. */
 #ifndef MPIRR_CALL_IDS_H
 #define MPIRR_CALL_IDS_H
 
