@@ -119,6 +119,24 @@ static int report_no_logs(const char *dir, const struct session *s)
     return CLI_EXIT_FAIL;
 }
 
+/* A program on an OpenMP runtime: one warning line, as its own synchronizations are not
+ * ordered (docs/threads.md says what each runtime uses and what a replay keeps). */
+static void warn_openmp(const struct session *s)
+{
+    char so[256];
+    const char *app = s->li.scan.app >= 0 ? s->li.scan.app_path : NULL;
+    enum elf_openmp omp = app ? elf_openmp(app, so, sizeof so) : ELF_OPENMP_NONE;
+    if (omp == ELF_OPENMP_GNU)
+        cli_error("warning: %s uses GCC's OpenMP runtime (%s), whose critical sections, locks "
+                  "and dynamic schedules synchronize with atomics and futexes, not the pthread "
+                  "calls mpirr orders: their order is not recorded and a replay may take "
+                  "another (docs/threads.md)", app, so);
+    else if (omp == ELF_OPENMP_LLVM)
+        cli_error("warning: %s uses LLVM's OpenMP runtime (%s): the order of its critical "
+                  "sections, locks and dynamic schedules is not recorded, and its threads' own "
+                  "pthread waits make a replay diverge (docs/threads.md)", app, so);
+}
+
 int cmd_record(int argc, char **argv)
 {
     struct record_args a;
@@ -135,6 +153,7 @@ int cmd_record(int argc, char **argv)
                         .noise = run_opts_noise(&a.run), .events = a.events};
     if ((rc = session_prepare(&s, a.argc, a.argv, cwd, a.run.mpi)))
         return rc;
+    warn_openmp(&s);
 
     char dir[PATH_MAX], default_dir[64];
     if (!a.dir) {

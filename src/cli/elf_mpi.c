@@ -1,5 +1,6 @@
 /* elf_mpi.c: reads the dynamic section of an executable and looks at the libraries it needs:
- * which MPI, and whether it calls MPI from Fortran through Open MPI's bindings.
+ * which MPI, whether it calls MPI from Fortran through the MPI's bindings, and which OpenMP
+ * runtime it uses (whose own synchronizations mpirr does not order: docs/threads.md).
  * Done directly rather than with ldd, which runs the dynamic loader on the program; only the
  * program's own DT_NEEDED entries are seen, which is where mpicc puts the MPI library. */
 #include "elf_mpi.h"
@@ -115,32 +116,50 @@ enum mpi_impl elf_mpi_impl(const char *path)
     return impl;
 }
 
+/* The first DT_NEEDED entry that starts with one of prefixes (NULL-terminated): its index in
+ * prefixes, its soname in soname; -1 if none does. */
+struct needed_match {
+    const char *const *prefixes;
+    char *soname;
+    size_t n;
+    int found;
+};
+
+static int first_prefixed(const char *name, void *ctx)
+{
+    struct needed_match *m = ctx;
+    for (int i = 0; m->prefixes[i] && m->found < 0; i++)
+        if (strncmp(name, m->prefixes[i], strlen(m->prefixes[i])) == 0) {
+            m->found = i;
+            snprintf(m->soname, m->n, "%s", name);
+        }
+    return m->found >= 0;
+}
+
+static int needed_prefixed(const char *path, const char *const *prefixes, char *soname, size_t n)
+{
+    struct needed_match m = {prefixes, soname, n, -1};
+    scan_needed(path, first_prefixed, &m);
+    return m.found;
+}
+
 /* The Fortran bindings: Open MPI's mpif.h and `use mpi` (libmpi_mpifh; `use mpi` also
  * libmpi_usempi_ignore_tkr or libmpi_usempi), `use mpi_f08` (libmpi_usempif08); MPICH's
  * (libmpichfort, libmpifort). */
 static const char *const fortran_sonames[] = {"libmpi_mpifh", "libmpi_usempi", "libmpichfort",
                                               "libmpifort", NULL};
 
-struct fortran_match {
-    char *soname;
-    size_t n;
-    int found;
-};
-
-static int first_fortran(const char *name, void *ctx)
-{
-    struct fortran_match *m = ctx;
-    for (const char *const *f = fortran_sonames; *f && !m->found; f++)
-        if (strncmp(name, *f, strlen(*f)) == 0) {
-            m->found = 1;
-            snprintf(m->soname, m->n, "%s", name);
-        }
-    return m->found;
-}
-
 int elf_mpi_fortran(const char *path, char *soname, size_t n)
 {
-    struct fortran_match m = {soname, n, 0};
-    scan_needed(path, first_fortran, &m);
-    return m.found;
+    return needed_prefixed(path, fortran_sonames, soname, n) >= 0;
+}
+
+/* The OpenMP runtimes, in enum elf_openmp order from ELF_OPENMP_GNU: GCC's; LLVM's (libomp,
+ * and Intel's libiomp5 it comes from). */
+static const char *const openmp_sonames[] = {"libgomp.so", "libomp.so", "libiomp5.so", NULL};
+
+enum elf_openmp elf_openmp(const char *path, char *soname, size_t n)
+{
+    int i = needed_prefixed(path, openmp_sonames, soname, n);
+    return i < 0 ? ELF_OPENMP_NONE : i == 0 ? ELF_OPENMP_GNU : ELF_OPENMP_LLVM;
 }
