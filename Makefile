@@ -69,6 +69,7 @@ bench: build
 	@bench/table1/table1.sh $(BUILD)
 	@bench/events/events_bench.sh $(BUILD)
 	@bench/analysis/analysis_bench.sh $(BUILD)
+	@bench/threads/lock_bench.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
