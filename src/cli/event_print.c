@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "call_ids.h"
+#include "sync_calls.h"
 
 struct module {
     uint64_t bias, lo, hi;
@@ -114,6 +115,7 @@ void event_print_args(const mpirr_event *e, FILE *out)
     if (f & (MPIRR_EVF_START | MPIRR_EVF_DONE)) put_items(out, f & MPIRR_EVF_START ? "start" : "done", e);
     if (f & MPIRR_EVF_NEWCOMM) fprintf(out, " newcomm=%u", e->newcomm);
     if (f & MPIRR_EVF_RC) fprintf(out, " rc=%d", e->rc);
+    if (f & MPIRR_EVF_THREAD) fprintf(out, " thread=%u", e->thread);
 }
 
 static void put_call(struct event_printer *p, const mpirr_event *e, FILE *out)
@@ -182,6 +184,14 @@ void event_printer_put(struct event_printer *p, const mpirr_event *e, FILE *out)
                     (unsigned long long)e->bytes);
         return;
     }
+    case MPIRR_EVK_SYNC: /* "0 thread 2 pthread_mutex_lock object=3 turn=7": after the rank's
+                            call records so far, the object's 8th acquisition */
+        fprintf(out, "%d thread %u %s object=%u", p->rank, e->thread,
+                mpirr_sync_call_name(e->sync_call), e->object);
+        if (e->rc) fprintf(out, " failed rc=%d", e->rc); /* a trylock that found it taken */
+        else fprintf(out, " turn=%u", e->version);
+        fputc('\n', out);
+        return;
     default:
         put_call(p, e, out);
     }

@@ -11,6 +11,7 @@
 
 #include "call_ids.h"
 #include "event_trace.h"
+#include "sync_calls.h"
 #include "varint.h"
 
 /* Internal field bit: the event number is not the previous one plus one. */
@@ -95,6 +96,13 @@ static size_t encode_meta(const mpirr_event *e, uint8_t *q0)
         q += len;
         break;
     }
+    case MPIRR_EVK_SYNC:
+        q += mpirr_varint_put(q, e->thread);
+        q += mpirr_varint_put(q, e->sync_call);
+        q += mpirr_varint_put(q, e->object);
+        q += mpirr_varint_put(q, e->version);
+        q += put_s(q, e->rc);
+        break;
     default: /* MPIRR_EVK_END */
         q += mpirr_varint_put(q, e->event);
         break;
@@ -151,6 +159,7 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
     if (f & (MPIRR_EVF_DONE | MPIRR_EVF_START)) q += put_items(q, e);
     if (f & MPIRR_EVF_NEWCOMM) q += put_u(q, e->newcomm);
     if (f & MPIRR_EVF_RC) q += put_s(q, e->rc);
+    if (f & MPIRR_EVF_THREAD) q += put_u(q, e->thread);
     if (f & MPIRR_EVF_EXACT) {
         q += put_s(q, (int64_t)(e->x_begin - c->exact));
         q += put_u(q, e->x_end - e->x_begin);
@@ -274,6 +283,17 @@ static long decode_meta(struct cur *k, const uint8_t *start, mpirr_event *e, mpi
         e->path = path;
         break;
     }
+    case MPIRR_EVK_SYNC:
+        e->thread = (uint32_t)get(k);
+        e->sync_call = (uint32_t)get(k);
+        e->object = (uint32_t)get(k);
+        e->version = (uint32_t)get(k);
+        e->rc = (int32_t)get_s(k);
+        if (!k->short_ && !mpirr_sync_call_name(e->sync_call)) {
+            *why = "unknown synchronization call";
+            return -1;
+        }
+        break;
     case MPIRR_EVK_END:
         e->event = get(k);
         break;
@@ -368,6 +388,7 @@ long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
     if ((f & (MPIRR_EVF_DONE | MPIRR_EVF_START)) && get_items(&k, e, s, why)) return -1;
     if (f & MPIRR_EVF_NEWCOMM) e->newcomm = (uint32_t)get(&k);
     if (f & MPIRR_EVF_RC) e->rc = (int32_t)get_s(&k);
+    if (f & MPIRR_EVF_THREAD) e->thread = (uint32_t)get(&k);
     uint64_t xb = 0, xd = 0;
     if (f & MPIRR_EVF_EXACT) {
         xb = c->exact + (uint64_t)get_s(&k);

@@ -33,11 +33,14 @@ enum {
     MPIRR_EVF_NEWCOMM = 1 << 10,
     MPIRR_EVF_RC = 1 << 11,     /* the call returned an error code */
     MPIRR_EVF_EXACT = 1 << 12,  /* exact begin/end ticks (MPIRR_EVENTS_EXACT; for checks) */
+    MPIRR_EVF_THREAD = 1 << 13, /* thread: made by a thread other than the rank's thread 0 */
 };
 
 /* Record kinds besides call ids (which are 1..MPIRR_EVK_FIRST_META-1). */
 enum {
     MPIRR_EVK_FIRST_META = 250,
+    MPIRR_EVK_SYNC = 250,   /* a thread's synchronization (sync_calls.def): thread, sync_call,
+                               object, version, rc */
     MPIRR_EVK_COMM = 251,   /* a communicator id and its members' world ranks */
     MPIRR_EVK_SITE = 252,   /* a call-site index and its return address */
     MPIRR_EVK_MODULE = 253, /* a loaded object: base address, size, path (the load map) */
@@ -67,6 +70,11 @@ typedef struct mpirr_event {
     uint64_t bytes, got;
     uint32_t nitems;
     mpirr_ev_item *items;    /* DONE or START items (owned by the writer's caller / reader) */
+    /* THREAD (call records) and MPIRR_EVK_SYNC: the thread, numbered as the rank numbers them
+     * (0: the thread that called MPI_Init; then creation order). SYNC: the call (sync_calls.def
+     * id), the object (numbered by first use in this run), the version the acquisition got
+     * (its turn on the object) and the call's error code (0: acquired). */
+    uint32_t thread, sync_call, object, version;
     /* Times in ticks since the trace's base. The writer takes exact times (x_*) and stores
      * log2 codes; the reader gives the reconstructed times (t_*), and x_* when EXACT. */
     uint64_t t_begin, t_end, x_begin, x_end;

@@ -17,6 +17,7 @@
 int mpirr_ev_on;
 uint64_t mpirr_ev_init_t0;
 __thread uint64_t mpirr_tls_event __attribute__((tls_model("initial-exec")));
+__thread uint32_t mpirr_tls_thread __attribute__((tls_model("initial-exec")));
 
 struct module {
     uint64_t lo, hi; /* executable range */
@@ -198,6 +199,10 @@ void mpirr_ev_emit(mpirr_ev_call *c, int rc)
         c->e.fields |= MPIRR_EVF_RC;
         c->e.rc = rc;
     }
+    if (mpirr_tls_thread) {
+        c->e.fields |= MPIRR_EVF_THREAD;
+        c->e.thread = mpirr_tls_thread;
+    }
     mpirr_lock();
     if (mpirr_ev_on) {
         c->e.site = site_index(c->site);
@@ -212,6 +217,15 @@ void mpirr_ev_emit(mpirr_ev_call *c, int rc)
     c->e.items = NULL;
     if (c->e.kind == MPIRR_ID_MPI_Finalize) mpirr_ev_stop(1);
     else if (c->e.kind == MPIRR_ID_MPI_Abort) mpirr_ev_flush();
+}
+
+void mpirr_ev_sync(unsigned call, uint32_t object, uint32_t version, int rc)
+{
+    mpirr_event e = {.kind = MPIRR_EVK_SYNC, .thread = mpirr_tls_thread, .sync_call = call,
+                     .object = object, .version = version, .rc = rc};
+    mpirr_lock();
+    if (mpirr_ev_on) append_locked(&e);
+    mpirr_unlock();
 }
 
 int32_t mpirr_ev_peer(int peer)

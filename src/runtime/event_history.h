@@ -41,6 +41,13 @@ void mpirr_ev_clock_start(void);
 /* The MPI_Init entry time, for the Init record, which begins before the history opens. */
 extern uint64_t mpirr_ev_init_t0;
 
+/* The calling thread's number (src/runtime/threads: 0 for the thread that called MPI_Init and
+ * threads mpirr does not number): call records of other threads carry it. */
+extern __thread uint32_t mpirr_tls_thread __attribute__((tls_model("initial-exec")));
+/* A thread's synchronization (its sync_calls.def id, the object's number, the version it got,
+ * its error code) as a record of its own, in the order the rank's threads made them. */
+void mpirr_ev_sync(unsigned call, uint32_t object, uint32_t version, int rc);
+
 /* ---- event_history.c: filling and emitting a call record ---- */
 void mpirr_ev_begin(mpirr_ev_call *c, unsigned id, const void *site);
 void mpirr_ev_emit(mpirr_ev_call *c, int rc);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "event_history.h"
 #include "handle_map.h"
 #include "libc_runtime.h"
 #include "runtime.h"
@@ -95,6 +96,7 @@ static struct sync_thread *thread_new(int id)
     struct sync_thread *t = calloc(1, sizeof *t);
     if (!t) mpirr_fatal("out of memory for thread %d's synchronization order", id);
     t->id = id;
+    mpirr_tls_thread = (uint32_t)id; /* the event history's records name it */
     t->generation = __atomic_load_n(&mpirr_sync_generation, __ATOMIC_ACQUIRE);
     me = t;
     pthread_setspecific(key, t);
@@ -241,6 +243,7 @@ void mpirr_sync_end(struct sync_op *op, int rc, int acquired_anyway)
     } else {
         v = acquired ? mpirr_sync_obj_take(op->obj) : 0;
         log_outcome(t, op, v, rc);
+        if (mpirr_ev_on) mpirr_ev_sync(op->call, op->index, v, rc);
     }
     /* begin made this object the last one used */
     if (acquired) t->last_entry = (uint64_t)op->index << 32 | (uint32_t)(v + 1);
