@@ -27,16 +27,16 @@ int analysis_open(const char *dir_arg, struct analysis *a, int with_hb, int quie
         recording_close(&a->rec);
         return CLI_EXIT_USAGE;
     }
+    struct rank_list cut = {0};
     for (int p = 0; !quiet && p < a->run->nranks; p++) {
         const an_rank *rk = &a->run->ranks[p];
         if (rk->damage)
             cli_error("%s; analysing rank %d up to event %llu", rk->damage, p,
                       (unsigned long long)rk->events);
         else if (!rk->clean)
-            cli_error("rank %d: the event history ends at event %llu without MPI_Finalize (the "
-                      "rank died or is still running); analysing what it holds",
-                      p, (unsigned long long)rk->events);
+            rank_list_add(&cut, p, rk->events);
     }
+    rank_list_report_cut_off(&cut, "; analysing what the histories hold");
     double t1 = analysis_now();
     if (an_match(a->run)) {
         cli_error("out of memory matching the messages of %s", dir_arg);

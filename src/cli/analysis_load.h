@@ -19,7 +19,8 @@ struct analysis {
 };
 
 /* 0, or an exit status after a one-line message (not a recording, no event history). Ranks
- * whose history is damaged or cut off are reported one line each and analysed up to there.
+ * whose history is damaged are reported one line each, those cut off in one line for all
+ * (rank_list), and all are analysed up to there.
  * with_hb: also compute happened-before (frontier runs its own sweep); quiet: do not report
  * cut-off histories (stat says so itself). */
 int analysis_open(const char *dir_arg, struct analysis *a, int with_hb, int quiet);

@@ -82,7 +82,8 @@ static int check_keys(const struct checker *c, const struct log_key *keys, size_
 }
 
 /* 0, or CLI_EXIT_FAIL after a message. */
-static int one_rank(const struct events_args *a, const char *dir, int rank)
+static int one_rank(const struct events_args *a, const char *dir, int rank, mpirr_symbolizer *sym,
+                    struct rank_list *cut)
 {
     char err[700];
     mpirr_ev_reader *r = mpirr_evr_open(dir, rank, err, sizeof err);
@@ -90,7 +91,7 @@ static int one_rank(const struct events_args *a, const char *dir, int rank)
         cli_error("%s", err);
         return CLI_EXIT_FAIL;
     }
-    struct event_printer *p = event_printer_new(rank, mpirr_evr_info(r), a->exact, a->defs);
+    struct event_printer *p = event_printer_new(rank, mpirr_evr_info(r), a->exact, a->defs, sym);
     struct checker chk = {0};
     if (a->raw) mpirr_evr_raw_sink(r, raw_out, stdout);
     mpirr_event e;
@@ -106,8 +107,7 @@ static int one_rank(const struct events_args *a, const char *dir, int rank)
         cli_error("%s", mpirr_evr_error(r));
         rc = CLI_EXIT_FAIL;
     } else if (!mpirr_evr_clean(r)) {
-        cli_error("rank %d: the event history ends at event %llu without MPI_Finalize (the "
-                  "rank died or is still running)", rank, (unsigned long long)last);
+        rank_list_add(cut, rank, last);
     }
     if (a->check) {
         size_t n;
@@ -177,10 +177,16 @@ int cmd_events(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     if (n <= 0) n = a.rank + 1;
+    /* one symbolizer for every rank: they share their objects, and it caches per object */
+    mpirr_symbolizer *sym = a.raw || a.check ? NULL : mpirr_sym_open();
+    struct rank_list cut = {0};
     for (int i = a.rank >= 0 ? a.rank : 0; i < (a.rank >= 0 ? a.rank + 1 : n); i++) {
-        int r = one_rank(&a, rec.dir, i);
+        int r = one_rank(&a, rec.dir, i, sym, &cut);
         if (r) rc = r;
     }
+    fflush(stdout); /* the summary comes after the events, as the per-rank lines did */
+    rank_list_report_cut_off(&cut, "");
+    mpirr_sym_close(sym);
     recording_close(&rec);
     return rc;
 }

@@ -9,19 +9,47 @@
 
 struct module {
     uint64_t bias, lo, hi;
-    char *name; /* basename */
+    char *path;
+    const char *name; /* its basename */
 };
 
 struct event_printer {
     int rank, exact, defs;
     unsigned tick_shift;
+    /* t=: ticks are printed in unit (ns per unit), with decimals digits: no digit finer than
+     * the tick's power of ten, so none below the clock's quantum */
+    double unit_ns;
+    const char *unit;
+    int decimals;
     uint64_t *sites; /* index -> address */
+    char **site_text; /* index -> what the symbolizer said, NULL until asked */
     size_t nsites, sites_cap;
     struct module *mods;
     size_t nmods, mods_cap;
+    mpirr_symbolizer *sym; /* borrowed; NULL: object+0xOFFSET */
 };
 
-struct event_printer *event_printer_new(int rank, const mpirr_ev_info *info, int exact, int defs)
+/* The coarsest of us, ms and s in which a tick of tick_ns is at least one unit of the last
+ * printed digit; exact times (ns) get ns resolution in us. */
+static void choose_unit(struct event_printer *p, uint64_t tick_ns, int exact)
+{
+    uint64_t digit = 1; /* the largest power of ten not above the tick */
+    while (!exact && digit <= tick_ns / 10)
+        digit *= 10;
+    static const struct { const char *name; double ns; } units[] = {
+        {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    unsigned u = 0;
+    while (u + 1 < sizeof units / sizeof units[0] && (double)digit >= units[u + 1].ns / 1000.0)
+        u++;
+    p->unit = units[u].name;
+    p->unit_ns = units[u].ns;
+    p->decimals = 0;
+    for (double d = (double)digit; d < units[u].ns; d *= 10)
+        p->decimals++;
+}
+
+struct event_printer *event_printer_new(int rank, const mpirr_ev_info *info, int exact, int defs,
+                                        mpirr_symbolizer *sym)
 {
     struct event_printer *p = calloc(1, sizeof *p);
     if (!p) return NULL;
@@ -29,15 +57,19 @@ struct event_printer *event_printer_new(int rank, const mpirr_ev_info *info, int
     p->exact = exact;
     p->defs = defs;
     p->tick_shift = info->tick_shift;
+    p->sym = sym;
+    choose_unit(p, 1ull << info->tick_shift, exact);
     return p;
 }
 
 void event_printer_free(struct event_printer *p)
 {
     if (!p) return;
-    for (size_t i = 0; i < p->nmods; i++) free(p->mods[i].name);
+    for (size_t i = 0; i < p->nmods; i++) free(p->mods[i].path);
+    for (size_t i = 0; i < p->nsites; i++) free(p->site_text[i]);
     free(p->mods);
     free(p->sites);
+    free(p->site_text);
     free(p);
 }
 
@@ -74,24 +106,47 @@ static void put_items(FILE *out, const char *key, const mpirr_event *e)
     }
 }
 
-static double us(const struct event_printer *p, uint64_t ticks)
+static void put_times(FILE *out, const struct event_printer *p, const char *key, uint64_t begin,
+                      uint64_t end)
 {
-    return (double)(ticks << p->tick_shift) / 1000.0;
+    double b = (double)(begin << p->tick_shift) / p->unit_ns;
+    double d = (double)((end - begin) << p->tick_shift) / p->unit_ns;
+    fprintf(out, " %s=%.*f%s+%.*f%s", key, p->decimals, b, p->unit, p->decimals, d, p->unit);
 }
 
-static void put_site(FILE *out, const struct event_printer *p, uint32_t site)
+static const struct module *module_of(const struct event_printer *p, uint64_t a)
 {
+    for (size_t i = 0; i < p->nmods; i++)
+        if (a >= p->mods[i].bias + p->mods[i].lo && a < p->mods[i].bias + p->mods[i].hi)
+            return &p->mods[i];
+    return NULL;
+}
+
+/* " at=" and the symbolizer's "file.c:LINE (function)" (cached per site), else the object and
+ * the offset in it; symbolic 0: " OBJECT+0xOFFSET" (the --defs line). Always the last field of
+ * a call's line: the function may hold spaces. */
+static void put_site(FILE *out, struct event_printer *p, uint32_t site, int symbolic)
+{
+    const char *key = symbolic ? " at=" : " ";
     if (site >= p->nsites) {
-        fprintf(out, " at=?%u", site);
+        fprintf(out, "%s?%u", key, site);
         return;
     }
     uint64_t a = p->sites[site];
-    for (size_t i = 0; i < p->nmods; i++)
-        if (a >= p->mods[i].bias + p->mods[i].lo && a < p->mods[i].bias + p->mods[i].hi) {
-            fprintf(out, " at=%s+0x%llx", p->mods[i].name, (unsigned long long)(a - p->mods[i].bias));
-            return;
-        }
-    fprintf(out, " at=0x%llx", (unsigned long long)a);
+    const struct module *m = module_of(p, a);
+    if (!m) {
+        fprintf(out, "%s0x%llx", key, (unsigned long long)a);
+        return;
+    }
+    if (symbolic && p->sym && !p->site_text[site]) {
+        char buf[1024];
+        mpirr_sym_lookup(p->sym, m->path, a - m->bias, buf, sizeof buf);
+        p->site_text[site] = strdup(buf);
+    }
+    if (symbolic && p->site_text[site])
+        fprintf(out, "%s%s", key, p->site_text[site]);
+    else
+        fprintf(out, "%s%s+0x%llx", key, m->name, (unsigned long long)(a - m->bias));
 }
 
 void event_print_args(const mpirr_event *e, FILE *out)
@@ -123,10 +178,9 @@ static void put_call(struct event_printer *p, const mpirr_event *e, FILE *out)
     uint32_t f = e->fields;
     fprintf(out, "%d:%llu %s", p->rank, (unsigned long long)e->event, mpirr_call_name(e->kind));
     event_print_args(e, out);
-    fprintf(out, " t=%.3f+%.3f", us(p, e->t_begin), us(p, e->t_end - e->t_begin));
-    if (p->exact && (f & MPIRR_EVF_EXACT))
-        fprintf(out, " exact=%.3f+%.3f", us(p, e->x_begin), us(p, e->x_end - e->x_begin));
-    put_site(out, p, e->site);
+    put_times(out, p, "t", e->t_begin, e->t_end);
+    if (p->exact && (f & MPIRR_EVF_EXACT)) put_times(out, p, "exact", e->x_begin, e->x_end);
+    put_site(out, p, e->site, 1);
     fputc('\n', out);
 }
 
@@ -158,14 +212,26 @@ void event_printer_put(struct event_printer *p, const mpirr_event *e, FILE *out)
         fputc('\n', out);
         return;
     case MPIRR_EVK_SITE: {
-        uint64_t *s = grow(p->sites, &p->sites_cap, (size_t)e->site + 1, sizeof *s);
+        size_t cap = p->sites_cap;
+        uint64_t *s = grow(p->sites, &cap, (size_t)e->site + 1, sizeof *s);
         if (!s) return;
         p->sites = s;
-        while (p->nsites <= e->site) p->sites[p->nsites++] = 0;
+        cap = p->sites_cap;
+        char **t = grow(p->site_text, &cap, (size_t)e->site + 1, sizeof *t);
+        if (!t) return;
+        p->site_text = t;
+        p->sites_cap = cap;
+        while (p->nsites <= e->site) {
+            p->sites[p->nsites] = 0;
+            p->site_text[p->nsites++] = NULL;
+        }
         p->sites[e->site] = e->addr;
-        if (p->defs) {
+        free(p->site_text[e->site]);
+        p->site_text[e->site] = NULL;
+        if (p->defs) { /* "# 0 site 3 0x55d0c1e2a454 wildcard_storm+0x1454 at=wildcard_storm.c:25 (main)" */
             fprintf(out, "# %d site %u 0x%llx", p->rank, e->site, (unsigned long long)e->addr);
-            put_site(out, p, e->site);
+            put_site(out, p, e->site, 0);
+            put_site(out, p, e->site, 1);
             fputc('\n', out);
         }
         return;
@@ -174,10 +240,10 @@ void event_printer_put(struct event_printer *p, const mpirr_event *e, FILE *out)
         struct module *m = grow(p->mods, &p->mods_cap, p->nmods + 1, sizeof *m);
         if (!m) return;
         p->mods = m;
-        const char *base = strrchr(e->path, '/');
-        m[p->nmods] = (struct module){e->addr, e->got, e->bytes, strdup(base ? base + 1 : e->path)};
-        if (!m[p->nmods].name) return;
-        p->nmods++;
+        char *path = strdup(e->path);
+        if (!path) return;
+        const char *base = strrchr(path, '/');
+        m[p->nmods++] = (struct module){e->addr, e->got, e->bytes, path, base ? base + 1 : path};
         if (p->defs)
             fprintf(out, "# %d module %s bias=0x%llx text=0x%llx-0x%llx\n", p->rank, e->path,
                     (unsigned long long)e->addr, (unsigned long long)e->got,

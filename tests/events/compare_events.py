@@ -3,7 +3,7 @@
 against that rank's event history as `mpirr events DIR --rank R` dumps it.
 
 Self-log lines: `NAME key=value ...` (keys peer rpeer tag rtag bytes src ndone dsrc).
-Dump lines: `R:E NAME fields... t=BEGIN+DUR at=MODULE+0xOFF`; `#` lines (definitions) and
+Dump lines: `R:E NAME fields... t=BEGIN+DUR at=FILE:LINE (FUNCTION)`; `#` lines (definitions) and
 blank lines are skipped. Checks:
   - every dump line is rank R (if given) and event numbers go up by exactly 1;
   - the call names are the same sequence, one to one;

@@ -62,7 +62,7 @@ for mode in sources races; do
 import re, sys
 ranks = {}
 for line in open(sys.argv[1]):
-    m = re.search(r"^(\d+):\d+ .* t=([\d.]+)\+([\d.]+) exact=([\d.]+)\+([\d.]+)", line)
+    m = re.search(r"^(\d+):\d+ .* t=([\d.]+)us\+([\d.]+)us exact=([\d.]+)us\+([\d.]+)us", line)
     if m:
         r, tb, td, xb, xd = m.group(1), *map(float, m.groups()[1:])
         ranks.setdefault(r, []).append((tb, tb + td, xb, xb + xd))
