@@ -9,6 +9,11 @@
  *   create   3 threads each create 2 threads; every thread takes the mutex once
  *   crash    as mutex, then rank 0 dies (SIGSEGV) if its sequence digest is odd: a crash that
  *            only some interleavings produce
+ *   diverge  the main thread takes the mutex, then a thread it creates takes it too (a
+ *            recorded outcome: its first acquisition, at version 1); with THREAD_SYNC_VARIANT
+ *            set on rank 0, that thread makes another call when replayed: "trylock" calls
+ *            pthread_mutex_trylock on the mutex (another call than recorded), "otherlock"
+ *            locks another mutex (whose version 1 never comes: a stall)
  *   multiple MPI_THREAD_MULTIPLE (3+ ranks): rank 0's 3 threads receive 40 messages each with
  *            MPI_ANY_SOURCE - by MPI_Recv, by MPI_Irecv polled with MPI_Test, by two MPI_Irecv
  *            completed with MPI_Waitany - while 2 threads of every other rank send to it
@@ -213,6 +218,22 @@ static void multiple(int rank, int size)
     for (int i = 0; rank == 0 && i < 3; i++) digest_u64(&d, got[i]);
 }
 
+static pthread_mutex_t m2 = PTHREAD_MUTEX_INITIALIZER;
+static const char *variant = "";
+
+static void *diverging(void *p)
+{
+    (void)p;
+    if (!strcmp(variant, "trylock")) {
+        if (pthread_mutex_trylock(&m)) fail("diverge: trylock failed");
+    } else {
+        pthread_mutex_lock(!strcmp(variant, "otherlock") ? &m2 : &m);
+    }
+    digest_int(&d, 1);
+    pthread_mutex_unlock(!strcmp(variant, "otherlock") ? &m2 : &m);
+    return NULL;
+}
+
 static void *leaf(void *p)
 {
     pthread_mutex_lock(&m);
@@ -275,6 +296,14 @@ int main(int argc, char **argv)
     } else if (!strcmp(what, "create")) {
         fn = creator;
         n = 3;
+    } else if (!strcmp(what, "diverge")) {
+        const char *v = getenv("THREAD_SYNC_VARIANT");
+        if (v && rank == 0) variant = v;
+        pthread_mutex_lock(&m);
+        digest_int(&d, 0);
+        pthread_mutex_unlock(&m);
+        fn = diverging;
+        n = 1;
     } else if (strcmp(what, "mutex") && strcmp(what, "crash")) {
         fail("unknown object '%s'", what);
     }

@@ -3,8 +3,9 @@
 # (a producer, two consumers), trylock polling, a rwlock, a semaphore and thread creation
 # (PROG is thread_sync): for each, native runs differ (checked), and a recording replays 5
 # times under timing noise to byte-identical output. Then a program that crashes under some
-# interleavings only: a recording of a crashing run replays to the same crash, 3 times. Then
-# MPI_THREAD_MULTIPLE (3 ranks): rank 0's threads receive with MPI_ANY_SOURCE (MPI_Recv,
+# interleavings only: a recording of a crashing run replays to the same crash, 3 times. A
+# replay whose thread makes another call than recorded, or waits for a version that never
+# comes, ends with one line and the divergence verdict. Then MPI_THREAD_MULTIPLE (3 ranks): rank 0's threads receive with MPI_ANY_SOURCE (MPI_Recv,
 # Irecv + Test, Irecv + Waitany) while other ranks' threads send: replays identical in every
 # mode (all with --events).
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +46,28 @@ for i in 1 2 3; do
         { cat "$TMP/rep-crash$i.err" >&2; fail "crash: replay $i did not end as recorded"; }
 done
 echo "ok: crash: the crashing interleaving replayed to the crash 3 times"
+
+# Divergence in thread order: recorded once, replayed with THREAD_SYNC_VARIANT set (rank 0's
+# thread then calls trylock where the recording has lock, or locks another mutex, whose version
+# 1 never comes): exit status 70, exactly one runtime line naming rank, thread, synchronization,
+# expected and actual, and the divergence verdict naming the same event.
+run "$TMP/rec-div" "$MPIRR" record -o "$TMP/rec-div" -- "${LAUNCH[@]}" "$PROG" diverge
+[ "$STATUS" -eq 0 ] || { cat "$TMP/rec-div.err" >&2; fail "diverge: the recorded run exited $STATUS"; }
+check_divergence() { # VARIANT PATTERN: the line's end
+    variant=$1 what=$2 out=$TMP/rep-div-$1
+    run "$out" env THREAD_SYNC_VARIANT="$variant" MPIRR_STALL_SECONDS=2 "$MPIRR" replay "$TMP/rec-div"
+    [ "$STATUS" -eq 70 ] || { cat "$out.err" >&2; fail "diverge $variant: replay exited $STATUS, not 70"; }
+    lines=$(grep '^mpirr: replay of rank' "$out.err")
+    [ "$(printf '%s\n' "$lines" | grep -c .)" -eq 1 ] || { cat "$out.err" >&2; fail "diverge $variant: not one line: $lines"; }
+    pat="^mpirr: replay of rank 0 diverged at event \([0-9]*\) ([^)]*): thread 1's synchronization 1 (sync-00000-0001.log): $what\$"
+    event=$(printf '%s\n' "$lines" | sed -n "s|$pat|\1|p")
+    [ -n "$event" ] || fail "diverge $variant: the line is not '...$what': $lines"
+    grep -qx "mpirr: replay diverged at rank 0 event $event (see the line above)" "$out.err" ||
+        { cat "$out.err" >&2; fail "diverge $variant: no divergence verdict for event $event"; }
+    echo "ok: diverge $variant: $lines"
+}
+check_divergence trylock "the recording has pthread_mutex_lock here, the program called pthread_mutex_trylock"
+check_divergence otherlock "pthread_mutex_lock waits for version 1 of the object at 0x[0-9a-f]*, which stays at version 0 (no progress in the rank for 2 s)"
 
 # MPI_THREAD_MULTIPLE: threads racing on MPI itself
 read -r -a LAUNCH3 <<<"$(launcher "$IMPL" 3)"

@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "handle_map.h"
@@ -66,26 +67,38 @@ void mpirr_sync_obj_reset(const void *addr)
     unlock();
 }
 
-static long futex(uint32_t *word, int op, uint32_t val)
+uint64_t mpirr_sync_done_count;
+
+static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
 {
-    return syscall(SYS_futex, word, op | FUTEX_PRIVATE_FLAG, val, NULL, NULL, 0);
+    return syscall(SYS_futex, word, op | FUTEX_PRIVATE_FLAG, val, timeout, NULL, 0);
 }
 
-void mpirr_sync_obj_wait(struct sync_obj *o, uint32_t v)
+int mpirr_sync_obj_wait(struct sync_obj *o, uint32_t v, unsigned ms)
 {
+    /* at most ms milliseconds of waiting, counted down across early wake-ups (another
+     * version came); a process stopped meanwhile (a debugger) ends one wait at most */
+    long long left = (long long)ms * 1000000;
     uint32_t cur;
     while ((cur = __atomic_load_n(&o->version, __ATOMIC_ACQUIRE)) != v) {
+        if (left <= 0) return -1;
+        struct timespec t0, t1, timeout = {.tv_sec = (time_t)(left / 1000000000), .tv_nsec = (long)(left % 1000000000)};
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         __atomic_fetch_add(&o->waiters, 1, __ATOMIC_ACQ_REL);
         /* sleeps only if the counter is still cur: a wake in between is not lost */
-        futex(&o->version, FUTEX_WAIT, cur);
+        futex(&o->version, FUTEX_WAIT, cur, &timeout);
         __atomic_fetch_sub(&o->waiters, 1, __ATOMIC_ACQ_REL);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        left -= (t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec);
     }
+    return 0;
 }
 
 void mpirr_sync_obj_done(struct sync_obj *o, uint32_t v)
 {
     __atomic_store_n(&o->version, v + 1, __ATOMIC_RELEASE);
-    if (__atomic_load_n(&o->waiters, __ATOMIC_ACQUIRE)) futex(&o->version, FUTEX_WAKE, INT_MAX);
+    __atomic_fetch_add(&mpirr_sync_done_count, 1, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&o->waiters, __ATOMIC_ACQUIRE)) futex(&o->version, FUTEX_WAKE, INT_MAX, NULL);
 }
 
 void mpirr_sync_objs_free(void)

@@ -27,10 +27,13 @@ static inline uint32_t mpirr_sync_obj_take(struct sync_obj *o)
 {
     return __atomic_fetch_add(&o->version, 1, __ATOMIC_ACQ_REL);
 }
-/* Replay: waits until the object is at version v. */
-void mpirr_sync_obj_wait(struct sync_obj *o, uint32_t v);
+/* Replay: waits until the object is at version v (0), or for ms milliseconds at most (-1). */
+int mpirr_sync_obj_wait(struct sync_obj *o, uint32_t v, unsigned ms);
 /* Replay: the acquisition at version v is done: the object moves to v + 1, waiters wake. */
 void mpirr_sync_obj_done(struct sync_obj *o, uint32_t v);
+/* Replay: acquisitions done so far in the rank (any object): a waiting thread tells a stalled
+ * replay from a slow one by it. */
+extern uint64_t mpirr_sync_done_count;
 /* MPI_Finalize: forgets every object. */
 void mpirr_sync_objs_free(void);
 

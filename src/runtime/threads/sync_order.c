@@ -9,15 +9,18 @@
 #include "sync_order.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "event_history.h"
 #include "handle_map.h"
 #include "libc_runtime.h"
+#include "replay_control.h"
 #include "runtime.h"
 #include "settings.h"
 #include "sync_calls.h"
@@ -120,16 +123,16 @@ static void open_writer(struct sync_thread *t)
     t->progress = mpirr_log_progress(t->w);
 }
 
-/* Replay: the thread's log, read at its first synchronization. */
-static void open_reader(struct sync_thread *t)
+_Noreturn static void diverged(const struct sync_thread *t, const char *expected, unsigned call);
+
+/* Replay: the thread's log, read at its first synchronization (call). */
+static void open_reader(struct sync_thread *t, unsigned call)
 {
     char path[4200], err[512];
     log_path(path, sizeof path, t->id);
     t->rd = mpirr_log_reader_open(path, err, sizeof err);
     if (!t->rd) /* a recorded thread that never synchronized has no log */
-        mpirr_fatal("replay of rank %d diverged: thread %d synchronizes (%s), the recording "
-                    "has no synchronization of this thread (%s)", mpirr_rt.rank, t->id,
-                    err, path);
+        diverged(t, "no synchronization of this thread", call);
     t->recorded_ops = mpirr_log_reader_events(t->rd);
     t->recorded_ending = mpirr_log_reader_ending(t->rd, NULL);
 }
@@ -143,26 +146,56 @@ static void read_next(struct sync_thread *t)
     else t->have_next = 1;
 }
 
-_Noreturn static void diverged(const struct sync_thread *t, const char *fmt, const char *a,
-                               const char *b)
+/* The first thread of the rank to find the replay off its recording reports it; another one
+ * finding it too (a stall it caused) stays silent until the job ends, so there is one line. */
+static int reported;
+
+static void report_once(void)
 {
-    char what[512];
-    snprintf(what, sizeof what, fmt, a, b);
-    mpirr_fatal("replay of rank %d diverged at thread %d's synchronization %llu: %s", mpirr_rt.rank,
-                t->id, (unsigned long long)t->ops, what);
+    if (!__atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL)) return;
+    for (;;) pause();
+}
+
+/* The thread's log's name, for the line (its folder is the rank log's, which the line names). */
+static const char *log_name(const struct sync_thread *t, char *buf, size_t n)
+{
+    log_path(buf, n, t->id);
+    const char *slash = strrchr(buf, '/');
+    return slash ? slash + 1 : buf;
+}
+
+/* Replay: the thread's current synchronization is not the recorded one. The line goes the way
+ * of an MPI call's divergence (divergence.c): its event is the rank's latest MPI call. */
+_Noreturn static void diverged_at(const struct sync_thread *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+_Noreturn static void diverged_at(const struct sync_thread *t, const char *fmt, ...)
+{
+    report_once();
+    char what[512], name[4200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    mpirr_diverged(__atomic_load_n(&mpirr_current_event, __ATOMIC_ACQUIRE),
+                   "thread %d's synchronization %llu (%s): %s", t->id,
+                   (unsigned long long)t->ops, log_name(t, name, sizeof name), what);
+}
+
+_Noreturn static void diverged(const struct sync_thread *t, const char *expected, unsigned call)
+{
+    diverged_at(t, "the recording has %s here, the program called %s", expected,
+                mpirr_sync_call_name(call));
 }
 
 /* Replay: the recorded outcome of the thread's current call into op. */
 static void recorded_outcome(struct sync_thread *t, struct sync_op *op)
 {
-    if (!t->rd) open_reader(t);
+    if (!t->rd) open_reader(t, op->call);
     read_next(t);
     op->version = op->predicted;
     op->failed = 0;
     if (t->have_next && t->next.event == t->ops) {
-        if (t->next.call != op->call)
-            diverged(t, "the recording has %s here, the program called %s",
-                     mpirr_sync_call_name(t->next.call), mpirr_sync_call_name(op->call));
+        if (t->next.call != op->call) diverged(t, mpirr_sync_call_name(t->next.call), op->call);
         op->version = (uint32_t)t->next.value;
         op->failed = t->next.count != 0;
         op->fail_rc = t->next.count;
@@ -171,8 +204,7 @@ static void recorded_outcome(struct sync_thread *t, struct sync_op *op)
     }
     if (t->ops <= t->recorded_ops) return;
     if (t->recorded_ending == MPIRR_END_FINALIZED)
-        diverged(t, "the recorded thread made no more synchronization calls; the program "
-                    "called %s%s", mpirr_sync_call_name(op->call), "");
+        diverged(t, "no more synchronization (the recorded thread ended)", op->call);
     /* the recorded run was cut off before this call: hold the thread where it ends */
     for (;;) {
         struct timespec ts = {.tv_sec = 1};
@@ -216,10 +248,67 @@ int mpirr_sync_begin(struct sync_op *op, unsigned call, const void *addr, const 
 
 int mpirr_sync_replaying(void) { return mpirr_rt.mode == MPIRR_MODE_REPLAY; }
 
+/* What tells a slow replay from a stalled one: any acquisition or MPI call in the rank, any
+ * CPU time its threads spend (one computing for long before the acquisition awaited). */
+struct rank_progress {
+    uint64_t done, events;
+    long long cpu_ns;
+};
+
+static void rank_progress(struct rank_progress *p)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    p->done = __atomic_load_n(&mpirr_sync_done_count, __ATOMIC_ACQUIRE);
+    p->events = __atomic_load_n(&mpirr_current_event, __ATOMIC_ACQUIRE);
+    p->cpu_ns = ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+/* Whether the rank is running on its own: not held at a stopline or the end of its
+ * recording, where waits are the user's or mpirr's. */
+static int rank_running(void)
+{
+    const struct mpirr_ctl_slot *slot = mpirr_control_slot();
+    return !slot || __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) == MPIRR_CTL_RUNNING;
+}
+
+/* The object of an acquisition, for the line. */
+static void describe_obj(const struct sync_op *op, char *buf, size_t n)
+{
+    if (op->call == MPIRR_SYNC_THREAD_CREATE) snprintf(buf, n, "the rank's thread creations");
+    else if (op->call == MPIRR_SYNC_MPI_CALL) snprintf(buf, n, "the rank's MPI calls");
+    else snprintf(buf, n, "the object at %p", op->addr);
+}
+
+#define TICK_MS 1000
+/* Replay: waits until op's object reaches op->version. A version that does not come while
+ * the rank makes no progress at all for MPIRR_STALL_SECONDS (its threads wait for each other:
+ * another thread took another path) ends the replay with one line rather than a hang. */
+static void wait_turn(const struct sync_op *op)
+{
+    long limit = (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS), idle = 0;
+    struct rank_progress before, now;
+    rank_progress(&before);
+    while (mpirr_sync_obj_wait(op->obj, op->version, TICK_MS)) {
+        rank_progress(&now);
+        int moved = now.done != before.done || now.events != before.events ||
+                    now.cpu_ns - before.cpu_ns > TICK_MS * 100000ll; /* a tenth of a core */
+        idle = moved || !rank_running() ? 0 : idle + 1;
+        before = now;
+        if (idle * TICK_MS < limit * 1000) continue;
+        char obj[64];
+        describe_obj(op, obj, sizeof obj);
+        diverged_at(me, "%s waits for version %u of %s, which stays at version %u (no "
+                    "progress in the rank for %ld s)", mpirr_sync_call_name(op->call),
+                    op->version, obj, __atomic_load_n(&op->obj->version, __ATOMIC_ACQUIRE),
+                    idle * TICK_MS / 1000);
+    }
+}
+
 int mpirr_sync_turn(struct sync_op *op)
 {
     if (mpirr_rt.mode != MPIRR_MODE_REPLAY) return 0;
-    mpirr_sync_obj_wait(op->obj, op->version);
+    wait_turn(op);
     return 1;
 }
 
@@ -258,7 +347,7 @@ int mpirr_sync_create_begin(struct sync_op *op, const void *caller)
     op->call = MPIRR_SYNC_THREAD_CREATE;
     track(t, op, t->create_next);
     if (mpirr_rt.mode == MPIRR_MODE_REPLAY) {
-        mpirr_sync_obj_wait(&creations, op->version);
+        wait_turn(op);
     } else {
         op->version = mpirr_sync_obj_take(&creations); /* the number, before the thread runs */
         log_outcome(t, op, op->version, 0);
@@ -282,7 +371,7 @@ void mpirr_sync_mpi_enter(struct sync_op *op)
     op->addr = NULL;
     op->call = MPIRR_SYNC_MPI_CALL;
     track(t, op, t->mpi_next);
-    if (mpirr_rt.mode == MPIRR_MODE_REPLAY) mpirr_sync_obj_wait(&mpi_calls, op->version);
+    if (mpirr_rt.mode == MPIRR_MODE_REPLAY) wait_turn(op);
 }
 
 void mpirr_sync_mpi_numbered(struct sync_op *op, uint64_t event)
