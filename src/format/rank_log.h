@@ -25,6 +25,9 @@
  * MPI record may follow records of later events (written when its call returned), so readers
  * find each event's record by its key, not by its place. */
 #define MPIRR_LOG_FLAG_THREADED 128u
+/* Bit 8: MPI_Wtime values are coded as nanosecond deltas (record_codec.c); every writer sets
+ * it, a log without it (older) has them as deltas of the double's bits. */
+#define MPIRR_LOG_FLAG_WTIME_NS 256u
 #define MPIRR_LOG_HEADER_BYTES 768 /* fixed file header at the start of every rank log */
 
 typedef struct mpirr_log_header {

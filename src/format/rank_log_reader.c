@@ -190,6 +190,7 @@ mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errl
         return NULL;
     }
     r->bytes = sizeof hdr;
+    r->codec.wtime_ns = (r->header.flags & MPIRR_LOG_FLAG_WTIME_NS) != 0;
     load_tail(r);
     return r;
 }

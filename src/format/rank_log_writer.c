@@ -210,7 +210,10 @@ mpirr_log_writer *mpirr_log_writer_open_at(const char *log_path, const mpirr_log
     ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, ZSTD_LEVEL);
     ZSTD_CCtx_setParameter(w->zc, ZSTD_c_checksumFlag, 1);
     uint8_t hdr[FILE_HEADER_BYTES];
-    mpirr_header_encode(hdr, h);
+    mpirr_log_header coded = *h;
+    coded.flags |= MPIRR_LOG_FLAG_WTIME_NS;
+    w->codec.wtime_ns = 1;
+    mpirr_header_encode(hdr, &coded);
     if (mpirr_write_all(w->log_fd, hdr, sizeof hdr)) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         goto fail;

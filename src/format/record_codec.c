@@ -49,6 +49,60 @@ const char *mpirr_record_call_name(const mpirr_record *r)
     return name ? name : "?";
 }
 
+/* MPI_Wtime values (wtime_ns): both MPIs return whole nanoseconds of a clock as a double
+ * (Open MPI since MPI_Init, MPICH since boot), so the value's information is the nanoseconds
+ * since the previous value; the double's own bits differ in some 40 mantissa bits for a 1 ms
+ * step (5.7 B a value on LAMMPS, against 2.4 B as nanoseconds). A value is coded as
+ * zigzag(ns - previous ns) << 2 | how: how 0, 1, 2 = the double is ns / 1e9 exactly, one
+ * bit pattern above, one below (how a library's sec + nsec / 1e9 can round); 3 = not a
+ * nanosecond count (huge, negative zero, NaN...): zigzag of the bits' difference follows. */
+#define WTIME_NS_LIMIT 1e9 /* s (31 years): |ns| < 1e18, so every shifted delta fits 64 bits */
+static int64_t wtime_ns_of(uint64_t bits, int *ok)
+{
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    *ok = v > -WTIME_NS_LIMIT && v < WTIME_NS_LIMIT; /* false for NaN */
+    double x = v * 1e9; /* rounded to the nearest (half away from zero), without libm */
+    return *ok ? (int64_t)(x < 0 ? x - 0.5 : x + 0.5) : 0;
+}
+static uint64_t wtime_bits_of(int64_t ns)
+{
+    double v = (double)ns / 1e9;
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
+static uint8_t *wtime_encode(uint8_t *p, uint64_t bits, mpirr_codec_state *st)
+{
+    int ok, prev_ok;
+    int64_t ns = wtime_ns_of(bits, &ok), prev = wtime_ns_of(st->prev_wtime, &prev_ok);
+    int64_t off = ok ? (int64_t)(bits - wtime_bits_of(ns)) : 2;
+    if (ok && off >= -1 && off <= 1) {
+        uint64_t how = off == 0 ? 0 : off == 1 ? 1 : 2;
+        p += mpirr_varint_put(p, mpirr_zigzag(ns - prev) << 2 | how);
+    } else {
+        p += mpirr_varint_put(p, 3);
+        p += mpirr_varint_put(p, mpirr_zigzag((int64_t)(bits - st->prev_wtime)));
+    }
+    st->prev_wtime = bits;
+    return p;
+}
+static int wtime_decode(uint64_t code, uint64_t raw, uint64_t *bits, mpirr_codec_state *st)
+{
+    int prev_ok;
+    int64_t prev = wtime_ns_of(st->prev_wtime, &prev_ok);
+    unsigned how = (unsigned)(code & 3);
+    if (how == 3) {
+        *bits = st->prev_wtime + (uint64_t)mpirr_unzigzag(raw);
+    } else {
+        int64_t ns = (int64_t)((uint64_t)prev + (uint64_t)mpirr_unzigzag(code >> 2));
+        if (ns <= -(int64_t)1e18 || ns >= (int64_t)1e18) return -1; /* not from the encoder */
+        *bits = wtime_bits_of(ns) + (how == 1 ? 1 : how == 2 ? (uint64_t)-1 : 0);
+    }
+    st->prev_wtime = *bits;
+    return 0;
+}
+
 /* BYTES values stand alone (a return value); the others are differences within a family. */
 static uint64_t *libc_prev(mpirr_codec_state *st, unsigned source)
 {
@@ -102,6 +156,10 @@ size_t mpirr_record_encode(uint8_t *out, const mpirr_record *r, mpirr_codec_stat
         p += mpirr_varint_put(p, r->value);
         break;
     case MPIRR_REC_WTIME:
+        if (st->wtime_ns) {
+            p = wtime_encode(p, r->value, st);
+            break;
+        }
         p += mpirr_varint_put(p, mpirr_zigzag((int64_t)(r->value - st->prev_wtime)));
         st->prev_wtime = r->value;
         break;
@@ -260,6 +318,15 @@ int mpirr_record_decode(const uint8_t **p, const uint8_t *end, mpirr_record *r,
         break;
     case MPIRR_REC_WTIME:
         GET(v);
+        if (st->wtime_ns) {
+            uint64_t raw = 0;
+            if ((v & 3) == 3) GET(raw);
+            if (wtime_decode(v, raw, &r->value, st)) {
+                *msg = "impossible MPI_Wtime value";
+                return -1;
+            }
+            break;
+        }
         r->value = st->prev_wtime + (uint64_t)mpirr_unzigzag(v);
         st->prev_wtime = r->value;
         break;

@@ -13,6 +13,8 @@
 typedef struct mpirr_codec_state {
     uint64_t prev_written; /* written event of the previous record */
     uint64_t prev_wtime;   /* bits of the previous MPI_Wtime value */
+    int wtime_ns;          /* Wtime values as nanosecond deltas (MPIRR_LOG_FLAG_WTIME_NS); kept
+                              across rebases */
     uint64_t prev_libc[MPIRR_LIBC_FAMILY_COUNT]; /* previous LIBC value of each family;
                                                     0 at the start of every frame and stage */
 } mpirr_codec_state;
@@ -20,7 +22,7 @@ typedef struct mpirr_codec_state {
 /* The state a frame or stage starts from: the bases its header stores, the rest zero. */
 static inline void mpirr_codec_rebase(mpirr_codec_state *st, uint64_t written, uint64_t wtime)
 {
-    *st = (mpirr_codec_state){.prev_written = written, .prev_wtime = wtime};
+    *st = (mpirr_codec_state){.prev_written = written, .prev_wtime = wtime, .wtime_ns = st->wtime_ns};
 }
 
 /* Upper bound of the encoded size of r. */

@@ -28,6 +28,7 @@ static void make_records(void)
 {
     uint64_t ev = 1;
     double t = 1.5e9;
+    int64_t ns = 463145058998; /* MPICH's clock: since boot */
     for (int i = 0; i < NREC; i++) {
         mpirr_record *r = &recs[i];
         memset(r, 0, sizeof *r);
@@ -55,11 +56,26 @@ static void make_records(void)
             r->cancelled = next() % 4 == 0;
             if (!r->cancelled) r->has_match = 1, r->source = 3, r->tag = 7;
             break;
-        case 4:
+        case 4: { /* MPI_Wtime values of every form the codec tells apart */
             r->kind = MPIRR_REC_WTIME, r->call = MPIRR_ID_MPI_Wtime;
-            t += (double)(next() % 1000) * 1e-6;
-            memcpy(&r->value, &t, sizeof t);
+            static const double odd[] = {1.5e9, -0.0, 0.0, -3.25, 1e300, 0.1 + 0.2};
+            uint64_t form = next() % 8;
+            double v;
+            if (form < 4) { /* whole nanoseconds of a clock, as both MPIs return them */
+                ns += (int64_t)(next() % 5000000);
+                v = (double)ns / 1e9 + (form == 3 ? 1e-16 : 0.0); /* or an ulp or so off */
+            } else if (form < 6) {
+                t += (double)(next() % 1000) * 1e-6; /* beyond the nanosecond range */
+                v = t;
+            } else if (form == 6) {
+                v = odd[next() % (sizeof odd / sizeof *odd)];
+            } else {
+                uint64_t nan = 0x7ff8000000000123ull;
+                memcpy(&v, &nan, sizeof v);
+            }
+            memcpy(&r->value, &v, sizeof v);
             break;
+        }
         default:
             r->kind = MPIRR_REC_TEST_OK, r->call = MPIRR_ID_MPI_Iprobe, r->has_match = 1;
             r->source = (int32_t)(next() % 8), r->tag = 0;
