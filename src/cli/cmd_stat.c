@@ -49,7 +49,7 @@ int cmd_stat(int argc, char **argv)
         else
             stat_print_text(&st);
         /* The figures above cover what could be read; the damage was reported on stderr. */
-        rc = st.damaged || st.ev.damaged ? CLI_EXIT_FAIL : 0;
+        rc = st.damaged || st.ev.damaged || st.sync_total.damaged ? CLI_EXIT_FAIL : 0;
     }
     stat_free(&st);
     return rc;

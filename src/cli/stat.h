@@ -11,6 +11,17 @@
 #include "record.h"
 #include "recording.h"
 
+/* One thread's sync log (sync-RRRRR-TTTT.log): its synchronizations, of which only the
+ * unexpected outcomes are records (src/runtime/threads/README.md). */
+struct thread_stat {
+    int thread;
+    uint64_t syncs;         /* the progress word: the thread's synchronizations */
+    uint64_t records;       /* sync records: outcomes that were not the predicted one */
+    uint64_t log_bytes;     /* compressed .log plus the tail's staged bytes */
+    int ending, detail;     /* enum mpirr_log_ending */
+    int damaged;            /* the log could not be read to its end (reported) */
+};
+
 struct rank_stat {
     int rank;
     int readable;           /* the log could be opened */
@@ -30,6 +41,8 @@ struct rank_stat {
     uint64_t entries_logged;    /* receive outcomes logged: MATCH + RECV_DONE records */
     uint64_t pending_recovered; /* races mode: undecided outcomes recovered after a death
                                    (included in entries_logged, as RECV_DONE records) */
+    struct thread_stat *threads; /* its sync logs by thread number (stat_threads.c) */
+    int nthreads;
 };
 
 /* The event history (record --events), all ranks. */
@@ -44,6 +57,7 @@ struct events_stat {
 };
 
 struct races_report;
+struct json;
 
 struct rec_stats {
     struct recording rec;
@@ -52,6 +66,11 @@ struct rec_stats {
     struct rank_stat *ranks;
     struct rank_stat total; /* sums; events_exact if every rank's was */
     int damaged;            /* ranks whose log was missing, unreadable or damaged */
+    /* The mode whose counters the runtime kept: rank 0's log header says it (a races-mode
+     * recording of a MPI_THREAD_MULTIPLE program ran in sources mode), else the manifest. */
+    const char *counted_mode;
+    int sync_logs;          /* sync logs in the recording (0: no per-thread figures) */
+    struct thread_stat sync_total;
     struct events_stat ev;
     struct races_report *races; /* the race analyses of the event history, if any */
 };
@@ -65,6 +84,19 @@ void stat_free(struct rec_stats *st);
 /* The record kinds that are nondeterministic outcomes (match .. wtime), as opposed to the
  * bookkeeping records (check, end). */
 int stat_is_outcome(unsigned kind);
+/* Whether the runtime keeps counter c (enum mpirr_counter) in st->counted_mode: messages sent
+ * in every mode, the rest in races mode only. A counter not kept is shown as not collected,
+ * never as 0. */
+int stat_counter_collected(const struct rec_stats *st, unsigned c);
+
+/* stat_threads.c: reads every sync log of the recording into its rank's threads (problems
+ * reported one line each and counted in st->damaged); prints the per-thread figures (nothing
+ * when the recording has no sync log). */
+void stat_collect_threads(struct rec_stats *st);
+void stat_free_threads(struct rec_stats *st);
+void stat_print_threads_text(const struct rec_stats *st);
+void stat_print_threads_json(const struct rank_stat *r, struct json *j);
+void stat_print_threads_total_json(const struct rec_stats *st, struct json *j);
 /* Log bytes (file headers excluded, frame headers and bookkeeping records included) per
  * nondeterministic outcome; negative when there are none. */
 double stat_bytes_per_record(const struct rank_stat *r);
@@ -91,8 +123,12 @@ void stat_want_analysis(int on);
 void stat_collect_races(struct rec_stats *st);
 void stat_free_races(struct rec_stats *st);
 void stat_print_races_text(const struct rec_stats *st);
-struct json;
 void stat_print_races_json(const struct rec_stats *st, struct json *j);
+
+/* A text table: nrows rows of ncols cells (row-major, header first), columns as wide as their
+ * widest cell, two spaces apart, right-aligned except the last; trailing blanks trimmed. */
+enum { STAT_CELL = 96 };
+void stat_print_columns(char (*cells)[STAT_CELL], int ncols, int nrows);
 
 void stat_print_text(const struct rec_stats *st);
 void stat_print_json(const struct rec_stats *st);

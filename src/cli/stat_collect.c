@@ -1,4 +1,5 @@
-/* stat_collect.c: reading every rank log of a recording into per-rank figures. */
+/* stat_collect.c: reading every rank log of a recording into per-rank figures, and which of
+ * the runtime's counters the recording's mode kept. */
 #include "stat.h"
 
 #include <ctype.h>
@@ -13,6 +14,11 @@
 int stat_is_outcome(unsigned kind)
 {
     return kind >= MPIRR_REC_MATCH && kind <= MPIRR_REC_WTIME;
+}
+
+int stat_counter_collected(const struct rec_stats *st, unsigned c)
+{
+    return c == MPIRR_CTR_MSGS_SENT || strcmp(st->counted_mode, "races") == 0;
 }
 
 double stat_bytes_per_record(const struct rank_stat *r)
@@ -92,9 +98,12 @@ static void collect_rank(struct rec_stats *st, struct rank_stat *rs)
     }
     rs->readable = 1;
     rs->logs = 1;
-    if (rs->rank == 0)
-        copy_library_name(st->mpi_library, sizeof st->mpi_library,
-                          mpirr_log_reader_header(rd)->mpi_library);
+    if (rs->rank == 0) {
+        const mpirr_log_header *h = mpirr_log_reader_header(rd);
+        copy_library_name(st->mpi_library, sizeof st->mpi_library, h->mpi_library);
+        st->counted_mode = h->flags & MPIRR_LOG_FLAG_RACES ? "races"
+                           : h->flags & MPIRR_LOG_FLAG_ALL ? "all" : "sources";
+    }
     mpirr_record rec;
     int got;
     while ((got = mpirr_log_read(rd, &rec)) == 1)
@@ -154,6 +163,7 @@ int stat_collect(const char *dir, struct rec_stats *st)
         cli_error("out of memory");
         return CLI_EXIT_FAIL;
     }
+    st->counted_mode = st->rec.m.mode;
     st->total.readable = 1;
     st->total.events_exact = 1;
     for (int i = 0; i < st->nranks; i++) {
@@ -164,6 +174,7 @@ int stat_collect(const char *dir, struct rec_stats *st)
             st->damaged++;
         add_to_total(&st->total, rs);
     }
+    stat_collect_threads(st);
     stat_collect_events(st);
     stat_collect_races(st);
     return 0;
@@ -172,6 +183,7 @@ int stat_collect(const char *dir, struct rec_stats *st)
 void stat_free(struct rec_stats *st)
 {
     stat_free_races(st);
+    stat_free_threads(st);
     recording_close(&st->rec);
     free(st->ranks);
     st->ranks = NULL;

@@ -16,7 +16,7 @@ static void put_double_or_null(struct json *j, const char *key, double v)
 }
 
 /* The figures shared by a rank and the total. */
-static void put_counts(struct json *j, const struct rank_stat *r)
+static void put_counts(struct json *j, const struct rec_stats *st, const struct rank_stat *r)
 {
     json_uint(j, "events", r->events);
     json_bool(j, "events_exact", r->events_exact);
@@ -41,25 +41,54 @@ static void put_counts(struct json *j, const struct rank_stat *r)
     json_uint(j, "raw_bytes", r->raw_bytes);
     double bpr = stat_bytes_per_record(r);
     put_double_or_null(j, "bytes_per_record", bpr);
-    for (unsigned c = 0; c < MPIRR_CTR_LIMIT; c++)
-        json_uint(j, mpirr_counter_name(c), r->counters[c]);
+    for (unsigned c = 0; c < MPIRR_CTR_LIMIT; c++) /* null: not collected (not_collected) */
+        if (stat_counter_collected(st, c))
+            json_uint(j, mpirr_counter_name(c), r->counters[c]);
+        else
+            json_null(j, mpirr_counter_name(c));
     json_uint(j, "entries_logged", r->entries_logged);
     json_uint(j, "pending_recovered", r->pending_recovered);
     put_double_or_null(j, "traced_percent", stat_traced_percent(r));
     put_double_or_null(j, "piggyback_bytes_per_message", stat_piggyback_per_message(r));
 }
 
-static void put_rank(struct json *j, const struct rank_stat *r)
+static void put_rank(struct json *j, const struct rec_stats *st, const struct rank_stat *r)
 {
     json_object_begin(j, NULL);
     json_int(j, "rank", r->rank);
-    put_counts(j, r);
+    put_counts(j, st, r);
     json_string(j, "ending", r->readable ? mpirr_log_ending_name(r->ending) : NULL);
     if (r->readable && stat_ending_has_detail(r->ending))
         json_int(j, "ending_detail", r->detail);
     else
         json_null(j, "ending_detail");
     json_string(j, "error", r->error[0] ? r->error : NULL);
+    if (st->sync_logs)
+        stat_print_threads_json(r, j);
+    json_object_end(j);
+}
+
+/* "not_collected": {"counters": [...], "note": "not collected in sources mode"}, or null when
+ * the mode kept every counter. */
+static void put_not_collected(struct json *j, const struct rec_stats *st)
+{
+    int any = 0;
+    for (unsigned c = 0; c < MPIRR_CTR_LIMIT; c++)
+        any |= !stat_counter_collected(st, c);
+    if (!any) {
+        json_null(j, "not_collected");
+        return;
+    }
+    json_object_begin(j, "not_collected");
+    json_array_begin(j, "counters");
+    for (unsigned c = 0; c < MPIRR_CTR_LIMIT; c++)
+        if (!stat_counter_collected(st, c))
+            json_string(j, NULL, mpirr_counter_name(c));
+    json_array_end(j);
+    char note[96];
+    snprintf(note, sizeof note, "not collected in %s mode (races mode counts them)",
+             st->counted_mode);
+    json_string(j, "note", note);
     json_object_end(j);
 }
 
@@ -89,16 +118,20 @@ void stat_print_json(const struct rec_stats *st)
         json_int(&j, "exit_status", m->exit_status);
     else
         json_null(&j, "exit_status");
+    json_string(&j, "counted_mode", st->counted_mode);
+    put_not_collected(&j, st);
     json_array_begin(&j, "ranks");
     for (int i = 0; i < st->nranks; i++)
-        put_rank(&j, &st->ranks[i]);
+        put_rank(&j, st, &st->ranks[i]);
     json_array_end(&j);
     /* "totals" is an alias of "total", for scripts written against that name. */
     static const char *const total_keys[] = {"total", "totals"};
     for (unsigned i = 0; i < sizeof total_keys / sizeof total_keys[0]; i++) {
         json_object_begin(&j, total_keys[i]);
-        put_counts(&j, &st->total);
+        put_counts(&j, st, &st->total);
         json_int(&j, "damaged", st->damaged);
+        if (st->sync_logs)
+            stat_print_threads_total_json(st, &j);
         json_object_end(&j);
     }
     if (st->ev.present) {

@@ -19,7 +19,7 @@ enum {
 };
 
 struct row {
-    char cell[NCOLS][96];
+    char cell[NCOLS][STAT_CELL];
 };
 
 static void header_row(struct row *row)
@@ -60,27 +60,26 @@ static void data_row(struct row *row, const struct rank_stat *r, const char *lab
         snprintf(row->cell[COL_BPR], sizeof row->cell[0], "%.1f", bpr);
 }
 
-static void print_rows(const struct row *rows, int n)
+void stat_print_columns(char (*cells)[STAT_CELL], int ncols, int nrows)
 {
-    int width[NCOLS] = {0};
-    for (int i = 0; i < n; i++)
-        for (int c = 0; c < NCOLS; c++) {
-            int len = (int)strlen(rows[i].cell[c]);
-            if (len > width[c])
-                width[c] = len;
-        }
-    for (int i = 0; i < n; i++) {
-        char line[NCOLS * 100];
+    int *width = calloc((size_t)ncols, sizeof *width);
+    char *line = malloc((size_t)ncols * (STAT_CELL + 2) + 1);
+    for (int i = 0; width && line && i < nrows * ncols; i++) {
+        int len = (int)strlen(cells[i]);
+        if (len > width[i % ncols])
+            width[i % ncols] = len;
+    }
+    for (int i = 0; width && line && i < nrows; i++) {
         size_t len = 0;
-        for (int c = 0; c < COL_ENDING; c++)
-            len += (size_t)snprintf(line + len, sizeof line - len, "%*s  ", width[c],
-                                    rows[i].cell[c]);
-        snprintf(line + len, sizeof line - len, "%s", rows[i].cell[COL_ENDING]);
-        len = strlen(line);
-        while (len > 0 && line[len - 1] == ' ') /* the total row has no ending */
+        for (int c = 0; c < ncols; c++)
+            len += (size_t)sprintf(line + len, c + 1 < ncols ? "%*s  " : "%*s",
+                                   c + 1 < ncols ? width[c] : 0, cells[i * ncols + c]);
+        while (len > 0 && line[len - 1] == ' ') /* a total row has no ending */
             line[--len] = '\0';
         printf("%s\n", line);
     }
+    free(width);
+    free(line);
 }
 
 static void rank_ending(const struct rank_stat *r, char *out, size_t n)
@@ -153,7 +152,7 @@ static void print_table(const struct rec_stats *st)
         data_row(&rows[i + 1], &st->ranks[i], label, ending);
     }
     data_row(&rows[st->nranks + 1], &st->total, "total", "");
-    print_rows(rows, st->nranks + 2);
+    stat_print_columns(rows[0].cell, NCOLS, st->nranks + 2);
     free(rows);
     printf("\n%s counts successful tests only: unsuccessful ones are not recorded one by one.\n",
            mpirr_record_kind_name(MPIRR_REC_TEST_OK));
@@ -169,21 +168,26 @@ static void print_table(const struct rec_stats *st)
  *               messages traced)
  *   races       racing: 12 logged, 0 fallback, 0 recovered (peak 3 pending); piggyback:
  *               9.3 B/message, 4 clock merges
- * (one line each). */
+ * (one line each). In the other modes the runtime counts sends only:
+ *   messages    1200 sent; received, wildcard receives: not collected in sources mode; logged: 300
+ *               (25.0% of messages traced)                                                  */
 static void print_messages(const struct rec_stats *st)
 {
     const struct rank_stat *t = &st->total;
     const uint64_t *c = t->counters;
-    printf("\nmessages    %" PRIu64 " sent, %" PRIu64 " received; wildcard receives: %" PRIu64
-           "; logged: %" PRIu64,
-           c[MPIRR_CTR_MSGS_SENT], c[MPIRR_CTR_MSGS_RECEIVED], c[MPIRR_CTR_WILD_RECEIVES],
-           t->entries_logged);
+    printf("\nmessages    %" PRIu64 " sent", c[MPIRR_CTR_MSGS_SENT]);
+    if (stat_counter_collected(st, MPIRR_CTR_MSGS_RECEIVED))
+        printf(", %" PRIu64 " received; wildcard receives: %" PRIu64, c[MPIRR_CTR_MSGS_RECEIVED],
+               c[MPIRR_CTR_WILD_RECEIVES]);
+    else
+        printf("; received, wildcard receives: not collected in %s mode", st->counted_mode);
+    printf("; logged: %" PRIu64, t->entries_logged);
     double traced = stat_traced_percent(t);
     if (traced >= 0)
         printf(" (%.1f%% of messages traced)\n", traced);
     else
         printf(" (no messages counted)\n");
-    if (strcmp(st->rec.m.mode, "races") != 0)
+    if (!stat_counter_collected(st, MPIRR_CTR_RACING_RECEIVES))
         return;
     printf("races       racing: %" PRIu64 " logged, %" PRIu64 " fallback, %" PRIu64
            " recovered (peak %" PRIu64 " pending); piggyback: ",
@@ -243,6 +247,7 @@ void stat_print_text(const struct rec_stats *st)
     print_description(st);
     printf("\n");
     print_table(st);
+    stat_print_threads_text(st);
     print_messages(st);
     print_events(st);
     stat_print_races_text(st);
