@@ -23,6 +23,7 @@ run "$TMP/p" "$MPIRR" replay "$TMP/rec"
 pc=$(find "$P" -name "mpirr-$IMPL.pc" | head -1)
 [ -n "$pc" ] || fail "mpirr-$IMPL.pc not installed"
 export PKG_CONFIG_PATH=$(dirname "$pc")
+! pkg-config --libs "mpirr-$IMPL" | grep -q '//' || fail "mpirr-$IMPL.pc: a // in $(pkg-config --libs "mpirr-$IMPL")"
 "mpicc.$IMPL" -o "$TMP/linked" "$SRC/tests/integration/diverge.c" $(pkg-config --cflags --libs "mpirr-$IMPL") ||
     fail "cannot link a program with pkg-config mpirr-$IMPL"
 if [ "$IMPL" = openmpi ]; then
