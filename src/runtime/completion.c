@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "piggyback.h"
+#include "replay_cursor.h"
 #include "request_table.h"
 #include "runtime.h"
 #include "special_calls.h"

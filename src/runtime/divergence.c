@@ -1,7 +1,8 @@
 /* divergence.c: how the runtime reports what it cannot go on with: a replay that no longer
  * follows its recording, bad input, or a recording that ends before the program does. One line
  * on stderr, then the whole job is aborted so nothing hangs. In a replay the rank's control
- * slot says so too (endings.h), for the verdict mpirr prints at the end. */
+ * slot says so too (endings.h), for the verdict mpirr prints at the end. Holding a rank at the
+ * end of its recording is the replay cursor's (replay_cursor.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "divergence.h"
 #include "endings.h"
 #include "libc_runtime.h"
 #include "replay_control.h"
@@ -40,7 +42,7 @@ static void say(const char *prefix, const char *what)
     fputs(line, stderr);
 }
 
-static _Noreturn void die(void)
+void mpirr_end_job(void)
 {
     fflush(stderr);
     int up = 0, down = 0;
@@ -52,7 +54,7 @@ static _Noreturn void die(void)
 
 static void vsay(const char *prefix, const char *fmt, va_list ap)
 {
-    char what[768];
+    char what[1024];
     vsnprintf(what, sizeof what, fmt, ap);
     say(prefix, what);
 }
@@ -70,7 +72,7 @@ void mpirr_diverged(uint64_t event, const char *fmt, ...)
     va_end(ap);
     mpirr_libc_divergence_note(note, sizeof note); /* live values the recording lacks */
     say(prefix, strncat(what, note, sizeof what - strlen(what) - 1));
-    die();
+    mpirr_end_job();
 }
 
 void mpirr_fatal(const char *fmt, ...)
@@ -80,7 +82,7 @@ void mpirr_fatal(const char *fmt, ...)
     va_start(ap, fmt);
     vsay("", fmt, ap);
     va_end(ap);
-    die();
+    mpirr_end_job();
 }
 
 void mpirr_warn(const char *fmt, ...)
@@ -97,52 +99,4 @@ void mpirr_say(const char *fmt, ...)
     va_start(ap, fmt);
     vsay("", fmt, ap);
     va_end(ap);
-}
-
-/* How the recorded run of this rank ended, for the line that says why a replay stops here. */
-static void describe_ending(char *buf, size_t n)
-{
-    int detail = 0;
-    int ending = mpirr_rt.cursor ? mpirr_cursor_ending(mpirr_rt.cursor, &detail) : MPIRR_END_CUT;
-    if (ending == MPIRR_END_SIGNAL) snprintf(buf, n, "was stopped by signal %d", detail);
-    else if (ending == MPIRR_END_INCOMPLETE) snprintf(buf, n, "stopped being recorded (%s)", strerror(detail));
-    else snprintf(buf, n, "was killed");
-}
-
-/* The recorded run of this rank was stopped from outside here, so nothing in the replay would
- * stop it: the rank is held (not running on into calls whose outcomes were never recorded).
- * The CLI collects the held ranks from MPIRR_HOLDLOG and ends the job once every rank it
- * expects is held; without it the rank says so and ends the job itself. If the job is not
- * ended within MPIRR_STALL_SECONDS, give up loudly rather than hang. */
-void mpirr_hold_at_end(const mpirr_call *c)
-{
-    mpirr_hold_before(c->event, mpirr_call_name(c->id));
-}
-
-void mpirr_hold_before(uint64_t event, const char *what)
-{
-    mpirr_replay_ended(MPIRR_CTL_END_OF_RECORDING, 0, mpirr_pos_before(event));
-    char how[160], line[1024];
-    describe_ending(how, sizeof how);
-    const char *holdlog = mpirr_setting_text(MPIRR_SET_HOLDLOG);
-    int fd = holdlog ? open(holdlog, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
-    if (fd >= 0) {
-        int n = snprintf(line, sizeof line, "%d %llu %s %s\n", mpirr_rt.rank,
-                         (unsigned long long)event, what, how);
-        ssize_t w = write(fd, line, (size_t)n); /* one write: lines do not interleave */
-        close(fd);
-        if (w == n) {
-            /* the CLI gives up on late ranks after MPIRR_STALL_SECONDS: outlast it */
-            long secs = 2 * (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS) + 10;
-            struct timespec ts = {.tv_sec = 1};
-            for (long waited = 0; waited < secs; waited++)
-                while (nanosleep(&ts, &ts) && errno == EINTR) {
-                }
-        }
-    }
-    snprintf(line, sizeof line, "replay of rank %d stopped at the end of its recording, before "
-             "event %llu (%s): the recorded run %s there (%s)", mpirr_rt.rank,
-             (unsigned long long)event, what, how, mpirr_rt.log_path);
-    say("", line);
-    die();
 }

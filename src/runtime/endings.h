@@ -31,9 +31,4 @@ void mpirr_replay_ended(unsigned state, int detail, uint64_t pos);
  * unknown. For a debugger or addr2line given the path. */
 int mpirr_locate_pc(const void *pc, char *module, size_t n, uint64_t *offset);
 
-/* ---- divergence.c ---- */
-/* One line "mpirr: ..." to the user (MPIRR_ERRLOG, else stderr), no prefix; usable in a
- * signal handler (no allocation). */
-void mpirr_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay_cursor.h"
 #include "runtime.h"
 #include "settings.h"
 

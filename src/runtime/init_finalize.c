@@ -16,6 +16,7 @@
 #include "libc_runtime.h"
 #include "piggyback.h"
 #include "race_check.h"
+#include "replay_cursor.h"
 #include "runtime.h"
 #include "settings.h"
 #include "replay_control.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "libc_runtime.h"
+#include "replay_cursor.h"
 
 void mpirr_libc_record(unsigned source, uint64_t value, const void *bytes, uint32_t n)
 {

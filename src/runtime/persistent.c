@@ -6,6 +6,7 @@
  * In races mode each start of a persistent send posts a header and each start of a wildcard
  * receive opens a race entry. */
 #include "race_check.h"
+#include "replay_cursor.h"
 #include "request_table.h"
 #include "runtime.h"
 #include "special_calls.h"

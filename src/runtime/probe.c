@@ -6,6 +6,7 @@
  * message, so its header is read only by the receive), and notes which communicator a matched
  * probe's message belongs to, for MPI_Mrecv/MPI_Imrecv. */
 #include "piggyback.h"
+#include "replay_cursor.h"
 #include "runtime.h"
 #include "special_calls.h"
 #include "wildcard.h"

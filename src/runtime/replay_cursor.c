@@ -2,13 +2,23 @@
  * outcome they fix, but deferred ones (a nonblocking wildcard receive's match) are written when
  * the receive completes, later than its post, which replay must steer. The cursor reads ahead:
  * in-order records queue up in key order, deferred ones wait in a map until their post asks for
- * them. Read-ahead spans only the distance from a post to its completion. */
+ * them. Read-ahead spans only the distance from a post to its completion. A rank that reaches
+ * the point where its recorded run was stopped from outside is held there (mpirr_hold_*). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "replay_cursor.h"
+
+#include "endings.h"
 #include "libc_runtime.h"
+#include "replay_control.h"
 #include "runtime.h"
+#include "settings.h"
 
 struct stored {
     mpirr_record rec;
@@ -452,10 +462,54 @@ uint64_t mpirr_cursor_hold_event(struct replay_cursor *c)
     return mpirr_log_reader_hold_event(c->rd);
 }
 
-int mpirr_cursor_ending(struct replay_cursor *c, int *detail)
+/* ---- the end of the recording ---- */
+
+/* How the recorded run of this rank ended, for the line that says why a replay stops here. */
+static void describe_ending(char *buf, size_t n)
 {
-    *detail = c->ending_detail;
-    return c->ending;
+    const struct replay_cursor *c = mpirr_rt.cursor;
+    int ending = c ? c->ending : MPIRR_END_CUT, detail = c ? c->ending_detail : 0;
+    if (ending == MPIRR_END_SIGNAL) snprintf(buf, n, "was stopped by signal %d", detail);
+    else if (ending == MPIRR_END_INCOMPLETE) snprintf(buf, n, "stopped being recorded (%s)", strerror(detail));
+    else snprintf(buf, n, "was killed");
+}
+
+/* The recorded run of this rank was stopped from outside here, so nothing in the replay would
+ * stop it: the rank is held (not running on into calls whose outcomes were never recorded).
+ * The CLI collects the held ranks from MPIRR_HOLDLOG and ends the job once every rank it
+ * expects is held; without it the rank says so and ends the job itself. If the job is not
+ * ended within MPIRR_STALL_SECONDS, give up loudly rather than hang. */
+void mpirr_hold_at_end(const mpirr_call *c)
+{
+    mpirr_hold_before(c->event, mpirr_call_name(c->id));
+}
+
+void mpirr_hold_before(uint64_t event, const char *what)
+{
+    mpirr_replay_ended(MPIRR_CTL_END_OF_RECORDING, 0, mpirr_pos_before(event));
+    char how[160], line[1024];
+    describe_ending(how, sizeof how);
+    const char *holdlog = mpirr_setting_text(MPIRR_SET_HOLDLOG);
+    int fd = holdlog ? open(holdlog, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+    if (fd >= 0) {
+        int n = snprintf(line, sizeof line, "%d %llu %s %s\n", mpirr_rt.rank,
+                         (unsigned long long)event, what, how);
+        ssize_t w = write(fd, line, (size_t)n); /* one write: lines do not interleave */
+        close(fd);
+        if (w == n) {
+            /* the CLI gives up on late ranks after MPIRR_STALL_SECONDS: outlast it */
+            long secs = 2 * (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS) + 10;
+            struct timespec ts = {.tv_sec = 1};
+            for (long waited = 0; waited < secs; waited++)
+                while (nanosleep(&ts, &ts) && errno == EINTR) {
+                }
+        }
+    }
+    snprintf(line, sizeof line, "replay of rank %d stopped at the end of its recording, before "
+             "event %llu (%s): the recorded run %s there (%s)", mpirr_rt.rank,
+             (unsigned long long)event, what, how, mpirr_rt.log_path);
+    mpirr_say("%s", line);
+    mpirr_end_job();
 }
 
 int mpirr_replay_take_libc(mpirr_record *out)

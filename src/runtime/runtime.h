@@ -4,7 +4,8 @@
  * mpirr_call_begin/mpirr_call_end, which number it, fold it into the call-sequence hash, inject
  * timing noise when asked, and in replay check it against the recording. Calls with
  * nondeterministic outcomes (marked SPECIAL in mpi_calls.def) are implemented in their own files
- * and use the recorder (record mode) or the replay cursor (replay mode). */
+ * and use the recorder (record mode) or the replay cursor (replay mode, replay_cursor.h). Errors
+ * go through divergence.h. */
 #ifndef MPIRR_RUNTIME_H
 #define MPIRR_RUNTIME_H
 
@@ -13,6 +14,7 @@
 #include <stdint.h>
 
 #include "call_ids.h"
+#include "divergence.h"
 #include "rank_log.h"
 #include "record.h"
 
@@ -95,6 +97,7 @@ struct mpirr_ctl_slot *mpirr_control_slot(void);
 const struct mpirr_ctl_header *mpirr_control_header(void);
 /* The mpirr that steers the replay is gone: nobody would release a held rank. */
 int mpirr_control_cli_gone(void);
+/* replay_cursor.c: this call reached the next record's key event (checks, flips, holds). */
 void mpirr_replay_check_event(const mpirr_call *c);
 
 static inline void mpirr_lock(void)
@@ -173,52 +176,13 @@ void mpirr_log_header_fill(mpirr_log_header *h, uint32_t flags);
  * program runs on unrecorded. Called with the runtime lock held. */
 void mpirr_recording_stopped(uint64_t event, int why);
 
-/* ---- replay_cursor.c ---- */
-struct replay_cursor *mpirr_cursor_open(const char *path, char *err, size_t errlen);
-void mpirr_cursor_close(struct replay_cursor *cur);
-/* The in-order record keyed at this call, or NULL if the recording has none there (then the
- * call had no nondeterministic outcome worth a record, e.g. an unsuccessful test). Consumes. */
-int mpirr_replay_take(const mpirr_call *c, mpirr_record *out);
-/* Like take, but the call cannot go on without it: a missing record is divergence (or the end
- * of a cut-off recording). */
-void mpirr_replay_expect(const mpirr_call *c, unsigned kind, const char *what, mpirr_record *out);
-/* The deferred record of kind keyed (event, sub); 0 if the recording has none. */
-int mpirr_replay_deferred(uint64_t event, uint32_t sub, unsigned kind, mpirr_record *out);
-/* replay_wait.c: waits for a recorded success without starving other ranks of the core. */
+/* ---- replay_wait.c: waits for a recorded success without starving other ranks of the core
+ * (the records themselves: replay_cursor.h) ---- */
 int mpirr_replay_wait(MPI_Request *req, MPI_Status *st);
 int mpirr_replay_waitall(int count, MPI_Request reqs[], MPI_Status sts[]);
 int mpirr_replay_probe(int source, int tag, MPI_Comm comm, MPI_Status *st);
 int mpirr_replay_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *st);
 int mpirr_replay_request_done(MPI_Request req, int *flag, MPI_Status *st);
-/* Describes the next in-order record for error messages. */
-void mpirr_cursor_describe_next(char *buf, size_t n);
-const mpirr_log_header *mpirr_cursor_header(struct replay_cursor *cur);
-/* MPI_THREAD_MULTIPLE recordings: reads every MPI record into the map, found by key event
- * (records follow the order calls returned in, not their events'). */
-void mpirr_cursor_preload_threaded(struct replay_cursor *cur);
-/* Races mode: reads every RECV_DONE record of the log at path into the deferred map. */
-void mpirr_cursor_preload(struct replay_cursor *cur, const char *path);
-/* Positions on the first record; call once the runtime is active. */
-void mpirr_cursor_start(struct replay_cursor *cur);
-/* How the recording ended (from the tail: valid from the start). */
-int mpirr_cursor_ending(struct replay_cursor *cur, int *detail);
-/* The event before which the replay must hold this rank (0: none). */
-uint64_t mpirr_cursor_hold_event(struct replay_cursor *cur);
-
-/* ---- divergence.c ---- */
-/* Prints "mpirr: replay of rank R diverged at event E (file): ..." and aborts the job. */
-_Noreturn void mpirr_diverged(uint64_t event, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* One-line fatal error (bad input, I/O), then abort. */
-_Noreturn void mpirr_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The replay reached the point where the recorded run was stopped from outside (killed,
- * signalled, recording stopped early): hold the rank there until the CLI ends the job. */
-_Noreturn void mpirr_hold_at_end(const mpirr_call *c);
-/* The same before what (a call's name) at event. */
-_Noreturn void mpirr_hold_before(uint64_t event, const char *what);
-/* Warning line on stderr (at most once per message site). */
-void mpirr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* ---- flip.c: replay, then record (mpirr replay --flip) ---- */
 /* At MPI_Init, after the replay started: reads MPIRR_FLIP and opens the new log. */
 void mpirr_flip_start(void);

@@ -3,6 +3,7 @@
  * Consecutive values are stored as deltas of their bit patterns, which are small. */
 #include <string.h>
 
+#include "replay_cursor.h"
 #include "runtime.h"
 #include "special_calls.h"
 
