@@ -17,6 +17,20 @@ const char *mpi_impl_name(enum mpi_impl impl)
     return (unsigned)impl < NNAMES ? names[impl] : names[IMPL_UNKNOWN];
 }
 
+const char *mpi_impl_title(enum mpi_impl impl)
+{
+    static const char *const titles[NNAMES] = {
+        [IMPL_UNKNOWN] = "an unknown MPI", [IMPL_OPENMPI] = "Open MPI", [IMPL_MPICH] = "MPICH"};
+    return titles[(unsigned)impl < NNAMES ? impl : IMPL_UNKNOWN];
+}
+
+const char *mpi_impl_launcher_example(enum mpi_impl impl)
+{
+    static const char *const launchers[NNAMES] = {
+        [IMPL_UNKNOWN] = "mpiexec", [IMPL_OPENMPI] = "mpirun.openmpi", [IMPL_MPICH] = "mpiexec.mpich"};
+    return launchers[(unsigned)impl < NNAMES ? impl : IMPL_UNKNOWN];
+}
+
 enum mpi_impl mpi_impl_parse(const char *name)
 {
     for (unsigned i = IMPL_UNKNOWN + 1; i < NNAMES; i++)

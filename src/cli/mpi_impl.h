@@ -11,6 +11,10 @@ enum mpi_impl {
 
 /* "openmpi", "mpich"; "unknown" for IMPL_UNKNOWN. Also the runtime's directory name. */
 const char *mpi_impl_name(enum mpi_impl impl);
+/* "Open MPI", "MPICH": for messages. And a launcher of it as Debian names it ("mpirun.openmpi",
+ * "mpiexec.mpich"), for messages suggesting one. */
+const char *mpi_impl_title(enum mpi_impl impl);
+const char *mpi_impl_launcher_example(enum mpi_impl impl);
 /* The inverse of mpi_impl_name; IMPL_UNKNOWN for anything else. */
 enum mpi_impl mpi_impl_parse(const char *name);
 /* "openmpi, mpich": for error messages listing the valid values. */

@@ -108,6 +108,17 @@ int replay_check_launch(const struct recording *r, const struct launch_info *li,
                         int exe_check)
 {
     const struct launch_scan *sc = &li->scan;
+    /* Another MPI's launcher starts the ranks as unrelated singletons, each of which would say
+     * "recorded with N ranks, this run has 1": say what is wrong once, before anything runs. */
+    enum mpi_impl recorded = mpi_impl_parse(r->m.mpi);
+    if (li->launcher != IMPL_UNKNOWN && recorded != IMPL_UNKNOWN && li->launcher != recorded) {
+        cli_error("%s was recorded with %s, and %s is %s's launcher: its processes would not "
+                  "join one %s job; replay with %s's launcher (e.g. %s)", r->name,
+                  mpi_impl_title(recorded), li->argv[0], mpi_impl_title(li->launcher),
+                  mpi_impl_title(recorded), mpi_impl_title(recorded),
+                  mpi_impl_launcher_example(recorded));
+        return CLI_EXIT_USAGE;
+    }
     if (sc->nprocs >= 0 && sc->nprocs != r->m.nranks) {
         cli_error("%s was recorded with %d ranks, the command starts %ld (%s)", r->name,
                   r->m.nranks, sc->nprocs, sc->np_text[0] ? sc->np_text : "no launcher");

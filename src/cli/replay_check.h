@@ -23,8 +23,9 @@ struct recorded_end {
  * every header has the manifest's executable fingerprint too. ends (NULL, or the manifest's
  * nranks entries) receives how each rank's recording ended. */
 int replay_check_logs(const struct recording *r, int one_program, struct recorded_end *ends);
-/* The command starts as many processes as were recorded (when it says how many) and runs
- * the recorded executable (when the application and the recorded fingerprint are known). */
+/* The command's launcher is of the recorded MPI (when both are known), it starts as many
+ * processes as were recorded (when it says how many) and runs the recorded executable (when
+ * the application and the recorded fingerprint are known). */
 int replay_check_launch(const struct recording *r, const struct launch_info *li, const char *base,
                         int exe_check);
 

@@ -34,6 +34,15 @@ fi
 cat "$TMP/np2.errlog" >>"$TMP/np2.err" 2>/dev/null
 expect_error "$TMP/np2" "recorded with 4 ranks, this run has 3"
 
+# the other MPI's launcher: refused in one line before anything runs (not one line per rank)
+other=mpich; [ "$IMPL" = mpich ] && other=openmpi
+read -r -a OTHER <<<"$(launcher "$other" "$NP")"
+if command -v "${OTHER[0]}" >/dev/null; then
+    run "$TMP/other" "$MPIRR" replay "$TMP/rec" -- "${OTHER[@]}" "$BIN/diverge" a
+    expect_error "$TMP/other" "recorded with" "${OTHER[0]} is" "launcher"
+    [ "$(grep -c '^mpirr: ' "$TMP/other.err")" -eq 1 ] || { cat "$TMP/other.err" >&2; fail "the other MPI's launcher got more than one line"; }
+fi
+
 # another executable
 run "$TMP/exe" "$MPIRR" replay "$TMP/rec" -- "${LAUNCH[@]}" "$BIN/die" segv
 expect_error "$TMP/exe" "die" "recorded executable"
