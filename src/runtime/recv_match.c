@@ -12,6 +12,7 @@
 #include "request_table.h"
 #include "runtime.h"
 #include "special_calls.h"
+#include "threads/sync_order.h"
 #include "wildcard.h"
 
 int mpirr_wildcard_forced(const mpirr_call *c, int *source, int *tag)
@@ -86,6 +87,15 @@ int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int 
     int record;
     struct race_recv rr;
     MPI_Status local, *st = recv_prepare(&call_, &source, &tag, comm, status, &local, &record, &rr);
+    if (mpirr_threaded_post_held()) {
+        /* MPI_THREAD_MULTIPLE: posted in its turn, then waited for (threads/sync_order.h) */
+        MPI_Request req;
+        int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, &req);
+        mpirr_threaded_posted();
+        if (rc == MPI_SUCCESS) rc = mpirr_replaying() ? mpirr_replay_wait(&req, st) : PMPI_Wait(&req, st);
+        recv_finish(&call_, comm, rc, st, record, &rr);
+        return rc;
+    }
     if (mpirr_replaying() && mpirr_rt.poll_waits) {
         /* Polite waiting (replay_wait.c) by probing, then the real receive of the message now
          * there: errors such as truncation still reach the communicator's error handler (MPICH
@@ -224,26 +234,34 @@ static int irecv_races(const mpirr_call *c, void *buf, int count, MPI_Datatype d
     return rc;
 }
 
-int mpirr_MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                    MPI_Comm comm, MPI_Request *request)
+static int irecv(const mpirr_call *c, void *buf, int count, MPI_Datatype datatype, int source,
+                 int tag, MPI_Comm comm, MPI_Request *request)
 {
-    MPIRR_BEGIN(MPI_Irecv);
-    if (mpirr_piggybacking()) return irecv_races(&call_, buf, count, datatype, source, tag, comm, request);
+    if (mpirr_piggybacking()) return irecv_races(c, buf, count, datatype, source, tag, comm, request);
     if (!mpirr_is_wildcard(source, tag)) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     int verdict = -1;
-    if (mpirr_replaying()) verdict = mpirr_replay_post_args(call_.event, 0, &source, &tag, &comm);
-    else mpirr_flip_steer(call_.event, &source);
+    if (mpirr_replaying()) verdict = mpirr_replay_post_args(c->event, 0, &source, &tag, &comm);
+    else mpirr_flip_steer(c->event, &source);
     int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     if (rc == MPI_SUCCESS && (mpirr_recording() || mpirr_replaying())) {
         mpirr_lock();
         tracked_request *e = mpirr_track_add(*request);
         e->flags = TRACK_WILDCARD;
-        e->post_event = call_.event;
+        e->post_event = c->event;
         e->post_call = MPIRR_ID_MPI_Irecv;
         e->replay_cancelled = verdict;
         e->race_id = -1;
         mpirr_unlock();
     }
+    return rc;
+}
+
+int mpirr_MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    MPIRR_BEGIN(MPI_Irecv);
+    int rc = irecv(&call_, buf, count, datatype, source, tag, comm, request);
+    mpirr_threaded_posted(); /* MPI_THREAD_MULTIPLE: the next call may post now */
     return rc;
 }
 

@@ -17,6 +17,10 @@
  *   multiple MPI_THREAD_MULTIPLE (3+ ranks): rank 0's 3 threads receive 40 messages each with
  *            MPI_ANY_SOURCE - by MPI_Recv, by MPI_Irecv polled with MPI_Test, by two MPI_Irecv
  *            completed with MPI_Waitany - while 2 threads of every other rank send to it
+ *   posting  MPI_THREAD_MULTIPLE (2 ranks): rank 1 sends 100 numbered messages to rank 0, whose 2
+ *            threads receive 50 each from rank 1 with the same tag - by MPI_Recv, by MPI_Irecv +
+ *            MPI_Wait - and fold the numbers they got: which thread gets which message is the
+ *            order their receives were posted in (no wildcard: nothing in the rank log)
  * Rank 0 gathers each rank's digest and prints "digest RANK HEX" lines: runs differ natively,
  * a replay must print the same. Threads are made after MPI_Init (mpirr orders them from
  * there); the main thread alone calls MPI. */
@@ -234,6 +238,40 @@ static void *diverging(void *p)
     return NULL;
 }
 
+enum { POSTS = 50 };
+static void *poster(void *p)
+{
+    int id = (int)(intptr_t)p, msg;
+    digest_t mine;
+    digest_init(&mine);
+    started();
+    for (int i = 0; i < POSTS; i++) {
+        if (id == 0) {
+            MPI_Recv(&msg, 1, MPI_INT, 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Request r;
+            MPI_Irecv(&msg, 1, MPI_INT, 1, TAG, MPI_COMM_WORLD, &r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
+        digest_int(&mine, msg);
+        spin((unsigned)(id * 29 + i * 13) % 100);
+    }
+    got[id] = mine.h;
+    return NULL;
+}
+
+static void posting(int rank)
+{
+    if (rank == 1)
+        for (int i = 0; i < 2 * POSTS; i++) MPI_Send(&i, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD);
+    if (rank != 0) return;
+    pthread_t t[2];
+    pthread_barrier_init(&start, NULL, 2);
+    for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, poster, (void *)(intptr_t)i);
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    for (int i = 0; i < 2; i++) digest_u64(&d, got[i]);
+}
+
 static void *leaf(void *p)
 {
     pthread_mutex_lock(&m);
@@ -257,7 +295,7 @@ int main(int argc, char **argv)
     int rank, size;
     const char *what = argc > 1 ? argv[1] : "mutex";
     digest_init(&d);
-    if (!strcmp(what, "multiple")) {
+    if (!strcmp(what, "multiple") || !strcmp(what, "posting")) {
         int provided;
         MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -267,8 +305,9 @@ int main(int argc, char **argv)
             MPI_Finalize();
             return 0;
         }
-        if (size < 3) fail("multiple needs 3 ranks or more");
-        multiple(rank, size);
+        if (!strcmp(what, "posting")) posting(rank);
+        else if (size < 3) fail("multiple needs 3 ranks or more");
+        else multiple(rank, size);
         uint64_t all[256];
         MPI_Gather(&d.h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
         if (rank == 0) printf("digest 0 %016llx\n", (unsigned long long)all[0]);

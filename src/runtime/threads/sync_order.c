@@ -374,12 +374,12 @@ void mpirr_sync_mpi_enter(struct sync_op *op)
     if (mpirr_rt.mode == MPIRR_MODE_REPLAY) wait_turn(op);
 }
 
-void mpirr_sync_mpi_numbered(struct sync_op *op, uint64_t event)
+void mpirr_sync_mpi_numbered(struct sync_op *op, uint64_t event, int keep)
 {
     struct sync_thread *t = me;
     if (!op->obj) return;
     if (mpirr_rt.mode == MPIRR_MODE_REPLAY) {
-        mpirr_sync_obj_done(&mpi_calls, op->version);
+        if (!keep) mpirr_sync_obj_done(&mpi_calls, op->version);
     } else {
         /* under the runtime lock, as the event number was taken: the same order */
         op->version = mpirr_sync_obj_take(&mpi_calls);
@@ -427,12 +427,33 @@ void mpirr_sync_stop(void)
     }
 }
 
+/* The calls that post a receive in turn (sync_order.h). */
+static int posts_receive(unsigned id) { return id == MPIRR_ID_MPI_Irecv || id == MPIRR_ID_MPI_Recv; }
+
+/* Record: receive posts, numbering included, one at a time. */
+static pthread_mutex_t post_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The turn this thread's current call keeps until its post returns (obj NULL: none). */
+static __thread struct sync_op held __attribute__((tls_model("initial-exec")));
+
 void mpirr_threaded_call_begin(mpirr_call *c, unsigned id)
 {
     struct sync_op op;
     mpirr_sync_mpi_enter(&op); /* replay: waits for this thread's turn, before the lock */
+    int keep = op.obj && posts_receive(id);
+    if (keep && mpirr_rt.mode != MPIRR_MODE_REPLAY) pthread_mutex_lock(&post_lock);
     mpirr_lock();
     mpirr_call_numbered(c, id);
-    mpirr_sync_mpi_numbered(&op, c->event);
+    mpirr_sync_mpi_numbered(&op, c->event, keep);
     mpirr_unlock();
+    if (keep) held = op;
+}
+
+int mpirr_threaded_post_held(void) { return held.obj != NULL; }
+
+void mpirr_threaded_posted(void)
+{
+    if (!held.obj) return;
+    if (mpirr_rt.mode == MPIRR_MODE_REPLAY) mpirr_sync_obj_done(held.obj, held.version);
+    else pthread_mutex_unlock(&post_lock);
+    held.obj = NULL;
 }

@@ -47,9 +47,21 @@ void mpirr_sync_create_end(struct sync_op *op, int rc);
 /* MPI_THREAD_MULTIPLE: the order in which threads enter MPI is the order of the MPI event
  * numbers, so it is recorded and replayed like an object's. mpirr_sync_mpi_enter before the
  * runtime lock (replay waits there for the thread's turn), mpirr_sync_mpi_numbered under it
- * once the call has its event number. A thread mpirr does not number passes through. */
+ * once the call has its event number; keep: the turn stays the thread's until
+ * mpirr_threaded_posted (below). A thread mpirr does not number passes through. */
 void mpirr_sync_mpi_enter(struct sync_op *op);
-void mpirr_sync_mpi_numbered(struct sync_op *op, uint64_t event);
+void mpirr_sync_mpi_numbered(struct sync_op *op, uint64_t event, int keep);
+
+/* MPI_THREAD_MULTIPLE: two threads' receives with the same source, tag and communicator match
+ * messages in the order MPI saw them posted, which need not be the order they entered MPI in.
+ * So a call that posts a receive (MPI_Irecv; MPI_Recv, posted as MPI_Irecv + wait) keeps its
+ * turn from its event number until the post returns: a replay lets no other thread's call in
+ * before (the turn), a record no other receive post (a lock), so receives post in event order
+ * in both. mpirr_threaded_post_held: this thread's current call holds its turn (it must call
+ * mpirr_threaded_posted right after posting, and not wait before); mpirr_threaded_posted gives
+ * it up (nothing if not held). */
+int mpirr_threaded_post_held(void);
+void mpirr_threaded_posted(void);
 
 /* In the new thread, first: it is thread id. */
 void mpirr_sync_thread_start(int id);
