@@ -70,6 +70,7 @@ bench: build
 	@bench/events/events_bench.sh $(BUILD)
 	@bench/analysis/analysis_bench.sh $(BUILD)
 	@bench/threads/lock_bench.sh $(BUILD)
+	@bench/lammps/lammps_bench.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
