@@ -26,7 +26,8 @@ int cmd_export(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
-/* Prints the help text docs/cli/<doc>.md on stdout: 0, or -1 if there is no such text. */
+/* Prints the help text docs/cli/<doc>.md (doc "topic/NAME": docs/NAME.md) on stdout, as
+ * plain text on a terminal: 0, or -1 if there is no such text. */
 int help_print(const char *doc);
 /* What a command does with -h/--help: prints its help, exit status 0. */
 int help_for(const char *cmd);

@@ -12,6 +12,14 @@ MPIRR=$P/bin/mpirr
 [ -x "$MPIRR" ] || fail "no $MPIRR after install"
 "$MPIRR" help record | cmp -s - "$SRC/docs/cli/record.md" || fail "installed 'mpirr help record' differs from docs/cli/record.md"
 [ -f "$P/include/mpirr.h" ] || fail "mpirr.h not installed"
+# the topics: every docs/*.md is installed, listed by `mpirr help` and printed by `mpirr help NAME.md`
+for doc in "$SRC"/docs/*.md; do
+    name=$(basename "$doc" .md)
+    cmp -s "$doc" "$P/share/doc/mpirr/$name.md" || fail "docs/$name.md is not installed in share/doc/mpirr"
+    "$MPIRR" help "$name.md" | cmp -s - "$doc" || fail "'mpirr help $name.md' differs from docs/$name.md"
+    "$MPIRR" help | grep -Eq "^    $name(\.md)? " || fail "'mpirr help' does not list the topic $name"
+done
+"$MPIRR" help runtime | cmp -s - "$SRC/docs/runtime.md" || fail "'mpirr help runtime' differs from docs/runtime.md"
 
 # the installed CLI records and replays
 run "$TMP/r" "$MPIRR" record -o "$TMP/rec" -- "${LAUNCH[@]}" "$BUILD/tests/integration/$IMPL/diverge" a
