@@ -1,7 +1,8 @@
 /* event_history.c: the event history's life cycle and record emission: opens the rank's
- * writer (settings from MPIRR_EVENTS_*), turns return addresses into call-site indices, keeps
- * the load map of the objects calls come from in the trace so tools can turn sites into
- * file:line, and appends each call's record under the runtime lock. */
+ * history (settings from MPIRR_EVENTS_*; the file itself is event_stream.c's), turns return
+ * addresses into call-site indices, keeps the load map of the objects calls come from in the
+ * trace so tools can turn sites into file:line, and appends each call's record under the
+ * runtime lock. */
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,6 @@
 #include "runtime.h"
 #include "settings.h"
 
-int mpirr_ev_on;
 uint64_t mpirr_ev_init_t0;
 __thread uint64_t mpirr_tls_event __attribute__((tls_model("initial-exec")));
 __thread uint32_t mpirr_tls_thread __attribute__((tls_model("initial-exec")));
@@ -27,7 +27,6 @@ struct module {
 #define SITE_CACHE 64
 
 static struct {
-    mpirr_ev_writer *w;
     struct {
         uint64_t addr;
         uint32_t idx;
@@ -36,22 +35,7 @@ static struct {
     uint32_t nsites;
     struct module *mods;
     size_t nmods, mods_cap;
-    char path[4200];
 } ev;
-
-static void append_locked(mpirr_event *e)
-{
-    if (!ev.w || !mpirr_evw_append(ev.w, e)) return;
-    /* The file keeps every whole block and the tail the rest: it reads as cut off here. */
-    mpirr_warn("rank %d: %s; the event history stops at event %llu, the program goes on",
-               mpirr_rt.rank, mpirr_evw_error(ev.w),
-               (unsigned long long)(e->event ? e->event : mpirr_tls_event));
-    mpirr_evw_close(ev.w, 0);
-    ev.w = NULL;
-    mpirr_ev_on = 0;
-}
-
-void mpirr_ev_append_locked(mpirr_event *e) { append_locked(e); }
 
 /* ---- load map ---- */
 
@@ -94,7 +78,7 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
     ev.mods[ev.nmods++] = (struct module){info->dlpi_addr + lo, info->dlpi_addr + hi};
     mpirr_event e = {.kind = MPIRR_EVK_MODULE, .addr = info->dlpi_addr, .got = lo, .bytes = hi,
                      .path = path};
-    append_locked(&e);
+    mpirr_ev_append_locked(&e);
     return 1;
 }
 
@@ -112,7 +96,7 @@ static uint32_t site_index(const void *site)
     idx = ev.nsites++;
     handle_map_put(&ev.sites, addr, idx);
     mpirr_event e = {.kind = MPIRR_EVK_SITE, .site = (uint32_t)idx, .addr = addr};
-    append_locked(&e);
+    mpirr_ev_append_locked(&e);
     return (uint32_t)idx;
 }
 
@@ -135,12 +119,7 @@ void mpirr_ev_start(uint64_t init_t0)
         .start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec -
                              (mpirr_ev_now() - init_t0),
     };
-    char err[512];
-    ev.w = mpirr_evw_open(mpirr_rt.dir, &p, err, sizeof err);
-    if (!ev.w) {
-        mpirr_warn("rank %d: no event history: %s", mpirr_rt.rank, err);
-        return;
-    }
+    if (!mpirr_ev_stream_open(mpirr_rt.dir, &p)) return;
     mpirr_ev_clock_start();
     mpirr_ev_on = 1;
     /* world and self get ids 0 and 1 in every trace */
@@ -151,10 +130,8 @@ void mpirr_ev_start(uint64_t init_t0)
 void mpirr_ev_stop(int clean)
 {
     mpirr_lock();
-    mpirr_ev_on = 0;
-    if (ev.w && mpirr_evw_close(ev.w, clean))
+    if (mpirr_ev_stream_close(clean))
         mpirr_warn("rank %d: could not finish the event history", mpirr_rt.rank);
-    ev.w = NULL;
     handle_map_free(&ev.sites);
     memset(ev.site_cache, 0, sizeof ev.site_cache);
     free(ev.mods);
@@ -163,14 +140,6 @@ void mpirr_ev_stop(int clean)
     ev.nsites = 0;
     mpirr_unlock();
     mpirr_ev_ids_reset();
-}
-
-int mpirr_ev_flush(void)
-{
-    mpirr_lock();
-    int rc = ev.w ? mpirr_evw_flush(ev.w) : 0;
-    mpirr_unlock();
-    return rc;
 }
 
 /* ---- one call's record ---- */
@@ -206,7 +175,7 @@ void mpirr_ev_emit(mpirr_ev_call *c, int rc)
     mpirr_lock();
     if (mpirr_ev_on) {
         c->e.site = site_index(c->site);
-        append_locked(&c->e);
+        mpirr_ev_append_locked(&c->e);
     }
     mpirr_unlock();
     if (c->before && c->before != c->before_small) free(c->before);
@@ -224,19 +193,9 @@ void mpirr_ev_sync(unsigned call, uint32_t object, uint32_t version, int rc)
     mpirr_event e = {.kind = MPIRR_EVK_SYNC, .thread = mpirr_tls_thread, .sync_call = call,
                      .object = object, .version = version, .rc = rc};
     mpirr_lock();
-    if (mpirr_ev_on) append_locked(&e);
+    if (mpirr_ev_on) mpirr_ev_append_locked(&e);
     mpirr_unlock();
 }
-
-int32_t mpirr_ev_peer(int peer)
-{
-    if (peer == MPI_ANY_SOURCE) return MPIRR_EV_ANY;
-    if (peer == MPI_PROC_NULL) return MPIRR_EV_PROC_NULL;
-    if (peer == MPI_ROOT) return MPIRR_EV_ROOT;
-    return peer;
-}
-
-int32_t mpirr_ev_tag(int tag) { return tag == MPI_ANY_TAG ? MPIRR_EV_ANY : tag; }
 
 void mpirr_ev_set_comm(mpirr_ev_call *c, MPI_Comm comm)
 {

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event_history.h"
+#include "event_ids.h"
+
+#include "event_stream.h"
 #include "handle_map.h"
 #include "runtime.h"
-
-void mpirr_ev_append_locked(mpirr_event *e);
 
 struct slot {
     uint64_t handle;
