@@ -126,7 +126,7 @@ PY
 # (two): the logs fill it. 120k with a 4 KiB history stage fits every history too, barely. 48k
 # does not fit every rank's log, and 1m takes the default stages until it is full.
 # MPICH's ranks spin while they wait (4 ranks on 2 cores: 20 s a case here): there, one case
-# per mode, together covering each size, with and without a history.
+# per mode, on each of the small sizes, with and without a history.
 if [ "$IMPL" = mpich ]; then
     one 56k sources 0
     one 120k races 1 4
