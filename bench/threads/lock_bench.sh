@@ -7,7 +7,8 @@
 # (default 5) with [min-max], record and replay ratios to native, and bytes of sync logs
 # (DIR/sync-*.log, without their 768-byte file headers) per mutex acquisition (median).
 # The program times itself with clock_gettime, so the recording is made with --no-libc-time
-# (else the replay would print the recorded times).
+# (else the replay would print the recorded times). LOCK_BENCH_SCENARIOS (default "uncontended
+# contended prodcons") picks some of them.
 set -u
 BUILD=${1:-build}
 REPS=${2:-5}
@@ -54,6 +55,7 @@ for impl in openmpi mpich; do
     "$cc" -O2 -o "$TMP/lock_bench.$impl" "$HERE/lock_bench.c" -lpthread || exit 1
     for spec in uncontended:2000000 contended:250000 prodcons:100000; do
         what=${spec%:*} size=${spec#*:}
+        [[ " ${LOCK_BENCH_SCENARIOS:-uncontended contended prodcons} " == *" $what "* ]] || continue
         declare -A ns=() secs=()
         bpa=() acq=0
         for r in $(seq "$REPS"); do

@@ -1,10 +1,10 @@
 /* sync_objects.c: the version counters of synchronization objects (sync_objects.h). One map
  * from address to object, under a small spinlock (taken once per object and thread: threads
- * cache what they found); objects live in chunks that never move, so a waiting thread's
- * futex word stays put while the table grows. */
+ * cache what they found); objects live in chunks that never move, so a waker can reach an
+ * object's waiters while the table grows. Replay's waits: each waiter is a node on its own
+ * stack, in its object's list while it waits, with a futex word the waker sets. */
 #include "sync_objects.h"
 
-#include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -74,31 +74,69 @@ static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *t
     return syscall(SYS_futex, word, op | FUTEX_PRIVATE_FLAG, val, timeout, NULL, 0);
 }
 
+/* A thread waiting for version `version` of an object; word: 0 until a waker moves the object
+ * there (the futex word it sleeps on). */
+struct sync_waiter {
+    uint32_t word;
+    uint32_t version;
+    struct sync_waiter *next;
+};
+
+static void obj_lock(struct sync_obj *o)
+{
+    while (__atomic_exchange_n(&o->busy, 1, __ATOMIC_ACQUIRE)) sched_yield();
+}
+
+static void obj_unlock(struct sync_obj *o) { __atomic_store_n(&o->busy, 0, __ATOMIC_RELEASE); }
+
 int mpirr_sync_obj_wait(struct sync_obj *o, uint32_t v, unsigned ms)
 {
-    /* at most ms milliseconds of waiting, counted down across early wake-ups (another
-     * version came); a process stopped meanwhile (a debugger) ends one wait at most */
+    if (__atomic_load_n(&o->version, __ATOMIC_ACQUIRE) == v) return 0;
+    struct sync_waiter w = {.word = 0, .version = v};
+    obj_lock(o);
+    w.next = o->waiting;
+    o->waiting = &w;
+    __atomic_fetch_add(&o->waiters, 1, __ATOMIC_SEQ_CST);
+    obj_unlock(o);
+    /* at most ms milliseconds of waiting, counted down across early wake-ups (signals); a
+     * process stopped meanwhile (a debugger) ends one wait at most. The version is read after
+     * registering and a waker reads `waiters` after moving it (both sequentially consistent):
+     * either this thread sees v or the waker sees it registered, so no wake is lost. */
     long long left = (long long)ms * 1000000;
-    uint32_t cur;
-    while ((cur = __atomic_load_n(&o->version, __ATOMIC_ACQUIRE)) != v) {
-        if (left <= 0) return -1;
+    int rc = 0;
+    while (__atomic_load_n(&o->version, __ATOMIC_SEQ_CST) != v) {
+        if (left <= 0) {
+            rc = -1;
+            break;
+        }
         struct timespec t0, t1, timeout = {.tv_sec = (time_t)(left / 1000000000), .tv_nsec = (long)(left % 1000000000)};
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        __atomic_fetch_add(&o->waiters, 1, __ATOMIC_ACQ_REL);
-        /* sleeps only if the counter is still cur: a wake in between is not lost */
-        futex(&o->version, FUTEX_WAIT, cur, &timeout);
-        __atomic_fetch_sub(&o->waiters, 1, __ATOMIC_ACQ_REL);
+        futex(&w.word, FUTEX_WAIT, 0, &timeout); /* sleeps only while no waker set the word */
         clock_gettime(CLOCK_MONOTONIC, &t1);
         left -= (t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec);
     }
-    return 0;
+    /* unlinked under the lock: no waker touches w once this returns */
+    obj_lock(o);
+    struct sync_waiter **p = &o->waiting;
+    while (*p != &w) p = &(*p)->next;
+    *p = w.next;
+    __atomic_fetch_sub(&o->waiters, 1, __ATOMIC_RELAXED);
+    obj_unlock(o);
+    return rc;
 }
 
 void mpirr_sync_obj_done(struct sync_obj *o, uint32_t v)
 {
-    __atomic_store_n(&o->version, v + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&o->version, v + 1, __ATOMIC_SEQ_CST);
     __atomic_fetch_add(&mpirr_sync_done_count, 1, __ATOMIC_RELAXED);
-    if (__atomic_load_n(&o->waiters, __ATOMIC_ACQUIRE)) futex(&o->version, FUTEX_WAKE, INT_MAX, NULL);
+    if (!__atomic_load_n(&o->waiters, __ATOMIC_SEQ_CST)) return;
+    obj_lock(o);
+    for (struct sync_waiter *w = o->waiting; w; w = w->next)
+        if (w->version == v + 1) { /* one, unless a diverged replay put two on one version */
+            __atomic_store_n(&w->word, 1, __ATOMIC_RELEASE);
+            futex(&w->word, FUTEX_WAKE, 1, NULL);
+        }
+    obj_unlock(o);
 }
 
 void mpirr_sync_objs_free(void)

@@ -1,16 +1,22 @@
 /* sync_objects.h: the version counters of synchronization objects. Every mutex, rwlock,
  * spinlock, semaphore (and the rank's thread creation) the application synchronizes on gets
  * one, found by its address in this run: the number of times it was acquired so far. A record
- * holds the version each acquisition got; a replay makes each acquisition wait for its version
- * (a futex on the counter), so every object is acquired in the recorded order. */
+ * holds the version each acquisition got; a replay makes each acquisition wait for its version,
+ * so every object is acquired in the recorded order. A waiting thread sleeps on a futex word
+ * of its own, registered with the version it waits for: moving an object to version v wakes
+ * the thread waiting for v and no other (the others would only go back to sleep). */
 #ifndef MPIRR_SYNC_OBJECTS_H
 #define MPIRR_SYNC_OBJECTS_H
 
 #include <stdint.h>
 
+struct sync_waiter;
+
 struct sync_obj {
-    uint32_t version; /* acquisitions so far (the futex word of replay's waits) */
-    uint32_t waiters; /* replay: threads waiting for a version */
+    uint32_t version;           /* acquisitions so far */
+    uint32_t waiters;           /* replay: threads registered in `waiting` */
+    int busy;                   /* replay: guards `waiting` */
+    struct sync_waiter *waiting; /* replay: the threads waiting for a version, each on its word */
 };
 
 /* The object at addr, made (version 0) on first use; NULL when out of memory. Its index (for
@@ -29,7 +35,8 @@ static inline uint32_t mpirr_sync_obj_take(struct sync_obj *o)
 }
 /* Replay: waits until the object is at version v (0), or for ms milliseconds at most (-1). */
 int mpirr_sync_obj_wait(struct sync_obj *o, uint32_t v, unsigned ms);
-/* Replay: the acquisition at version v is done: the object moves to v + 1, waiters wake. */
+/* Replay: the acquisition at version v is done: the object moves to v + 1, and the thread
+ * waiting for v + 1, if any, wakes. */
 void mpirr_sync_obj_done(struct sync_obj *o, uint32_t v);
 /* Replay: acquisitions done so far in the rank (any object): a waiting thread tells a stalled
  * replay from a slow one by it. */

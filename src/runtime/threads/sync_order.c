@@ -286,6 +286,9 @@ static void describe_obj(const struct sync_op *op, char *buf, size_t n)
  * another thread took another path) ends the replay with one line rather than a hang. */
 static void wait_turn(const struct sync_op *op)
 {
+    /* the common case, the turn comes within a tick, reads no clock: the rank's CPU time is a
+     * system call summing every thread's, as costly as a contended handoff */
+    if (!mpirr_sync_obj_wait(op->obj, op->version, TICK_MS)) return;
     long limit = (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS), idle = 0;
     struct rank_progress before, now;
     rank_progress(&before);
