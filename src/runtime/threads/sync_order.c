@@ -53,16 +53,23 @@ static __thread struct sync_thread *me __attribute__((tls_model("initial-exec"))
  * through. */
 static __thread int deciding __attribute__((tls_model("initial-exec")));
 
-/* Whether caller is the application's code: only its synchronizations are ordered. */
+/* The kind of code at caller (mpirr_caller_kind), from the thread's last call site found to
+ * be the application's at once. */
+static enum mpirr_caller caller_kind(struct sync_thread *t, const void *caller)
+{
+    if (caller == t->last_caller) return MPIRR_CALLER_APP;
+    if (deciding) return MPIRR_CALLER_SYSTEM;
+    deciding = 1;
+    enum mpirr_caller kind = mpirr_caller_kind(caller);
+    deciding = 0;
+    if (kind == MPIRR_CALLER_APP) t->last_caller = caller;
+    return kind;
+}
+
+/* Only the application's synchronizations are ordered. */
 static int from_app(struct sync_thread *t, const void *caller)
 {
-    if (caller == t->last_caller) return 1;
-    if (deciding) return 0;
-    deciding = 1;
-    int app = mpirr_libc_caller_is_app(caller);
-    deciding = 0;
-    if (app) t->last_caller = caller;
-    return app;
+    return caller_kind(t, caller) == MPIRR_CALLER_APP;
 }
 
 /* The thread's entry for the object at addr (0 if it has none), made the last one used. */
@@ -344,7 +351,8 @@ void mpirr_sync_end(struct sync_op *op, int rc, int acquired_anyway)
 int mpirr_sync_create_begin(struct sync_op *op, const void *caller)
 {
     struct sync_thread *t = me;
-    if (!t || !mpirr_sync_on || !from_app(t, caller)) return -1;
+    /* a threading runtime's creations too: its threads are numbered like the application's */
+    if (!t || !mpirr_sync_on || caller_kind(t, caller) == MPIRR_CALLER_SYSTEM) return -1;
     op->obj = &creations;
     op->addr = NULL;
     op->call = MPIRR_SYNC_THREAD_CREATE;

@@ -20,6 +20,13 @@ struct sync_op {
     unsigned call;      /* sync_calls.def id */
 };
 
+/* Whose code made a call (libc_callers.c, which also decides for the libc values): the
+ * application's, a threading runtime's (OpenMP, TBB: their own waits pass through, their
+ * thread creations are numbered), or the system's (the MPI library, libc, mpirr: everything
+ * passes through). Cached per call site. */
+enum mpirr_caller { MPIRR_CALLER_APP, MPIRR_CALLER_THREADING, MPIRR_CALLER_SYSTEM };
+enum mpirr_caller mpirr_caller_kind(const void *caller);
+
 /* Tracking is on between MPI_Init and MPI_Finalize of a recording or replay. */
 extern int mpirr_sync_on;
 /* 1 if the call is in the record's or replay's hands: the thread is one mpirr numbers and
