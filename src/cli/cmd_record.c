@@ -119,8 +119,9 @@ static int report_no_logs(const char *dir, const struct session *s)
     return CLI_EXIT_FAIL;
 }
 
-/* A program on an OpenMP runtime: one warning line, as its own synchronizations are not
- * ordered (docs/threads.md says what each runtime uses and what a replay keeps). */
+/* A program on GCC's OpenMP runtime: one warning line, as its own synchronizations are not
+ * ordered. LLVM's libomp gets none: the runtime's OMPT tool orders its critical sections and
+ * locks (docs/threads.md says what each runtime uses and what a replay keeps). */
 static void warn_openmp(const struct session *s)
 {
     char so[256];
@@ -131,10 +132,6 @@ static void warn_openmp(const struct session *s)
                   "and dynamic schedules synchronize with atomics and futexes, not the pthread "
                   "calls mpirr orders: their order is not recorded and a replay may take "
                   "another (docs/threads.md)", app, so);
-    else if (omp == ELF_OPENMP_LLVM)
-        cli_error("warning: %s uses LLVM's OpenMP runtime (%s): the order of its critical "
-                  "sections, locks and dynamic schedules is not recorded, and its threads' own "
-                  "pthread waits make a replay diverge (docs/threads.md)", app, so);
 }
 
 int cmd_record(int argc, char **argv)

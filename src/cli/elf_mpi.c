@@ -1,6 +1,6 @@
 /* elf_mpi.c: reads the dynamic section of an executable and looks at the libraries it needs:
  * which MPI, whether it calls MPI from Fortran through the MPI's bindings, and which OpenMP
- * runtime it uses (whose own synchronizations mpirr does not order: docs/threads.md).
+ * runtime it uses (libgomp's own synchronizations are not ordered: docs/threads.md).
  * Done directly rather than with ldd, which runs the dynamic loader on the program; only the
  * program's own DT_NEEDED entries are seen, which is where mpicc puts the MPI library. */
 #include "elf_mpi.h"
