@@ -4,12 +4,14 @@
  * (and index), and replay re-creates the request with the recorded source at every start,
  * writing the new handle back into the caller's variable (MPI_Start takes it by address).
  * In races mode each start of a persistent send posts a header and each start of a wildcard
- * receive opens a race entry. */
+ * receive opens a race entry. Under MPI_THREAD_MULTIPLE a start keeps its thread's turn until
+ * it has posted (threads/sync_order.h). */
 #include "race_check.h"
 #include "replay_cursor.h"
 #include "request_table.h"
 #include "runtime.h"
 #include "special_calls.h"
+#include "threads/sync_order.h"
 #include "wildcard.h"
 
 /* Prepares request *req for activation number sub of the current start call. */
@@ -51,7 +53,9 @@ int mpirr_MPI_Start(MPI_Request *request)
     MPIRR_BEGIN(MPI_Start);
     if (mpirr_tracked_count && (mpirr_recording() || mpirr_replaying()))
         before_start(&call_, request, 0);
-    return PMPI_Start(request);
+    int rc = PMPI_Start(request);
+    mpirr_threaded_posted(); /* MPI_THREAD_MULTIPLE: posted in turn (threads/sync_order.h) */
+    return rc;
 }
 
 int mpirr_MPI_Startall(int count, MPI_Request array_of_requests[])
@@ -59,7 +63,9 @@ int mpirr_MPI_Startall(int count, MPI_Request array_of_requests[])
     MPIRR_BEGIN(MPI_Startall);
     if (mpirr_tracked_count && (mpirr_recording() || mpirr_replaying()))
         for (int i = 0; i < count; i++) before_start(&call_, &array_of_requests[i], (uint32_t)i);
-    return PMPI_Startall(count, array_of_requests);
+    int rc = PMPI_Startall(count, array_of_requests);
+    mpirr_threaded_posted();
+    return rc;
 }
 
 int mpirr_MPI_Request_free(MPI_Request *request)

@@ -80,6 +80,14 @@ static void recv_finish(const mpirr_call *c, MPI_Comm comm, int rc, const MPI_St
     mpirr_header_receive(comm, rc, st, rr->id, c->event);
 }
 
+/* MPI_THREAD_MULTIPLE: a blocking receive's post made in its thread's turn, waited for (the
+ * replay's polite wait with MPICH). */
+static int wait_posted(int rc, MPI_Request *req, MPI_Status *st)
+{
+    if (rc != MPI_SUCCESS) return rc;
+    return mpirr_replaying() ? mpirr_replay_wait(req, st) : PMPI_Wait(req, st);
+}
+
 int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                    MPI_Comm comm, MPI_Status *status)
 {
@@ -92,7 +100,7 @@ int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int 
         MPI_Request req;
         int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, &req);
         mpirr_threaded_posted();
-        if (rc == MPI_SUCCESS) rc = mpirr_replaying() ? mpirr_replay_wait(&req, st) : PMPI_Wait(&req, st);
+        rc = wait_posted(rc, &req, st);
         recv_finish(&call_, comm, rc, st, record, &rr);
         return rc;
     }
@@ -121,8 +129,26 @@ int mpirr_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     MPI_Status local, *st = recv_prepare(&call_, &source, &recvtag, comm, status, &local, &record, &rr);
     mpirr_header_send h;
     mpirr_header_post(&h, dest, sendtag, comm, call_.event, 0);
-    int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+    int rc;
+    if (mpirr_threaded_post_held()) {
+        /* MPI_THREAD_MULTIPLE: both halves posted in the thread's turn, then waited for, the
+         * receive first (both are posted: MPI progresses the send meanwhile) */
+        MPI_Request req[2];
+        rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &req[0]);
+        int src = rc == MPI_SUCCESS ? PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req[1]) : rc;
+        mpirr_threaded_posted();
+        if (rc == MPI_SUCCESS && src != MPI_SUCCESS) { /* no message will answer: withdraw it */
+            PMPI_Cancel(&req[0]);
+            PMPI_Wait(&req[0], MPI_STATUS_IGNORE);
+            rc = src;
+        }
+        rc = wait_posted(rc, &req[0], st);
+        src = wait_posted(src, &req[1], MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS) rc = src;
+    } else {
+        rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                            recvtype, source, recvtag, comm, st);
+    }
     recv_finish(&call_, comm, rc, st, record, &rr);
     mpirr_header_done(&h, 1);
     return rc;

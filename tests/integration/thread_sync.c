@@ -21,6 +21,9 @@
  *            threads receive 50 each from rank 1 with the same tag - by MPI_Recv, by MPI_Irecv +
  *            MPI_Wait - and fold the numbers they got: which thread gets which message is the
  *            order their receives were posted in (no wildcard: nothing in the rank log)
+ *   sending  MPI_THREAD_MULTIPLE (2 ranks): rank 1's 2 threads send 50 numbered messages each to
+ *            rank 0 with the same tag - by MPI_Send, by MPI_Isend + MPI_Wait - and rank 0 folds
+ *            the 100 it receives from rank 1 in order: the order the sends were posted in
  * Rank 0 gathers each rank's digest and prints "digest RANK HEX" lines: runs differ natively,
  * a replay must print the same. Threads are made after MPI_Init (mpirr orders them from
  * there); the main thread alone calls MPI. */
@@ -260,6 +263,38 @@ static void *poster(void *p)
     return NULL;
 }
 
+static void *same_tag_sender(void *p)
+{
+    int id = (int)(intptr_t)p;
+    started();
+    for (int i = 0; i < POSTS; i++) {
+        int msg = id * 1000 + i;
+        if (id == 0) {
+            MPI_Send(&msg, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD);
+        } else {
+            MPI_Request r;
+            MPI_Isend(&msg, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD, &r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
+        spin((unsigned)(id * 29 + i * 13) % 100);
+    }
+    return NULL;
+}
+
+static void sending(int rank)
+{
+    if (rank == 0)
+        for (int i = 0, msg; i < 2 * POSTS; i++) {
+            MPI_Recv(&msg, 1, MPI_INT, 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            digest_int(&d, msg);
+        }
+    if (rank != 1) return;
+    pthread_t t[2];
+    pthread_barrier_init(&start, NULL, 2);
+    for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, same_tag_sender, (void *)(intptr_t)i);
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+}
+
 static void posting(int rank)
 {
     if (rank == 1)
@@ -295,7 +330,7 @@ int main(int argc, char **argv)
     int rank, size;
     const char *what = argc > 1 ? argv[1] : "mutex";
     digest_init(&d);
-    if (!strcmp(what, "multiple") || !strcmp(what, "posting")) {
+    if (!strcmp(what, "multiple") || !strcmp(what, "posting") || !strcmp(what, "sending")) {
         int provided;
         MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -306,6 +341,7 @@ int main(int argc, char **argv)
             return 0;
         }
         if (!strcmp(what, "posting")) posting(rank);
+        else if (!strcmp(what, "sending")) sending(rank);
         else if (size < 3) fail("multiple needs 3 ranks or more");
         else multiple(rank, size);
         uint64_t all[256];

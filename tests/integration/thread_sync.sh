@@ -7,9 +7,10 @@
 # replay whose thread makes another call than recorded, or waits for a version that never
 # comes, ends with one line and the divergence verdict. Then MPI_THREAD_MULTIPLE (3 ranks):
 # rank 0's threads receive with MPI_ANY_SOURCE (MPI_Recv, Irecv + Test, Irecv + Waitany) while
-# other ranks' threads send: replays identical in every mode (all with --events); and two
-# threads receiving from one source with one tag, whose messages depend on the order their
-# receives were posted in: replays identical.
+# other ranks' threads send: replays identical in every mode (all with --events); two threads
+# receiving from one source with one tag, and two threads sending to one destination with one
+# tag, whose messages depend on the order their receives or sends were posted in: replays
+# identical.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3 NP=2
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
@@ -93,22 +94,26 @@ for mode in sources races all; do
     echo "ok: multiple, $mode mode ${events[*]}: native runs $distinct distinct of 6; 5 replays identical"
 done
 
-# MPI_THREAD_MULTIPLE, posting order: rank 0's 2 threads receive rank 1's numbered messages with
-# the same source and tag (MPI_Recv; MPI_Irecv + MPI_Wait). No wildcard, so sources mode logs
-# no receive: which thread gets which message is the order the receives were posted in, which
-# the replay must keep (each receive posts in its turn, src/runtime/threads/sync_order.h).
-distinct=$(for i in 1 2 3 4 5 6; do
-    run "$TMP/native-post$i" "${LAUNCH[@]}" "$PROG" posting
-    [ "$STATUS" -eq 0 ] || { cat "$TMP/native-post$i.err" >&2; fail "posting: native run $i exited $STATUS"; }
-    cat "$TMP/native-post$i.out"
-done | sort -u | wc -l)
-[ "$distinct" -ge 2 ] || fail "posting: 6 native runs printed the same: the threads did not race"
-run "$TMP/rec-post" "$MPIRR" record --mode sources -o "$TMP/rec-post" -- "${LAUNCH[@]}" "$PROG" posting
-[ "$STATUS" -eq 0 ] || { cat "$TMP/rec-post.err" >&2; fail "posting: the recorded run exited $STATUS"; }
-for i in 1 2 3 4 5; do
-    run "$TMP/rep-post$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec-post"
-    [ "$STATUS" -eq 0 ] && replay_as_recorded "$TMP/rep-post$i" ||
-        { cat "$TMP/rep-post$i.err" >&2; fail "posting: replay $i failed (exit $STATUS)"; }
-    cmp -s "$TMP/rec-post.out" "$TMP/rep-post$i.out" || fail "posting: replay $i printed another digest"
+# MPI_THREAD_MULTIPLE, posting order. posting: rank 0's 2 threads receive rank 1's numbered
+# messages with the same source and tag (MPI_Recv; MPI_Irecv + MPI_Wait). sending: rank 1's 2
+# threads send to rank 0 with one tag (MPI_Send; MPI_Isend + MPI_Wait), which receives them from
+# rank 1 in order. No wildcard, so sources mode logs no receive: which message goes where is the
+# order the receives, or the sends, were posted in, which the replay must keep (each posts in
+# its thread's turn, src/runtime/threads/sync_order.h).
+for what in posting sending; do
+    distinct=$(for i in 1 2 3 4 5 6; do
+        run "$TMP/native-$what$i" "${LAUNCH[@]}" "$PROG" "$what"
+        [ "$STATUS" -eq 0 ] || { cat "$TMP/native-$what$i.err" >&2; fail "$what: native run $i exited $STATUS"; }
+        cat "$TMP/native-$what$i.out"
+    done | sort -u | wc -l)
+    [ "$distinct" -ge 2 ] || fail "$what: 6 native runs printed the same: the threads did not race"
+    run "$TMP/rec-$what" "$MPIRR" record --mode sources -o "$TMP/rec-$what" -- "${LAUNCH[@]}" "$PROG" "$what"
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/rec-$what.err" >&2; fail "$what: the recorded run exited $STATUS"; }
+    for i in 1 2 3 4 5; do
+        run "$TMP/rep-$what$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec-$what"
+        [ "$STATUS" -eq 0 ] && replay_as_recorded "$TMP/rep-$what$i" ||
+            { cat "$TMP/rep-$what$i.err" >&2; fail "$what: replay $i failed (exit $STATUS)"; }
+        cmp -s "$TMP/rec-$what.out" "$TMP/rep-$what$i.out" || fail "$what: replay $i printed another digest"
+    done
+    echo "ok: $what, sources mode: native runs $distinct distinct of 6; 5 replays identical"
 done
-echo "ok: posting, sources mode: native runs $distinct distinct of 6; 5 replays identical"

@@ -438,10 +438,23 @@ void mpirr_sync_stop(void)
     }
 }
 
-/* The calls that post a receive in turn (sync_order.h). */
-static int posts_receive(unsigned id) { return id == MPIRR_ID_MPI_Irecv || id == MPIRR_ID_MPI_Recv; }
+/* The calls that post a message or a receive in turn (sync_order.h); each gives the turn up
+ * (mpirr_threaded_posted) on every path. Not MPI_Sendrecv_replace (its blocking call posts
+ * the receive into the buffer it sends from), nor the probes (they post nothing). */
+static int posts_message(unsigned id)
+{
+    switch (id) {
+    case MPIRR_ID_MPI_Irecv: case MPIRR_ID_MPI_Recv: case MPIRR_ID_MPI_Sendrecv:
+    case MPIRR_ID_MPI_Send: case MPIRR_ID_MPI_Bsend: case MPIRR_ID_MPI_Ssend: case MPIRR_ID_MPI_Rsend:
+    case MPIRR_ID_MPI_Isend: case MPIRR_ID_MPI_Ibsend: case MPIRR_ID_MPI_Issend:
+    case MPIRR_ID_MPI_Irsend: case MPIRR_ID_MPI_Start: case MPIRR_ID_MPI_Startall:
+        return 1;
+    default:
+        return 0;
+    }
+}
 
-/* Record: receive posts, numbering included, one at a time. */
+/* Record: posts, numbering included, one at a time. */
 static pthread_mutex_t post_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The turn this thread's current call keeps until its post returns (obj NULL: none). */
 static __thread struct sync_op held __attribute__((tls_model("initial-exec")));
@@ -450,7 +463,7 @@ void mpirr_threaded_call_begin(mpirr_call *c, unsigned id)
 {
     struct sync_op op;
     mpirr_sync_mpi_enter(&op); /* replay: waits for this thread's turn, before the lock */
-    int keep = op.obj && posts_receive(id);
+    int keep = op.obj && posts_message(id);
     if (keep && mpirr_rt.mode != MPIRR_MODE_REPLAY) pthread_mutex_lock(&post_lock);
     mpirr_lock();
     mpirr_call_numbered(c, id);
