@@ -40,6 +40,17 @@ size_t mpirr_ev_encoded_max(const mpirr_event *e)
     return n;
 }
 
+/* The code of an exact time x against the reconstructed one before it: floor(log2(x - recon))
+ * + 1, except that a delta of one tick is coded 0 (MPIRR_EV_TIME_SLACK): the reconstructed
+ * clock may fall one tick behind rather than record every tick boundary that a run of short
+ * calls crosses, the commonest time code and the least predictable one (docs/events.md
+ * gives the bound with the slack). */
+static inline unsigned time_code(uint64_t x, uint64_t recon)
+{
+    uint64_t d = x > recon ? x - recon : 0;
+    return d <= MPIRR_EV_TIME_SLACK ? 0 : mpirr_ev_time_code(d);
+}
+
 static size_t put_items(uint8_t *p, const mpirr_event *e)
 {
     uint8_t *q = p;
@@ -123,11 +134,9 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
     *q++ = (uint8_t)((f & 0x7f) | (f >> 7 ? 0x80 : 0));
     if (f >> 7) q += put_u(q, f >> 7);
     /* time: log2 of the ticks since the reconstructed time, so errors do not accumulate */
-    uint64_t d = e->x_begin > c->recon ? e->x_begin - c->recon : 0;
-    unsigned cb = mpirr_ev_time_code(d);
+    unsigned cb = time_code(e->x_begin, c->recon);
     e->t_begin = c->recon + mpirr_ev_time_decode(cb);
-    d = e->x_end > e->t_begin ? e->x_end - e->t_begin : 0;
-    unsigned ce = mpirr_ev_time_code(d);
+    unsigned ce = time_code(e->x_end, e->t_begin);
     e->t_end = e->t_begin + mpirr_ev_time_decode(ce);
     /* both codes in one byte when they fit a nibble each (deltas under 2^14 ticks) */
     if (cb < 15 && ce < 15) {

@@ -10,7 +10,8 @@
 #define EV_FLAG_EXACT 1u
 /* How a block's time column is stored (third varint of its header). */
 #define EV_TIMES_RAW 0u   /* the bytes as staged (the tail's block, as --raw shows it) */
-#define EV_TIMES_CODED 1u /* range-coded, time_coder.h */
+#define EV_TIMES_CODED 1u /* range-coded with time_coder.h's TC_V1 model (older writers) */
+#define EV_TIMES_CODED2 2u /* range-coded with its TC_V2 model (what the writer writes) */
 
 enum {
     EV_HEADER_BYTES = 64,

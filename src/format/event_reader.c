@@ -269,8 +269,15 @@ static int start_block(mpirr_ev_reader *r)
         mpirr_varint_get(&p, end, &how))
         return (size_t)(end - (r->buf + r->lo)) < 3 * MPIRR_VARINT_MAX
                    ? 0 : damaged(r, "%s", "malformed block header");
-    if (nrec > EV_MAX_BLOCK || ntimes > EV_MAX_BLOCK || how > EV_TIMES_CODED)
+    if (nrec > EV_MAX_BLOCK || ntimes > EV_MAX_BLOCK || how > EV_TIMES_CODED2)
         return damaged(r, "%s", "block of impossible size or kind");
+    if (how != EV_TIMES_RAW) {
+        /* the model lives as long as the stream: every coded block of it uses the same one */
+        int version = how == EV_TIMES_CODED ? TC_V1 : TC_V2;
+        if (!r->model && !(r->model = tc_model_new(version))) return damaged(r, "%s", "out of memory");
+        if (tc_model_version(r->model) != version)
+            return damaged(r, "%s", "time columns coded with two models");
+    }
     if ((uint64_t)(end - p) < nrec + ntimes) return 0;
     r->bp = p;
     r->bend = p + nrec;
@@ -278,7 +285,7 @@ static int start_block(mpirr_ev_reader *r)
     r->tend = r->tp + ntimes;
     r->times_start = r->tp;
     r->block_next = (size_t)(r->tend - r->buf);
-    r->coded = how == EV_TIMES_CODED;
+    r->coded = how != EV_TIMES_RAW;
     r->block_start = r->bp;
     r->nplain = 0;
     if (r->coded) tc_decoder_start(&r->dec, r->model, r->tp, r->tend);
@@ -419,8 +426,7 @@ mpirr_ev_reader *mpirr_evr_open(const char *dir, int rank, char *err, size_t err
     r->info.start_realtime_ns = mpirr_get_u64(h + EH_REALTIME_NS);
     if (r->info.tick_shift > 40) return open_fail(r, err, errlen, "impossible tick size"), NULL;
     r->zd = ZSTD_createDStream();
-    r->model = tc_model_new();
-    if (!r->zd || !r->model) return open_fail(r, err, errlen, "out of memory"), NULL;
+    if (!r->zd) return open_fail(r, err, errlen, "out of memory"), NULL;
     ZSTD_initDStream(r->zd);
     return r;
 }

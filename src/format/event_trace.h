@@ -90,6 +90,11 @@ typedef struct mpirr_event {
     const char *path;
 } mpirr_event;
 
+/* A delta of up to this many ticks may be coded 0 (the writer's choice, event_codec.c; readers
+ * need not know): the reconstructed clock trails the exact one by at most
+ * max(MPIRR_EV_TIME_SLACK, the largest gap between consecutive timestamps). */
+#define MPIRR_EV_TIME_SLACK 1
+
 /* log2 time codes (p2d2 section 2.2): a delta D of ticks is stored as 0 for D = 0, else
  * 1 + floor(log2 D), and decodes to 2^(code-1). */
 static inline unsigned mpirr_ev_time_code(uint64_t d)

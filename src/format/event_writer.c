@@ -106,28 +106,38 @@ static int write_chunk(mpirr_ev_writer *w, size_t zlen, uint64_t raw_end)
 
 /* Feeds one block, given as n pieces, through the stream and writes what comes out as
  * chunks; the last chunk ends at a flush (or, with end, the frame's end), so the raw stream
- * up to the block's end decodes from the file alone. */
-static int compress_out(mpirr_ev_writer *w, const uint8_t *const *piece, const size_t *len, int n,
-                        int end)
+ * up to the block's end decodes from the file alone. A piece with cut[i] set ends a zstd
+ * block of its own: the range-coded time column, random bytes to zstd, then neither shares
+ * the records' literal statistics nor costs more than a raw block's 3-byte header. The
+ * output is gathered into one chunk per block (a chunk header is 32 bytes) unless the chunk
+ * buffer fills. */
+static int compress_out(mpirr_ev_writer *w, const uint8_t *const *piece, const size_t *len,
+                        const int *cut, int n, int end)
 {
     uint64_t start = w->raw_total;
+    size_t zpos = 0;
     for (int i = 0; i < n; i++) w->raw_total += len[i];
     for (int i = 0; i <= n; i++) {
         int last = i == n;
         ZSTD_inBuffer in = {last ? NULL : piece[i], last ? 0 : len[i], 0};
-        ZSTD_EndDirective how = !last ? ZSTD_e_continue : end ? ZSTD_e_end : ZSTD_e_flush;
+        ZSTD_EndDirective how = !last ? (cut[i] ? ZSTD_e_flush : ZSTD_e_continue)
+                                : end ? ZSTD_e_end : ZSTD_e_flush;
         for (;;) {
-            ZSTD_outBuffer out = {w->zbuf + EV_CHUNK_BYTES, w->zcap, 0};
+            ZSTD_outBuffer out = {w->zbuf + EV_CHUNK_BYTES, w->zcap, zpos};
             size_t left = ZSTD_compressStream2(w->zc, &out, &in, how);
             if (ZSTD_isError(left)) {
                 snprintf(w->err, sizeof w->err, "zstd: %s", ZSTD_getErrorName(left));
                 w->failed = 1;
                 return -1;
             }
-            /* a chunk before the flush point does not complete the block yet */
-            int done = last ? left == 0 : in.pos == in.size;
-            if (out.pos && write_chunk(w, out.pos, last && done ? w->raw_total : start)) return -1;
-            if (done && (last || out.pos < w->zcap)) break;
+            zpos = out.pos;
+            int done = how == ZSTD_e_continue ? in.pos == in.size : left == 0;
+            /* a full buffer goes out as a chunk that does not complete the block yet */
+            if (zpos == w->zcap || (last && done && zpos)) {
+                if (write_chunk(w, zpos, last && done ? w->raw_total : start)) return -1;
+                zpos = 0;
+            }
+            if (done) break;
         }
     }
     w->whole_bytes = w->file_bytes;
@@ -144,10 +154,11 @@ static int write_block(mpirr_ev_writer *w, const uint8_t *rec, size_t nrec, cons
     uint8_t head[3 * MPIRR_VARINT_MAX];
     size_t h = mpirr_varint_put(head, nrec);
     h += mpirr_varint_put(head + h, clen);
-    h += mpirr_varint_put(head + h, EV_TIMES_CODED);
+    h += mpirr_varint_put(head + h, EV_TIMES_CODED2);
     const uint8_t *piece[3] = {head, rec, w->coded};
     size_t len[3] = {h, nrec, clen};
-    return compress_out(w, piece, len, 3, 0);
+    const int cut[3] = {0, 1, 0};
+    return compress_out(w, piece, len, cut, 3, 0);
 }
 
 /* Remembers a staged call record's site for the coder. */
@@ -253,6 +264,8 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
     w->fd = -1;
     w->p = *p;
     w->stage_cap = p->stage_bytes ? p->stage_bytes : DEFAULT_STAGE;
+    /* a block's coded time column must stay within what readers accept, whatever the times */
+    if (tc_bound(w->stage_cap) > EV_MAX_BLOCK) w->stage_cap = (EV_MAX_BLOCK - 16) / 10;
     mpirr_ev_path(path, sizeof w->path, dir, p->rank, 0);
     mpirr_ev_path(w->tail_path, sizeof w->tail_path, dir, p->rank, 1);
     w->fd = mpirr_create_file(path, O_WRONLY);
@@ -263,9 +276,10 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
     }
     w->tail = mpirr_map_create(w->tail_path, tail_len(w->stage_cap), err, errlen);
     w->zc = ZSTD_createCCtx();
-    w->zcap = ZSTD_compressBound(w->stage_cap) + 4096;
+    /* a whole block in one chunk: its records and its coded time column */
+    w->zcap = ZSTD_compressBound(w->stage_cap + tc_bound(w->stage_cap)) + 4096;
     w->zbuf = malloc(EV_CHUNK_BYTES + w->zcap);
-    w->model = tc_model_new();
+    w->model = tc_model_new(TC_V2);
     w->coded = malloc(tc_bound(w->stage_cap));
     if (!w->tail || !w->zc || !w->zbuf || !w->model || !w->coded) {
         if (w->tail) snprintf(err, errlen, "out of memory");
@@ -297,7 +311,7 @@ int mpirr_evw_close(mpirr_ev_writer *w, int clean)
         mpirr_event end = {.kind = MPIRR_EVK_END, .event = w->codec.event};
         rc = mpirr_evw_append(w, &end);
         if (!rc) rc = mpirr_evw_flush(w);
-        if (!rc) rc = compress_out(w, NULL, NULL, 0, 1);
+        if (!rc) rc = compress_out(w, NULL, NULL, NULL, 0, 1);
         if (!rc) unlink(w->tail_path); /* everything is in the chunks */
     } else {
         rc = mpirr_evw_flush(w);

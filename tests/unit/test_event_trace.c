@@ -15,6 +15,7 @@
 #include "call_ids.h"
 #include "check.h"
 #include "event_trace.h"
+#include "time_coder.h"
 
 static char dir[] = "/tmp/mpirr-evtest.XXXXXX";
 
@@ -309,8 +310,8 @@ static void test_corrupted(void)
 }
 
 /* The reconstructed clock: always at or before the real one, and behind it by less than the
- * largest gap between consecutive timestamps, however long the run (p2d2 section 2.2: deltas
- * against the reconstructed time correct themselves). */
+ * largest gap between consecutive timestamps (or the one-tick slack), however long the run
+ * (p2d2 section 2.2: deltas against the reconstructed time correct themselves). */
 static void test_time_bound(void)
 {
     mpirr_ev_writer *w = open_writer(3, 0, 1);
@@ -347,7 +348,7 @@ static void test_time_bound(void)
         n++;
     }
     CHECK(n == LONG);
-    CHECK(worst < maxgap);
+    CHECK(worst < (maxgap > MPIRR_EV_TIME_SLACK ? maxgap : MPIRR_EV_TIME_SLACK));
     printf("time: %llu records, worst reconstruction error %llu ticks, largest gap %llu ticks\n",
            (unsigned long long)n, (unsigned long long)worst, (unsigned long long)maxgap);
     const mpirr_ev_info *info = mpirr_evr_info(r);
@@ -355,6 +356,100 @@ static void test_time_bound(void)
            (unsigned long long)info->raw_bytes, (unsigned long long)info->compressed_bytes,
            (double)info->compressed_bytes / (double)n);
     mpirr_evr_close(r);
+}
+
+/* The one-tick slack does not add up: calls whose gaps are 0 or 1 tick, for a long run, keep
+ * the reconstructed clock within one tick of the real one (each slack step is taken against
+ * the reconstructed time, so a second tick behind is always coded). */
+static void test_time_slack(void)
+{
+    mpirr_ev_writer *w = open_writer(7, 0, 1);
+    CHECK(w != NULL);
+    if (!w) return;
+    uint64_t rng = 11, t = 1000;
+    enum { N = 100000 };
+    for (uint64_t i = 0; i < N; i++) {
+        mpirr_event e = {.kind = MPIRR_ID_MPI_Isend, .event = i + 1, .site = (uint32_t)(i % 4)};
+        t += test_rand(&rng) % 2;
+        e.x_begin = t;
+        t += test_rand(&rng) % 2;
+        e.x_end = t;
+        CHECK(mpirr_evw_append(w, &e) == 0);
+    }
+    CHECK(mpirr_evw_close(w, 1) == 0);
+    char err[512];
+    mpirr_ev_reader *r = mpirr_evr_open(dir, 7, err, sizeof err);
+    CHECK(r != NULL);
+    if (!r) return;
+    mpirr_event e;
+    uint64_t n = 0, worst = 0;
+    while (mpirr_evr_next(r, &e) == 1) {
+        CHECK(e.t_begin <= e.x_begin && e.t_end <= e.x_end);
+        worst = e.x_begin - e.t_begin > worst ? e.x_begin - e.t_begin : worst;
+        worst = e.x_end - e.t_end > worst ? e.x_end - e.t_end : worst;
+        n++;
+    }
+    CHECK(n == N);
+    CHECK(worst <= MPIRR_EV_TIME_SLACK);
+    printf("time slack: %llu records of 0-1 tick gaps, worst error %llu ticks\n",
+           (unsigned long long)n, (unsigned long long)worst);
+    mpirr_evr_close(r);
+}
+
+/* Both time-coder models round-trip every code, escapes included, across blocks that share
+ * the model: TC_V2 is what the writer uses, TC_V1 what older histories hold. */
+static void test_time_coder(void)
+{
+    enum { RECS = 20000 };
+    uint8_t *syms = malloc(3 * RECS), *out = malloc(tc_bound(3 * RECS));
+    uint32_t *sites = malloc(RECS * sizeof *sites);
+    unsigned *cbs = malloc(RECS * sizeof *cbs), *ces = malloc(RECS * sizeof *ces);
+    uint64_t rng = 5;
+    size_t n = 0;
+    for (int k = 0; k < RECS; k++) {
+        unsigned cb = test_rand(&rng) % 7 ? (unsigned)(test_rand(&rng) % 4) : (unsigned)(test_rand(&rng) % 65);
+        unsigned ce = (unsigned)(test_rand(&rng) % (k % 50 ? 6 : 65));
+        cbs[k] = cb;
+        ces[k] = ce;
+        sites[k] = (uint32_t)(test_rand(&rng) % 200);
+        if (cb < 15 && ce < 15) {
+            syms[n++] = (uint8_t)(cb | ce << 4);
+        } else {
+            syms[n++] = 0xff;
+            syms[n++] = (uint8_t)cb;
+            syms[n++] = (uint8_t)ce;
+        }
+    }
+    for (int version = TC_V1; version <= TC_V2; version++) {
+        tc_model *em = tc_model_new(version), *dm = tc_model_new(version);
+        CHECK(em && dm && tc_model_version(dm) == version);
+        if (!em || !dm) return;
+        /* two blocks, split at a record boundary, the model carried over */
+        size_t half = 0;
+        for (int k = 0; k < RECS / 2; k++) half += cbs[k] < 15 && ces[k] < 15 ? 1 : 3;
+        size_t c1 = tc_encode_block(em, syms, half, sites, out);
+        size_t c2 = tc_encode_block(em, syms + half, n - half, sites + RECS / 2, out + c1);
+        CHECK(c1 <= tc_bound(half) && c2 <= tc_bound(n - half));
+        int ok = 1;
+        tc_decoder d;
+        tc_decoder_start(&d, dm, out, out + c1);
+        for (int k = 0; k < RECS; k++) {
+            if (k == RECS / 2) tc_decoder_start(&d, dm, out + c1, out + c1 + c2);
+            unsigned cb, ce;
+            tc_decode_times(&d, sites[k], &cb, &ce);
+            ok &= cb == cbs[k] && ce == ces[k] && !d.overrun;
+        }
+        CHECK(ok);
+        printf("time coder v%d: %d records, %zu raw bytes coded in %zu\n", version, RECS, n, c1 + c2);
+        tc_model_free(em);
+        tc_model_free(dm);
+    }
+    CHECK(tc_model_new(3) == NULL);
+    free(syms);
+    free(out);
+    free(sites);
+    free(cbs);
+    free(ces);
 }
 
 /* A communication phase repeated many times stores as one pattern plus references. */
@@ -434,6 +529,8 @@ int main(void)
     test_truncated();
     test_corrupted();
     test_time_bound();
+    test_time_slack();
+    test_time_coder();
     test_repetition();
     test_big_record();
     char cmd[128];
