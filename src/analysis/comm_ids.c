@@ -53,7 +53,7 @@ static int copy_members(an_comm *c, const mpirr_event *e, int inter)
     return 0;
 }
 
-static int new_comm(an_run *run, const mpirr_event *e, int inter, uint32_t *gid)
+static int new_comm(an_run *run, const mpirr_event *e, int inter, uint64_t *gid)
 {
     if (run->ncomms % 64 == 0) {
         an_comm *c = realloc(run->comms, (run->ncomms + 64) * sizeof *c);
@@ -78,14 +78,14 @@ int comm_ids_define(comm_ids *ids, an_run *run, int rank, const mpirr_event *e)
     uint64_t ord_key = parent != AN_NIL && !inter
                            ? u64_mix(u64_mix(1, (uint64_t)rank), parent)
                            : u64_mix(u64_mix(2, (uint64_t)rank), members_key(e, inter));
-    uint32_t *ord = u64_map_slot(&ids->children, ord_key, 0, NULL);
+    uint64_t *ord = u64_map_slot(&ids->children, ord_key, 0, NULL);
     if (!ord) return -1;
     uint64_t key = u64_mix(u64_mix(u64_mix(parent != AN_NIL && !inter ? parent : AN_NIL, e->req),
                                    *ord),
                            members_key(e, inter));
     (*ord)++;
     int added;
-    uint32_t *slot = u64_map_slot(&ids->by_key, key, run->ncomms, &added);
+    uint64_t *slot = u64_map_slot(&ids->by_key, key, run->ncomms, &added);
     if (!slot) return -1;
     if (added && new_comm(run, e, inter, slot)) return -1;
     r->comm_of[e->comm] = *slot;

@@ -151,7 +151,7 @@ static int member_index(const an_comm *c, int p)
 static inst *inst_of(sweep *s, const an_op *o)
 {
     int added;
-    uint32_t *slot = u64_map_slot(&s->insts, u64_mix(u64_mix(0x1c0, o->comm), o->coll), s->ninst, &added);
+    uint64_t *slot = u64_map_slot(&s->insts, u64_mix(u64_mix(0x1c0, o->comm), o->coll), s->ninst, &added);
     if (!slot) return NULL;
     if (!added) return &s->inst[*slot];
     if (s->ninst == s->capinst) {

@@ -53,7 +53,7 @@ int an_match(an_run *run)
             uint64_t key;
             int is_send, added;
             if (!op_channel(&rk->ops[i], p, &key, &is_send)) continue;
-            uint32_t *c = u64_map_slot(&chan, key, nchan, &added);
+            uint64_t *c = u64_map_slot(&chan, key, nchan, &added);
             if (!c) goto out;
             if (added) {
                 if (2 * (size_t)nchan + 2 > counts_cap) {
@@ -89,7 +89,7 @@ int an_match(an_run *run)
         for (size_t i = 0; i < rk->nops; i++) {
             uint64_t key;
             int is_send;
-            uint32_t c;
+            uint64_t c;
             if (!op_channel(&rk->ops[i], p, &key, &is_send) || !u64_map_get(&chan, key, &c)) continue;
             size_t side = 2 * (size_t)c + !is_send;
             refs[counts[side] + fill[side]++] = REF(p, i);
@@ -135,7 +135,7 @@ int an_match(an_run *run)
         an_rank *rk = &run->ranks[p];
         for (size_t i = 0; i < rk->nops; i++) {
             an_op *o = &rk->ops[i];
-            uint32_t c;
+            uint64_t c;
             if (o->kind != AN_PROBE || o->msrc < 0 ||
                 !u64_map_get(&chan, channel_key(o->comm, (uint32_t)o->msrc, (uint32_t)p, o->mtag), &c))
                 continue;

@@ -47,13 +47,13 @@ static int lists_build(const an_run *run, lists *L, int by_tag)
                 uint64_t key = by_tag ? channel_key((uint32_t)o->peer, o->comm, (uint32_t)q, o->tag)
                                       : stream_key((uint32_t)o->peer, o->comm, (uint32_t)q);
                 if (pass == 1) {
-                    uint32_t l;
+                    uint64_t l = 0;
                     u64_map_get(&L->index, key, &l);
                     L->items[L->start[l] + L->cursor[l]++] = o->msg;
                     continue;
                 }
                 int added;
-                uint32_t *l = u64_map_slot(&L->index, key, L->n, &added);
+                uint64_t *l = u64_map_slot(&L->index, key, L->n, &added);
                 if (!l) return -1;
                 if (added) {
                     if (L->n == cap) {
@@ -132,7 +132,7 @@ static int senders_build(const an_run *run, const lists *streams, senders *S)
         const an_msg *m = &run->msgs[streams->items[streams->start[l]]];
         S->sender[l] = m->sender;
         int added;
-        uint32_t *g = u64_map_slot(&S->group, group_key(m->receiver, run->ranks[m->sender].ops[m->send_op].comm),
+        uint64_t *g = u64_map_slot(&S->group, group_key(m->receiver, run->ranks[m->sender].ops[m->send_op].comm),
                                    ngroups, &added);
         if (!g) {
             free(group_of);
@@ -190,7 +190,8 @@ static int on_the_fly(const an_run *run, int p, u64_map *index, struct last_recv
         /* receives that took the sender's previous message: on this channel, on this stream */
         const uint64_t before[2] = {channel_key((uint32_t)p, r->comm, m->sender, r->mtag),
                                     stream_key((uint32_t)p, r->comm, m->sender)};
-        uint32_t prev = AN_NIL, k, t;
+        uint32_t prev = AN_NIL;
+        uint64_t k, t;
         for (int b = 0; b < 2; b++) {
             if (!u64_map_get(index, stream_key((uint32_t)p, r->comm, (uint32_t)tags[b]), &k)) continue;
             const struct last_recv *l = &(*lr)[k];
@@ -200,13 +201,13 @@ static int on_the_fly(const an_run *run, int p, u64_map *index, struct last_recv
         }
         if (prev != AN_NIL && (!rk->ops[prev].done || !an_after(m, rk->ops[prev].done))) (*traced)++;
         for (int b = 0; b < 2; b++) {
-            uint32_t *slot = u64_map_slot(taken, before[b], 0, NULL);
+            uint64_t *slot = u64_map_slot(taken, before[b], 0, NULL);
             if (!slot) return -1;
             *slot = (uint32_t)i;
         }
         if (r->peer != AN_ANY) continue;
         int added;
-        uint32_t *slot = u64_map_slot(index, stream_key((uint32_t)p, r->comm, (uint32_t)r->tag), (uint32_t)*n, &added);
+        uint64_t *slot = u64_map_slot(index, stream_key((uint32_t)p, r->comm, (uint32_t)r->tag), (uint32_t)*n, &added);
         if (!slot) return -1;
         if (added) {
             if (an_reserve((void **)lr, cap, *n + 1, sizeof **lr)) return -1;
@@ -239,7 +240,7 @@ int an_find_races(const an_run *run, an_races *out)
             if (r->kind != AN_RECV || r->peer != AN_ANY || r->msg == AN_NIL || !r->done) continue;
             out->wildcard_recvs++;
             const an_msg *got = &run->msgs[r->msg];
-            uint32_t g;
+            uint64_t g;
             if (!u64_map_get(&S.group, group_key((uint32_t)p, r->comm), &g)) continue;
             size_t first = out->ncand;
             if (add_candidate(out, &cap_cand, r->msg)) goto out;
@@ -250,7 +251,7 @@ int an_find_races(const an_run *run, an_races *out)
                 if (r->tag == AN_ANY) {
                     c = first_unconsumed(run, &streams, l, i);
                 } else {
-                    uint32_t cl;
+                    uint64_t cl;
                     if (!u64_map_get(&chans.index, channel_key((uint32_t)p, r->comm, S.sender[l], r->tag), &cl))
                         continue;
                     c = first_unconsumed(run, &chans, cl, i);

@@ -1,5 +1,5 @@
-/* comm_registry.c: the map from user communicators to their shadows (comm_registry.h), an
- * open-addressing table keyed by the handle's bits with a one-entry cache in front, since a
+/* comm_registry.c: the map from user communicators to their shadows (comm_registry.h): the
+ * one hash map (u64_map.h) keyed by the handle's bits, with a one-entry cache in front, since a
  * program usually sends many messages in a row on one communicator. */
 #include "comm_registry.h"
 
@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "runtime.h"
+#include "u64_map.h"
 
-static mpirr_comm_info **table; /* NULL = empty; capacity a power of two */
-static size_t cap, count;
+static u64_map table; /* handle bits -> mpirr_comm_info * */
 static mpirr_comm_info *last;
 static uint32_t next_id = 1;
 /* Freed communicators' entries: race entries may still point at them (their peers), so they
@@ -24,34 +24,23 @@ static uint64_t key_of(MPI_Comm c)
     return k;
 }
 
-static size_t home(MPI_Comm c) { return (size_t)((key_of(c) * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1); }
+static mpirr_comm_info *entry_at(const uint64_t *v) { return v ? (mpirr_comm_info *)(uintptr_t)*v : NULL; }
 
 mpirr_comm_info *mpirr_comm_find(MPI_Comm comm)
 {
     if (last && last->comm == comm) return last;
-    if (!cap) return NULL;
-    for (size_t i = home(comm); table[i]; i = (i + 1) & (cap - 1))
-        if (table[i]->comm == comm) return last = table[i];
-    return NULL;
+    mpirr_comm_info *e = entry_at(u64_map_find(&table, key_of(comm)));
+    if (e) last = e;
+    return e;
 }
 
-static void insert(mpirr_comm_info *e)
+/* Keeps a dropped entry until the end of the run (race entries may point at it). Lock held. */
+static void retire(mpirr_comm_info *e)
 {
-    size_t i = home(e->comm);
-    while (table[i]) i = (i + 1) & (cap - 1);
-    table[i] = e;
-}
-
-static void grow(void)
-{
-    mpirr_comm_info **old = table;
-    size_t oldcap = cap;
-    cap = cap ? 2 * cap : 16;
-    table = calloc(cap, sizeof *table);
-    if (!table) mpirr_fatal("out of memory registering communicators");
-    for (size_t i = 0; i < oldcap; i++)
-        if (old[i]) insert(old[i]);
-    free(old);
+    mpirr_comm_info **nr = realloc(retired, (nretired + 1) * sizeof *retired);
+    if (!nr) mpirr_fatal("out of memory registering communicators");
+    retired = nr;
+    retired[nretired++] = e;
 }
 
 /* World ranks of the peers of comm. */
@@ -97,9 +86,12 @@ void mpirr_comm_register_as(MPI_Comm comm, MPI_Comm like)
     e->comm = comm;
     mpirr_lock();
     e->id = next_id++;
-    if (2 * (count + 1) > cap) grow();
-    insert(e);
-    count++;
+    int added;
+    uint64_t *v = u64_map_slot(&table, key_of(comm), 0, &added);
+    if (!v) mpirr_fatal("out of memory registering communicators");
+    if (!added) retire(entry_at(v)); /* the handle of a communicator freed unseen */
+    *v = (uintptr_t)e;
+    last = NULL;
     mpirr_unlock();
 }
 
@@ -111,33 +103,23 @@ void mpirr_comm_unregister(MPI_Comm comm)
         mpirr_unlock();
         return;
     }
-    size_t i = home(comm);
-    while (table[i] != e) i = (i + 1) & (cap - 1);
-    table[i] = NULL;
-    count--;
-    /* Re-insert the rest of the cluster so lookups stay correct. */
-    for (size_t j = (i + 1) & (cap - 1); table[j]; j = (j + 1) & (cap - 1)) {
-        mpirr_comm_info *m = table[j];
-        table[j] = NULL;
-        insert(m);
-    }
+    u64_map_del(&table, key_of(comm), NULL);
     last = NULL;
-    mpirr_comm_info **nr = realloc(retired, (nretired + 1) * sizeof *retired);
-    if (!nr) mpirr_fatal("out of memory registering communicators");
-    retired = nr;
-    retired[nretired++] = e;
+    retire(e);
     mpirr_unlock();
     PMPI_Comm_free(&e->shadow);
 }
 
 void mpirr_comms_reset(void)
 {
-    for (size_t i = 0; i < cap; i++)
-        if (table[i]) {
-            PMPI_Comm_free(&table[i]->shadow);
-            free(table[i]->world);
-            free(table[i]);
-        }
+    size_t pos = 0;
+    uint64_t k, v;
+    while (u64_map_next(&table, &pos, &k, &v)) {
+        mpirr_comm_info *e = entry_at(&v);
+        PMPI_Comm_free(&e->shadow);
+        free(e->world);
+        free(e);
+    }
     for (size_t i = 0; i < nretired; i++) {
         free(retired[i]->world);
         free(retired[i]);
@@ -145,8 +127,6 @@ void mpirr_comms_reset(void)
     free(retired);
     retired = NULL;
     nretired = 0;
-    free(table);
-    table = NULL;
-    cap = count = 0;
+    u64_map_free(&table);
     last = NULL;
 }

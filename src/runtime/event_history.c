@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "event_history.h"
-#include "handle_map.h"
+#include "u64_map.h"
 #include "runtime.h"
 #include "settings.h"
 
@@ -31,7 +31,7 @@ static struct {
         uint64_t addr;
         uint32_t idx;
     } site_cache[SITE_CACHE];
-    handle_map sites;      /* return address -> call-site index */
+    u64_map sites;         /* return address -> call-site index */
     uint32_t nsites;
     struct module *mods;
     size_t nmods, mods_cap;
@@ -87,14 +87,14 @@ static uint32_t site_index(const void *site)
     uint64_t addr = (uint64_t)(uintptr_t)site, idx;
     unsigned slot = (unsigned)(addr ^ (addr >> 6)) % SITE_CACHE;
     if (ev.site_cache[slot].addr == addr) return ev.site_cache[slot].idx;
-    if (handle_map_get(&ev.sites, addr, &idx)) {
+    if (u64_map_get(&ev.sites, addr, &idx)) {
         ev.site_cache[slot].addr = addr;
         ev.site_cache[slot].idx = (uint32_t)idx;
         return (uint32_t)idx;
     }
     if (!covered(addr)) dl_iterate_phdr(add_module, &addr);
     idx = ev.nsites++;
-    handle_map_put(&ev.sites, addr, idx);
+    u64_map_put(&ev.sites, addr, idx);
     mpirr_event e = {.kind = MPIRR_EVK_SITE, .site = (uint32_t)idx, .addr = addr};
     mpirr_ev_append_locked(&e);
     return (uint32_t)idx;
@@ -132,7 +132,7 @@ void mpirr_ev_stop(int clean)
     mpirr_lock();
     if (mpirr_ev_stream_close(clean))
         mpirr_warn("rank %d: could not finish the event history", mpirr_rt.rank);
-    handle_map_free(&ev.sites);
+    u64_map_free(&ev.sites);
     memset(ev.site_cache, 0, sizeof ev.site_cache);
     free(ev.mods);
     ev.mods = NULL;

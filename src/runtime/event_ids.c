@@ -11,7 +11,7 @@
 #include "event_ids.h"
 
 #include "event_stream.h"
-#include "handle_map.h"
+#include "u64_map.h"
 #include "runtime.h"
 
 struct slot {
@@ -21,12 +21,12 @@ struct slot {
 };
 
 static struct {
-    handle_map comms;  /* comm handle -> id */
+    u64_map comms;     /* comm handle -> id */
     uint64_t last_key; /* most calls name the communicator of the call before */
     uint32_t last_id;
     int have_last;
     uint32_t ncomms;
-    handle_map reqs;   /* request handle -> first slot */
+    u64_map reqs;      /* request handle -> first slot */
     struct slot *slots;
     uint32_t nslots, cap;
     uint32_t *free_slots; /* stack, so the lowest recently freed comes back first */
@@ -81,7 +81,7 @@ static int32_t *world_ranks(MPI_Group g, int32_t *out, uint32_t *n)
 static uint32_t define(MPI_Comm comm, MPI_Comm like, uint32_t parent, unsigned by)
 {
     uint32_t id = ids.ncomms++;
-    handle_map_put(&ids.comms, comm_key(comm), id);
+    u64_map_put(&ids.comms, comm_key(comm), id);
     ids.have_last = 0; /* the handle may be a freed communicator's */
     mpirr_event e = {.kind = MPIRR_EVK_COMM, .comm = id, .newcomm = parent, .req = by};
     int inter = 0;
@@ -111,7 +111,7 @@ uint32_t mpirr_ev_comm_id(MPI_Comm comm)
     if (ids.have_last && ids.last_key == key) {
         id = ids.last_id;
     } else {
-        if (!handle_map_get(&ids.comms, key, &id)) id = define(comm, comm, UINT32_MAX, 0);
+        if (!u64_map_get(&ids.comms, key, &id)) id = define(comm, comm, UINT32_MAX, 0);
         ids.last_key = key;
         ids.last_id = (uint32_t)id;
         ids.have_last = 1;
@@ -136,7 +136,7 @@ void mpirr_ev_comm_created(mpirr_ev_call *c, MPI_Comm parent, MPI_Comm made)
 void mpirr_ev_comm_freed(MPI_Comm comm)
 {
     mpirr_lock();
-    handle_map_del(&ids.comms, comm_key(comm));
+    u64_map_del(&ids.comms, comm_key(comm), NULL);
     ids.have_last = 0;
     mpirr_unlock();
 }
@@ -146,7 +146,7 @@ void mpirr_ev_comm_freed(MPI_Comm comm)
 static int32_t head_of(MPI_Request r)
 {
     uint64_t s;
-    return handle_map_get(&ids.reqs, req_key(r), &s) ? (int32_t)s : -1;
+    return u64_map_get(&ids.reqs, req_key(r), &s) ? (int32_t)s : -1;
 }
 
 void mpirr_ev_req_created(mpirr_ev_call *c, MPI_Request req, unsigned flags)
@@ -174,7 +174,7 @@ void mpirr_ev_req_created(mpirr_ev_call *c, MPI_Request req, unsigned flags)
     ids.slots[s] = (struct slot){req_key(req), flags, -1};
     int32_t h = head_of(req);
     if (h < 0) {
-        handle_map_put(&ids.reqs, req_key(req), s);
+        u64_map_put(&ids.reqs, req_key(req), s);
     } else {
         while (ids.slots[h].next >= 0) h = ids.slots[h].next;
         ids.slots[h].next = (int32_t)s;
@@ -187,8 +187,8 @@ void mpirr_ev_req_created(mpirr_ev_call *c, MPI_Request req, unsigned flags)
 /* Frees the oldest slot of handle r. Lock held. */
 static void release(MPI_Request r, int32_t s)
 {
-    if (ids.slots[s].next >= 0) handle_map_put(&ids.reqs, req_key(r), (uint64_t)ids.slots[s].next);
-    else handle_map_del(&ids.reqs, req_key(r));
+    if (ids.slots[s].next >= 0) u64_map_put(&ids.reqs, req_key(r), (uint64_t)ids.slots[s].next);
+    else u64_map_del(&ids.reqs, req_key(r), NULL);
     /* keep the free stack sorted descending at its top so the lowest slot is reused first */
     uint32_t i = ids.nfree++;
     while (i > 0 && ids.free_slots[i - 1] < (uint32_t)s) {
@@ -310,8 +310,8 @@ void mpirr_ev_started(mpirr_ev_call *c, int i)
 void mpirr_ev_ids_reset(void)
 {
     mpirr_lock();
-    handle_map_free(&ids.comms);
-    handle_map_free(&ids.reqs);
+    u64_map_free(&ids.comms);
+    u64_map_free(&ids.reqs);
     free(ids.slots);
     free(ids.free_slots);
     memset(&ids, 0, sizeof ids);

@@ -1,22 +1,26 @@
-/* handle_map.h: a small open-addressing map from 64-bit keys (MPI handle bits, addresses) to
- * 64-bit values, used by the event history for communicator ids, request slots and call
- * sites. Not thread-safe: callers hold the runtime lock. */
+/* handle_map.h: the old name of the one hash map (src/format/u64_map.h), kept for
+ * src/runtime/threads, whose owner moves it to u64_map directly; everything else uses
+ * u64_map.h. Not thread-safe: callers hold a lock. */
 #ifndef MPIRR_HANDLE_MAP_H
 #define MPIRR_HANDLE_MAP_H
 
-#include <stddef.h>
 #include <stdint.h>
 
-typedef struct handle_map {
-    struct handle_map_slot *slots;
-    size_t cap, used, live;
-} handle_map;
+#include "u64_map.h"
+
+typedef u64_map handle_map;
 
 /* 1 and *value if present, else 0. */
-int handle_map_get(const handle_map *m, uint64_t key, uint64_t *value);
+static inline int handle_map_get(const handle_map *m, uint64_t key, uint64_t *value)
+{
+    return u64_map_get(m, key, value);
+}
 /* Inserts or replaces; -1 if out of memory. */
-int handle_map_put(handle_map *m, uint64_t key, uint64_t value);
-void handle_map_del(handle_map *m, uint64_t key);
-void handle_map_free(handle_map *m);
+static inline int handle_map_put(handle_map *m, uint64_t key, uint64_t value)
+{
+    return u64_map_put(m, key, value);
+}
+static inline void handle_map_del(handle_map *m, uint64_t key) { u64_map_del(m, key, NULL); }
+static inline void handle_map_free(handle_map *m) { u64_map_free(m); }
 
 #endif

@@ -19,12 +19,12 @@
 #include "replay_control.h"
 #include "runtime.h"
 #include "settings.h"
+#include "u64_map.h"
 
 struct stored {
     mpirr_record rec;
     int32_t *indices;  /* owned copy */
     uint8_t *bytes;    /* owned copy (LIBC) */
-    unsigned kind_key; /* in the map: the kind its key was made with */
 };
 
 struct replay_cursor {
@@ -36,10 +36,12 @@ struct replay_cursor {
     /* in-order queue (ring; capacity a power of two) */
     struct stored *q;
     size_t qcap, qhead, qlen;
-    /* deferred records: open addressing on (event, sub, kind) */
+    /* deferred records: (event, sub, kind) -> their place in the pool def, whose free places
+     * are stacked in def_free */
+    u64_map def_map;
     struct stored *def;
-    uint64_t *def_keys; /* 0 = empty */
-    size_t def_cap, def_len;
+    uint32_t *def_free;
+    size_t def_len, def_cap, def_nfree;
     int32_t *taken_indices; /* index list of the last record taken, valid until the next take */
     uint8_t *taken_bytes;   /* bytes of the last LIBC record taken, likewise */
     int preloaded;          /* races mode: every RECV_DONE was read into the map at the start */
@@ -53,18 +55,6 @@ struct replay_cursor {
 static uint64_t def_key(uint64_t event, uint32_t sub, unsigned kind)
 {
     return (event << 24) ^ ((uint64_t)sub << 4) ^ kind ^ (1ull << 63);
-}
-
-/* Slot of key k: a full mix, since keys differ mostly in their high bits (the event), which a
- * plain multiplication would not carry down to the low bits the mask keeps. */
-static size_t def_home(uint64_t k, size_t cap)
-{
-    k ^= k >> 30;
-    k *= 0xbf58476d1ce4e5b9ull;
-    k ^= k >> 27;
-    k *= 0x94d049bb133111ebull;
-    k ^= k >> 31;
-    return (size_t)k & (cap - 1);
 }
 
 static void store(struct stored *s, const mpirr_record *r)
@@ -86,88 +76,61 @@ static void store(struct stored *s, const mpirr_record *r)
     s->rec.bytes = s->bytes;
 }
 
-static void def_grow(struct replay_cursor *c);
-
-static void def_put_as(struct replay_cursor *c, const mpirr_record *r, unsigned kind);
-
-static void def_put(struct replay_cursor *c, const mpirr_record *r) { def_put_as(c, r, r->kind); }
+/* A free place in the pool for one more deferred record. */
+static uint32_t def_place(struct replay_cursor *c)
+{
+    if (c->def_nfree) return c->def_free[--c->def_nfree];
+    if (c->def_len == c->def_cap) {
+        size_t cap = c->def_cap ? 2 * c->def_cap : 64;
+        struct stored *d = realloc(c->def, cap * sizeof *d);
+        if (d) c->def = d;
+        uint32_t *f = realloc(c->def_free, cap * sizeof *f);
+        if (f) c->def_free = f;
+        if (!d || !f || cap > UINT32_MAX) mpirr_fatal("out of memory reading the recording");
+        c->def_cap = cap;
+    }
+    return (uint32_t)c->def_len++;
+}
 
 static void def_put_as(struct replay_cursor *c, const mpirr_record *r, unsigned kind)
 {
-    if (2 * (c->def_len + 1) > c->def_cap) def_grow(c);
-    uint64_t k = def_key(r->event, r->sub, kind);
-    size_t i = def_home(k, c->def_cap);
-    while (c->def_keys[i] && c->def_keys[i] != k) i = (i + 1) & (c->def_cap - 1);
-    if (c->def_keys[i]) { /* duplicate key: the later one wins */
-        free(c->def[i].indices);
-        free(c->def[i].bytes);
-    } else {
-        c->def_len++;
+    int added;
+    uint64_t *v = u64_map_slot(&c->def_map, def_key(r->event, r->sub, kind), 0, &added);
+    if (!v) mpirr_fatal("out of memory reading the recording");
+    if (added) {
+        *v = def_place(c);
+    } else { /* duplicate key: the later one wins */
+        free(c->def[*v].indices);
+        free(c->def[*v].bytes);
     }
-    c->def_keys[i] = k;
-    store(&c->def[i], r);
-    c->def[i].kind_key = kind;
+    store(&c->def[*v], r);
 }
 
-static void def_grow(struct replay_cursor *c)
-{
-    struct stored *old = c->def;
-    uint64_t *oldk = c->def_keys;
-    size_t oldcap = c->def_cap;
-    c->def_cap = oldcap ? 2 * oldcap : 64;
-    c->def = calloc(c->def_cap, sizeof *c->def);
-    c->def_keys = calloc(c->def_cap, sizeof *c->def_keys);
-    if (!c->def || !c->def_keys) mpirr_fatal("out of memory reading the recording");
-    c->def_len = 0;
-    for (size_t i = 0; i < oldcap; i++)
-        if (oldk[i]) {
-            def_put_as(c, &old[i].rec, old[i].kind_key);
-            free(old[i].indices);
-            free(old[i].bytes);
-        }
-    free(old);
-    free(oldk);
-}
+static void def_put(struct replay_cursor *c, const mpirr_record *r) { def_put_as(c, r, r->kind); }
 
-/* The slot holding key (event, sub, kind), or SIZE_MAX. */
-static size_t def_find(const struct replay_cursor *c, uint64_t event, uint32_t sub, unsigned kind)
+/* The deferred record keyed (event, sub, kind), out of the map and its place freed: the
+ * caller takes or frees its copies before the next put. NULL if absent. */
+static struct stored *def_remove(struct replay_cursor *c, uint64_t event, uint32_t sub,
+                                 unsigned kind)
 {
-    if (!c->def_cap) return SIZE_MAX;
-    uint64_t k = def_key(event, sub, kind);
-    size_t mask = c->def_cap - 1, i = def_home(k, c->def_cap);
-    while (c->def_keys[i] && c->def_keys[i] != k) i = (i + 1) & mask;
-    return c->def_keys[i] ? i : SIZE_MAX;
-}
-
-/* Empties slot i (its copies already handed on or freed) and re-inserts the rest of its
- * cluster, so that probing stays correct. */
-static void def_remove(struct replay_cursor *c, size_t i)
-{
-    size_t mask = c->def_cap - 1;
-    c->def_keys[i] = 0;
-    c->def_len--;
-    for (size_t j = (i + 1) & mask; c->def_keys[j]; j = (j + 1) & mask) {
-        struct stored s = c->def[j];
-        c->def_keys[j] = 0;
-        c->def_len--;
-        def_put_as(c, &s.rec, s.kind_key);
-        free(s.indices);
-        free(s.bytes);
-    }
+    uint64_t place;
+    if (!u64_map_del(&c->def_map, def_key(event, sub, kind), &place)) return NULL;
+    c->def_free[c->def_nfree++] = (uint32_t)place;
+    return &c->def[place];
 }
 
 /* Removes and returns the deferred record with this key; 0 if absent. */
 static int def_take(struct replay_cursor *c, uint64_t event, uint32_t sub, unsigned kind,
                     mpirr_record *out)
 {
-    size_t i = def_find(c, event, sub, kind);
-    if (i == SIZE_MAX) return 0;
-    *out = c->def[i].rec; /* indices of deferred records are never used */
-    free(c->def[i].indices);
-    free(c->def[i].bytes);
+    if (!c->def_map.n) return 0; /* the common case, checked before any hashing */
+    struct stored *s = def_remove(c, event, sub, kind);
+    if (!s) return 0;
+    *out = s->rec; /* indices of deferred records are never used */
+    free(s->indices);
+    free(s->bytes);
     out->indices = NULL;
     out->bytes = NULL;
-    def_remove(c, i);
     return 1;
 }
 
@@ -313,10 +276,9 @@ static void hand_out(struct replay_cursor *c, struct stored *h, mpirr_record *ou
 /* A threaded recording's in-order record of event (hand_out); 0 if it has none. */
 static int take_in_order(struct replay_cursor *c, uint64_t event, mpirr_record *out)
 {
-    size_t i = def_find(c, event, 0, KIND_IN_ORDER);
-    if (i == SIZE_MAX) return 0;
-    hand_out(c, &c->def[i], out);
-    def_remove(c, i);
+    struct stored *s = def_remove(c, event, 0, KIND_IN_ORDER);
+    if (!s) return 0;
+    hand_out(c, s, out);
     return 1;
 }
 
@@ -324,13 +286,16 @@ void mpirr_cursor_close(struct replay_cursor *c)
 {
     if (!c) return;
     while (c->qlen) pop(c);
-    for (size_t i = 0; i < c->def_cap; i++)
-        if (c->def_keys[i]) free(c->def[i].indices), free(c->def[i].bytes);
+    size_t pos = 0;
+    uint64_t key, place;
+    while (u64_map_next(&c->def_map, &pos, &key, &place))
+        free(c->def[place].indices), free(c->def[place].bytes);
+    u64_map_free(&c->def_map);
     free(c->q);
     free(c->taken_indices);
     free(c->taken_bytes);
     free(c->def);
-    free(c->def_keys);
+    free(c->def_free);
     mpirr_log_reader_close(c->rd);
     free(c);
 }
