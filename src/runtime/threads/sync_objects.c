@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "handle_map.h"
+#include "u64_map.h"
 
 #define CHUNK_BITS 10
 #define CHUNK (1u << CHUNK_BITS)
@@ -20,7 +20,7 @@
 
 static struct sync_obj *chunks[MAX_CHUNKS];
 static uint32_t count;
-static handle_map by_addr;
+static u64_map by_addr;
 static int busy;
 uint32_t mpirr_sync_generation;
 
@@ -41,13 +41,13 @@ struct sync_obj *mpirr_sync_obj(const void *addr, uint32_t *index)
     uint64_t found;
     struct sync_obj *o = NULL;
     lock();
-    if (handle_map_get(&by_addr, (uint64_t)(uintptr_t)addr, &found)) {
+    if (u64_map_get(&by_addr, (uint64_t)(uintptr_t)addr, &found)) {
         *index = (uint32_t)found;
         o = mpirr_sync_obj_at(*index);
     } else if (count < MAX_CHUNKS * CHUNK) {
         uint32_t c = count >> CHUNK_BITS;
         if (!chunks[c]) chunks[c] = calloc(CHUNK, sizeof *chunks[c]);
-        if (chunks[c] && !handle_map_put(&by_addr, (uint64_t)(uintptr_t)addr, count)) {
+        if (chunks[c] && !u64_map_put(&by_addr, (uint64_t)(uintptr_t)addr, count)) {
             *index = count++;
             o = mpirr_sync_obj_at(*index);
         }
@@ -59,11 +59,8 @@ struct sync_obj *mpirr_sync_obj(const void *addr, uint32_t *index)
 void mpirr_sync_obj_reset(const void *addr)
 {
     lock();
-    uint64_t found;
-    if (handle_map_get(&by_addr, (uint64_t)(uintptr_t)addr, &found)) {
-        handle_map_del(&by_addr, (uint64_t)(uintptr_t)addr); /* the next use makes a new one */
+    if (u64_map_del(&by_addr, (uint64_t)(uintptr_t)addr, NULL)) /* the next use makes a new one */
         __atomic_fetch_add(&mpirr_sync_generation, 1, __ATOMIC_RELEASE);
-    }
     unlock();
 }
 
@@ -147,6 +144,6 @@ void mpirr_sync_objs_free(void)
         chunks[c] = NULL;
     }
     count = 0;
-    handle_map_free(&by_addr);
+    u64_map_free(&by_addr);
     unlock();
 }

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "event_history.h"
-#include "handle_map.h"
+#include "u64_map.h"
 #include "libc_runtime.h"
 #include "replay_control.h"
 #include "runtime.h"
@@ -31,7 +31,7 @@ struct sync_thread {
     int id;
     uint64_t ops;                 /* synchronization calls so far */
     uint32_t generation;          /* of the object table when the cache was filled */
-    handle_map cache;             /* address -> object index << 32 | last version seen + 1 */
+    u64_map cache;                /* address -> object index << 32 | last version seen + 1 */
     /* the object used last, kept out of the map (code mostly takes one lock again and again):
      * its address (NULL: none), and its entry as in the map */
     const void *last_addr;
@@ -77,10 +77,10 @@ static uint64_t cache_get(struct sync_thread *t, const void *addr)
 {
     if (addr == t->last_addr) return t->last_entry;
     if (t->last_addr &&
-        handle_map_put(&t->cache, (uint64_t)(uintptr_t)t->last_addr, t->last_entry))
+        u64_map_put(&t->cache, (uint64_t)(uintptr_t)t->last_addr, t->last_entry))
         mpirr_fatal("out of memory ordering synchronizations");
     uint64_t entry = 0;
-    handle_map_get(&t->cache, (uint64_t)(uintptr_t)addr, &entry);
+    u64_map_get(&t->cache, (uint64_t)(uintptr_t)addr, &entry);
     t->last_addr = addr;
     t->last_entry = entry;
     return entry;
@@ -88,7 +88,7 @@ static uint64_t cache_get(struct sync_thread *t, const void *addr)
 
 static void cache_forget(struct sync_thread *t)
 {
-    handle_map_free(&t->cache);
+    u64_map_free(&t->cache);
     t->last_addr = NULL;
 }
 static pthread_key_t key;
