@@ -136,7 +136,8 @@ static inline int an_after(const an_msg *m, uint64_t e) { return m->hb_dest >= 2
 typedef struct an_race {
     int rank;
     uint32_t op;        /* the racing receive (index into ranks[rank].ops) */
-    uint32_t first;     /* races: its candidates are cand[first .. first + n); Chu & Huang:
+    uint32_t first;     /* races: its candidates are cand[first .. first + n) when they are
+                         * kept (an_find_races); Chu & Huang:
                          * where its reach set starts in its rank's index (an_ch_reach) */
     uint32_t n;         /* how many it has */
     uint32_t kept;      /* how many are listed (Chu & Huang list at most AN_CH_KEEP) */
@@ -145,12 +146,16 @@ typedef struct an_race {
 /* Chu & Huang's reach sets can hold every message of a level: each receive lists this many. */
 #define AN_CH_KEEP 256
 
+struct an_cand_index;
+
 typedef struct an_races {
     an_race *races;       /* racing receives, by rank then post order */
     size_t nraces;
-    uint32_t *cand;       /* candidate messages (the matched one first); each racing receive
-                           * and its candidates is a star of the race graph (race_graph.c) */
-    size_t ncand;
+    uint32_t *cand;       /* candidate messages (the matched one first), an_find_races only:
+                           * NULL from an_find_races_lazy (an_race_cands lists them); each
+                           * racing receive and its candidates is a star of the race graph */
+    size_t ncand;         /* how many candidates in all (kept or not) */
+    struct an_cand_index *index; /* finds them again (cand_index.h) */
     uint64_t on_the_fly;  /* messages Netzer & Miller's Figure 3 algorithm would trace */
     uint64_t wildcard_recvs;
     /* Chu & Huang: the verdicts and counts; the reach lists are not kept (a level can hold
@@ -160,7 +165,14 @@ typedef struct an_races {
     uint64_t ch_tasks, ch_control_points;
 } an_races;
 
+/* The racing receives and their candidates, kept in cand (4 bytes each). */
 int an_find_races(const an_run *run, an_races *out);
+/* The same without keeping the candidates (the race graph and an_race_cands find them again,
+ * a few binary searches each): what a large history can afford. */
+int an_find_races_lazy(const an_run *run, an_races *out);
+/* Racing receive x's candidates (x->n, the message it got first) into list, from cand or found
+ * again; x is one of r->races. Returns x->n. */
+uint32_t an_race_cands(const an_races *r, const an_race *x, uint32_t *list);
 int an_chu_huang(const an_run *run, an_races *out);
 void an_races_free(an_races *r);
 
@@ -182,8 +194,9 @@ typedef struct an_cover {
     int64_t min_cover;        /* exact minimum vertex cover, -1 if too large to compute */
     uint64_t components, exact_components;
 } an_cover;
-/* Builds the race graph from r's candidate lists (messages are vertices, each racing receive
- * joins its message to each other candidate) and covers it. -1: out of memory. */
+/* Covers the race graph of r (messages are vertices, each racing receive joins its message to
+ * each other candidate), without building it: neighbours are found again from the candidate
+ * index. -1: out of memory. */
 int an_optimal_trace(const an_run *run, const an_races *r, an_cover *out);
 
 /* ---- frontiers (frontier.c) ---- */
