@@ -265,7 +265,7 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
     w->p = *p;
     w->stage_cap = p->stage_bytes ? p->stage_bytes : DEFAULT_STAGE;
     /* a block's coded time column must stay within what readers accept, whatever the times */
-    if (tc_bound(w->stage_cap) > EV_MAX_BLOCK) w->stage_cap = (EV_MAX_BLOCK - 16) / 10;
+    if (tc_bound(w->stage_cap) > EV_MAX_BLOCK) w->stage_cap = (EV_MAX_BLOCK - 16) / 11;
     mpirr_ev_path(path, sizeof w->path, dir, p->rank, 0);
     mpirr_ev_path(w->tail_path, sizeof w->tail_path, dir, p->rank, 1);
     w->fd = mpirr_create_file(path, O_WRONLY);

@@ -5,7 +5,7 @@
  * context (site mod 64, previous end code), the end code as 4 in context (site mod 64, this
  * begin code, previous end code), a code of 15 or more as the nibble 15 then the code as 8
  * decisions in an escape context; each probability adapts at 1/(n+1.5) after n
- * observations until that reaches 1/32. */
+ * observations, from the 32nd on at 1/32 as in TC_V1. */
 #include "time_coder.h"
 
 #include <stdlib.h>
@@ -13,9 +13,6 @@
 #define PROB_BITS 15
 #define PROB_ONE (1u << PROB_BITS)
 #define ADAPT 5
-/* TC_V2: probabilities stay inside [PROB_MIN, PROB_ONE - PROB_MIN], so that neither bit of a
- * decision ever has no room in the range (the fixed shift of TC_V1 stops there by itself). */
-#define PROB_MIN 32
 #define COUNT_MAX 31 /* 1/(31 + 1.5) is below 1/32: the fixed rate from there on */
 
 /* TC_V1 */
@@ -46,10 +43,10 @@ struct tc_model {
 };
 
 /* 2^16 / (n + 1.5): the rate of a probability updated n times before (TC_V2). */
-static const uint16_t rate_of[COUNT_MAX + 1] = {
+static const uint16_t rate_of[COUNT_MAX] = {
     43691, 26214, 18725, 14564, 11916, 10082, 8738, 7710, 6899, 6242, 5699, 5243, 4855,
-    4520, 4228, 3971, 3745, 3542, 3361, 3197, 3048, 2913, 2789, 2675, 2570, 2473, 2383,
-    2300, 2222, 2149, 2081, 2048,
+    4520, 4228, 3972, 3745, 3542, 3361, 3197, 3048, 2913, 2789, 2675, 2570, 2473, 2383,
+    2300, 2222, 2149, 2081,
 };
 
 static void fill(uint16_t *p, size_t n)
@@ -99,21 +96,21 @@ static unsigned context(const tc_model *m, uint32_t site)
     return (site % SITE_CTX) * PREV_CTX + prev;
 }
 
-/* A decision's probability after seeing bit: TC_V1 moves it by a fixed 1/32 of the way (n is
- * NULL), TC_V2 by the rate of its count. */
+/* A decision's probability after seeing bit: TC_V2 moves it by the rate of its count while
+ * the count is young (n not NULL and below COUNT_MAX), then, like TC_V1 always, by 1/32 of
+ * the way with LZMA's shifts (which keep it within [31, PROB_ONE - 31]: both bits keep room
+ * in the range). The counting rates cannot get it that far: 31 updates the same way leave
+ * p0 * 0.5 / 32.5, about 250. */
 static inline void adapt(uint16_t *p, uint8_t *n, unsigned bit)
 {
-    if (!n) {
-        if (bit) *p -= (uint16_t)(*p >> ADAPT);
-        else *p += (uint16_t)((PROB_ONE - *p) >> ADAPT);
+    if (n && *n < COUNT_MAX) {
+        int32_t target = bit ? 0 : (int32_t)PROB_ONE, q = *p;
+        *p = (uint16_t)(q + (int32_t)(((int64_t)(target - q) * rate_of[*n]) >> 16));
+        (*n)++;
         return;
     }
-    int32_t target = bit ? 0 : (int32_t)PROB_ONE, q = *p;
-    q += (int32_t)(((int64_t)(target - q) * rate_of[*n]) >> 16);
-    if (q < PROB_MIN) q = PROB_MIN;
-    if (q > (int32_t)(PROB_ONE - PROB_MIN)) q = (int32_t)(PROB_ONE - PROB_MIN);
-    *p = (uint16_t)q;
-    if (*n < COUNT_MAX) (*n)++;
+    if (bit) *p -= (uint16_t)(*p >> ADAPT);
+    else *p += (uint16_t)((PROB_ONE - *p) >> ADAPT);
 }
 
 /* ---- encoder ---- */
@@ -141,7 +138,7 @@ static void shift_low(struct enc *e)
     e->low = (e->low & 0x00ffffffu) << 8;
 }
 
-static void encode_bit(struct enc *e, uint16_t *p, uint8_t *n, unsigned bit)
+static inline void encode_bit(struct enc *e, uint16_t *p, uint8_t *n, unsigned bit)
 {
     uint32_t bound = (e->range >> PROB_BITS) * *p;
     if (!bit) {
@@ -158,7 +155,7 @@ static void encode_bit(struct enc *e, uint16_t *p, uint8_t *n, unsigned bit)
 }
 
 /* The bits of sym, highest first, down a tree of 2^bits - 1 decisions (n: NULL for TC_V1). */
-static void encode_tree(struct enc *e, uint16_t *probs, uint8_t *n, unsigned sym, int bits)
+static inline void encode_tree(struct enc *e, uint16_t *probs, uint8_t *n, unsigned sym, int bits)
 {
     unsigned m = 1;
     for (int i = bits - 1; i >= 0; i--) {
@@ -169,7 +166,7 @@ static void encode_tree(struct enc *e, uint16_t *probs, uint8_t *n, unsigned sym
 }
 
 /* TC_V2: a code as its nibble (15: escaped), then if escaped the code itself. */
-static void encode_code(struct enc *e, tc_model *m, nib_probs *ctx, unsigned code)
+static inline void encode_code(struct enc *e, tc_model *m, nib_probs *ctx, unsigned code)
 {
     unsigned nib = code < ESCAPED ? code : ESCAPED;
     encode_tree(e, ctx->p, ctx->n, nib, 4);
@@ -188,9 +185,9 @@ static nib_probs *end_ctx(tc_model *m, uint32_t site, unsigned cb)
 static void v2_next(tc_model *m, unsigned ce) { m->prev = ce < ESCAPED ? ce : ESCAPED; }
 
 /* Worst case: a call record's time byte is 8 decisions (TC_V1, or TC_V2's two nibbles), each
- * at most log2(PROB_ONE / PROB_MIN) = 10 bits, so 10 bytes; its escape adds two bytes and
+ * at most log2(PROB_ONE / 31), just over 10 bits, so 10 bytes and a bit; its escape adds two bytes and
  * 16 decisions. Real columns code to a fraction of their raw bytes. */
-size_t tc_bound(size_t n) { return 10 * n + 16; }
+size_t tc_bound(size_t n) { return 11 * n + 16; }
 
 size_t tc_encode_block(tc_model *m, const uint8_t *syms, size_t n, const uint32_t *sites,
                        uint8_t *out)
