@@ -19,12 +19,14 @@
 /* The files a recording consists of: what --force may remove. A stale rank-*.pending (races
  * mode, left by a rank that died) would otherwise be read back as part of the new recording;
  * and the runtime creates its files only where none exists (mpirr_create_file), so every
- * name it writes must be cleared here (rank-*.tail covers rank-*.events.tail too). Removing
- * a symlink planted under one of these names removes the link, never its target. */
+ * name it writes must be cleared here (rank-*.tail covers rank-*.events.tail too; *.log.new is
+ * a log whose process was killed before its header was whole). Removing a symlink planted
+ * under one of these names removes the link, never its target. */
 static const char rank_log_pattern[] = "rank-*.log";
 static const char *const recording_files[] = {
     rank_log_pattern, "rank-*.tail", "rank-*.pending", "rank-*.events", "sync-*.log",
-    "sync-*.tail", "manifest", "manifest.tmp", "flip", MPIRR_ERRLOG_NAME, MPIRR_HOLDLOG_NAME, NULL,
+    "sync-*.tail", "*.log.new", "manifest", "manifest.tmp", "flip", MPIRR_ERRLOG_NAME,
+    MPIRR_HOLDLOG_NAME, NULL,
 };
 
 static int is_recording_file(const char *name)

@@ -107,7 +107,8 @@ void stat_collect_threads(struct rec_stats *st)
     struct thread_stat *tot = &st->sync_total;
     for (int r = 0; r < st->nranks; r++) {
         struct rank_stat *rs = &st->ranks[r];
-        qsort(rs->threads, (size_t)rs->nthreads, sizeof *rs->threads, by_thread);
+        if (rs->nthreads) /* (qsort of a NULL array, even empty, is undefined) */
+            qsort(rs->threads, (size_t)rs->nthreads, sizeof *rs->threads, by_thread);
         for (int i = 0; i < rs->nthreads; i++) {
             struct thread_stat *ts = &rs->threads[i];
             read_log(st->rec.dir, r, ts);

@@ -45,6 +45,7 @@ struct mpirr_log_writer {
     uint64_t log_bytes;
     int failed;              /* a .log write failed: the stage keeps its records for good */
     char tail_path[4096], log_path[4096];
+    char new_path[4104];     /* the log's name until its header is whole */
     char err[4400];
 };
 
@@ -187,11 +188,9 @@ mpirr_log_writer *mpirr_log_writer_open_at(const char *log_path, const mpirr_log
     }
     snprintf(w->tail_path, sizeof w->tail_path, "%.*s.tail", (int)(len - 4), path);
     memcpy(w->log_path, path, sizeof w->log_path);
-    w->log_fd = mpirr_create_file(path, O_WRONLY);
-    if (w->log_fd < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-        goto fail;
-    }
+    /* The tail first, then the log, whole with its header: a process killed in between (a
+     * thread's first synchronization as another thread's MPI_Abort ends the job) leaves no log,
+     * or a stray tail that nothing reads, never a log without its header or its tail. */
     w->tail = mpirr_map_create(w->tail_path, TAIL_HEADER_BYTES + w->stage_cap, err, errlen);
     if (!w->tail && errno == ENOSPC && !stage_bytes &&
         w->stage_cap != STAGE_HEADER_BYTES + SMALL_STAGE_BYTES) {
@@ -200,6 +199,13 @@ mpirr_log_writer *mpirr_log_writer_open_at(const char *log_path, const mpirr_log
     }
     if (!w->tail)
         goto fail;
+    memcpy(w->tail, TAIL_MAGIC, 8);
+    mpirr_put_u32(w->tail + TL_VERSION, TAIL_VERSION);
+    mpirr_put_u32(w->tail + TL_CAPACITY, (uint32_t)w->stage_cap);
+    mpirr_log_set_ending(w, MPIRR_END_CUT, 0);
+    *mpirr_log_progress(w) = mpirr_progress_word(0, 0);
+    w->codec.wtime_ns = 1;
+    tail_reset(w);
     w->zc = ZSTD_createCCtx();
     w->zcap = ZSTD_compressBound(w->stage_cap);
     w->zbuf = malloc(FRAME_HEADER_BYTES + w->zcap);
@@ -212,19 +218,27 @@ mpirr_log_writer *mpirr_log_writer_open_at(const char *log_path, const mpirr_log
     uint8_t hdr[FILE_HEADER_BYTES];
     mpirr_log_header coded = *h;
     coded.flags |= MPIRR_LOG_FLAG_WTIME_NS;
-    w->codec.wtime_ns = 1;
     mpirr_header_encode(hdr, &coded);
+    /* written under a new name, then linked to its own (which must not exist yet) */
+    snprintf(w->new_path, sizeof w->new_path, "%s.new", path);
+    w->log_fd = mpirr_create_file(w->new_path, O_WRONLY);
+    if (w->log_fd < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        goto fail;
+    }
     if (mpirr_write_all(w->log_fd, hdr, sizeof hdr)) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         goto fail;
     }
+    if (link(w->new_path, path) &&
+        /* a file system without hard links: a rename, where nothing has the name yet */
+        ((errno != EPERM && errno != EOPNOTSUPP) || !access(path, F_OK) ||
+         rename(w->new_path, path))) {
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        goto fail;
+    }
+    unlink(w->new_path);
     w->log_bytes = sizeof hdr;
-    memcpy(w->tail, TAIL_MAGIC, 8);
-    mpirr_put_u32(w->tail + TL_VERSION, TAIL_VERSION);
-    mpirr_put_u32(w->tail + TL_CAPACITY, (uint32_t)w->stage_cap);
-    mpirr_log_set_ending(w, MPIRR_END_CUT, 0);
-    *mpirr_log_progress(w) = mpirr_progress_word(0, 0);
-    tail_reset(w);
     return w;
 fail:
     /* Nothing half-made stays behind: a .log without its tail would read as damage. */
@@ -234,7 +248,7 @@ fail:
     }
     if (w->log_fd >= 0) {
         close(w->log_fd);
-        unlink(path);
+        unlink(w->new_path);
     }
     ZSTD_freeCCtx(w->zc);
     free(w->zbuf);

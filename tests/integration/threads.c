@@ -54,6 +54,9 @@ int main(int argc, char **argv)
     pthread_t th[THREADS];
     if (argc > 1 && argv[1][0] == 'a') { /* "abort": every thread of rank 0 aborts at once */
         pthread_barrier_init(&at_once, NULL, THREADS);
+        /* once every rank is past MPI_Init, so has its log: a rank ended inside MPI_Init
+         * would have none, which is another test's subject */
+        MPI_Barrier(MPI_COMM_WORLD);
         if (rank == 0)
             for (long t = 0; t < THREADS; t++) pthread_create(&th[t], NULL, aborter, NULL);
         MPI_Barrier(MPI_COMM_WORLD); /* other ranks wait here to be ended */
