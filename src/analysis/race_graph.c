@@ -82,6 +82,7 @@ typedef struct rgraph {
     /* racing receive bit of op i of rank p: bit rank_bit[p] + i */
     uint64_t *racing;
     size_t *rank_bit;
+    uint8_t *rank_races;   /* per rank: it has racing receives (else its messages are no vertex) */
     uint32_t *cands;       /* one receive's candidates (ci_cands) */
     uint32_t *nb;          /* the neighbours found last */
     size_t nnb, capnb;
@@ -102,7 +103,8 @@ static int rgraph_init(rgraph *g, const an_run *run, const an_races *r)
     g->ix = r->index;
     size_t bits = 0;
     g->rank_bit = malloc(((size_t)run->nranks + 1) * sizeof *g->rank_bit);
-    if (!g->rank_bit) return -1;
+    g->rank_races = calloc((size_t)run->nranks + 1, 1);
+    if (!g->rank_bit || !g->rank_races) return -1;
     for (int p = 0; p < run->nranks; p++) {
         g->rank_bit[p] = bits;
         bits += run->ranks[p].nops;
@@ -127,6 +129,7 @@ static int rgraph_init(rgraph *g, const an_run *run, const an_races *r)
         const an_op *o = &run->ranks[x->rank].ops[x->op];
         size_t b = g->rank_bit[x->rank] + x->op;
         g->racing[b / 64] |= 1ull << (b % 64);
+        g->rank_races[x->rank] = 1;
         int added;
         uint64_t *s = u64_map_slot(&g->pat, pattern_key((uint32_t)x->rank, o->comm, o->tag), g->npat, &added);
         if (!s) {
@@ -154,6 +157,7 @@ static void rgraph_free(rgraph *g)
     free(g->p_op);
     free(g->racing);
     free(g->rank_bit);
+    free(g->rank_races);
     free(g->cands);
     free(g->nb);
     free(g->flags);
@@ -207,6 +211,7 @@ static int neighbours(rgraph *g, uint32_t u)
     const an_op *so = &run->ranks[m->sender].ops[m->send_op];
     uint32_t p = m->receiver;
     g->nnb = 0;
+    if (!g->rank_races[p]) return 0;
     if (m->recv_op != AN_NIL) {
         size_t b = g->rank_bit[p] + m->recv_op;
         if (g->racing[b / 64] >> (b % 64) & 1) {
