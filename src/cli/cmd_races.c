@@ -49,24 +49,26 @@ static void json_msg(struct analysis *a, struct json *j, const char *key, uint32
     json_point(a, j, key, (int)msg->sender, msg->send_op);
 }
 
-/* One list of racing receives: the races' candidates (cand), or Chu & Huang's reach sets
- * (cand NULL: listed again by an_ch_reach, a rank's index at a time); near (NULL, or not
+/* One list of racing receives: the races' candidates (rs: found again by an_race_cands), or
+ * Chu & Huang's reach sets (rs NULL: listed again by an_ch_reach, a rank's index at a time);
+ * near (NULL, or not
  * active: as listed) orders them and gives each its distance. -1: out of memory. */
 static int json_race_list(struct analysis *a, struct json *j, const char *key, const an_race *races,
-                          size_t n, const uint32_t *cand, const char *cand_key, int logged_known,
+                          size_t n, const an_races *rs, const char *cand_key, int logged_known,
                           const struct races_logged *logged, const struct races_near *near)
 {
     if (near && !near->active) near = NULL;
     an_reach_index ix = {0};
-    uint32_t reach[AN_CH_KEEP];
-    int rc = 0;
+    /* a receive has at most one candidate per rank */
+    uint32_t *list = malloc(((size_t)a->run->nranks + AN_CH_KEEP) * sizeof *list);
+    int rc = list ? 0 : -1;
     json_array_begin(j, key);
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; list && k < n; k++) {
         size_t i = near ? near->order[k] : k;
         const an_race *r = &races[i];
         const an_op *o = &a->run->ranks[r->rank].ops[r->op];
-        const uint32_t *list = cand ? cand + r->first : reach;
-        if (!cand && an_ch_reach(a->run, r, &ix, reach)) {
+        if (rs) an_race_cands(rs, r, list);
+        else if (an_ch_reach(a->run, r, &ix, list)) {
             rc = -1;
             break;
         }
@@ -93,6 +95,7 @@ static int json_race_list(struct analysis *a, struct json *j, const char *key, c
     }
     json_array_end(j);
     an_reach_index_free(&ix);
+    free(list);
     return rc;
 }
 
@@ -124,8 +127,9 @@ static int print_json(struct analysis *a, const struct races_report *rep, const 
     json_string(&j, "recording", a->rec.dir);
     json_int(&j, "ranks", a->run->nranks);
     json_near(&j, near);
-    json_race_list(a, &j, "receives", rep->r.races, rep->r.nraces, rep->r.cand, "candidates",
-                   rep->logged.known, &rep->logged, near);
+    if (json_race_list(a, &j, "receives", rep->r.races, rep->r.nraces, &rep->r, "candidates",
+                       rep->logged.known, &rep->logged, near))
+        return -1;
     if (json_race_list(a, &j, "chu_huang", rep->r.ch, rep->r.nch, NULL, "reach", 0, NULL, NULL))
         return -1;
     json_array_begin(&j, "unmatched_receives");
@@ -194,13 +198,20 @@ static void print_receive(struct analysis *a, const struct races_report *rep, co
     char src[32], tag[32];
     pattern(src, sizeof src, o->peer, "source");
     pattern(tag, sizeof tag, o->tag, "tag");
+    uint32_t *cands = malloc(x->n * sizeof *cands);
+    if (!cands) {
+        printf("(%s, %s): out of memory\n", src, tag);
+        return;
+    }
+    an_race_cands(r, x, cands);
     printf("(%s, %s) got ", src, tag);
-    print_msg(a, r->cand[x->first]);
+    print_msg(a, cands[0]);
     printf("; could have got");
     for (uint32_t k = 1; k < x->n; k++) {
         printf(k > 1 ? ", " : " ");
-        print_msg(a, r->cand[x->first + k]);
+        print_msg(a, cands[k]);
     }
+    free(cands);
     if (rep->logged.known)
         printf(races_logged_has(&rep->logged, x->rank, o->post) ? " [logged]" : " [not logged]");
     putchar('\n');
