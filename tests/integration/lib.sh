@@ -72,3 +72,17 @@ replay_as_recorded() {
     verdicts='^mpirr: replay (finished as recorded|followed the recording)'
     ! grep '^mpirr: ' "$1.err" | grep -Evq "$verdicts" && grep -Eq "$verdicts" "$1.err"
 }
+
+# native_distinct NAME RUNS CMD...: runs CMD natively RUNS times (each must exit 0); sets
+# DISTINCT to how many different outputs they printed and fails unless at least 2 (the program
+# raced: a replay test is only worth something on a program whose runs differ).
+native_distinct() {
+    local name=$1 runs=$2 i
+    shift 2
+    DISTINCT=$(for i in $(seq "$runs"); do
+        run "$TMP/native-$name$i" "$@"
+        [ "$STATUS" -eq 0 ] || { cat "$TMP/native-$name$i.err" >&2; fail "$name: native run $i exited $STATUS"; }
+        md5sum <"$TMP/native-$name$i.out"
+    done | sort -u | wc -l)
+    [ "$DISTINCT" -ge 2 ] || fail "$name: $runs native runs printed the same: the program did not race"
+}

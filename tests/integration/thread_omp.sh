@@ -28,12 +28,7 @@ omp=$(readelf -d "$PROG" | sed -n 's/.*NEEDED.*\[\(lib[gi]*omp[^]]*\)\].*/\1/p' 
 [ -n "$omp" ] || fail "$PROG needs no OpenMP runtime"
 
 for what in $constructs; do
-    distinct=$(for i in 1 2 3 4; do
-        run "$TMP/native-$what$i" "${LAUNCH[@]}" "$PROG" "$what"
-        [ "$STATUS" -eq 0 ] || { cat "$TMP/native-$what$i.err" >&2; fail "$what: native run $i exited $STATUS"; }
-        md5sum <"$TMP/native-$what$i.out"
-    done | sort -u | wc -l)
-    [ "$distinct" -ge 2 ] || fail "$what: 4 native runs printed the same: the threads did not race"
+    native_distinct "$what" 4 "${LAUNCH[@]}" "$PROG" "$what"
     run "$TMP/rec-$what" "$MPIRR" record -o "$TMP/rec-$what" -- "${LAUNCH[@]}" "$PROG" "$what"
     [ "$STATUS" -eq 0 ] || { cat "$TMP/rec-$what.err" >&2; fail "$what: the recorded run exited $STATUS"; }
     warnings=$(grep -c '^mpirr: warning:' "$TMP/rec-$what.err")
@@ -54,5 +49,5 @@ for what in $constructs; do
             fail "$what: replay $i printed $(cat "$TMP/rep-$what$i.out"), the recording $(cat "$TMP/rec-$what.out")"
     done
     [ "$reps" -eq 1 ] && replays="replay ran to its end" || replays="$reps replays printed the recorded digest"
-    echo "ok: $what: native runs $distinct distinct of 4; $said; $replays"
+    echo "ok: $what: native runs $DISTINCT distinct of 4; $said; $replays"
 done

@@ -14,23 +14,29 @@
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3 NP=2
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
+read -r -a LAUNCH3 <<<"$(launcher "$IMPL" 3)"
+
+# record_replay5 NAME NP MODE [RECORD OPTIONS...]: records PROG MODE on NP ranks, replays it 5
+# times under noise: each replay ends as recorded and prints the recorded output.
+record_replay5() {
+    local name=$1 np=$2 mode=$3 i
+    shift 3
+    local -a launch
+    read -r -a launch <<<"$(launcher "$IMPL" "$np")"
+    run "$TMP/rec-$name" "$MPIRR" record "$@" -o "$TMP/rec-$name" -- "${launch[@]}" "$PROG" "$mode"
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/rec-$name.err" >&2; fail "$name: the recorded run exited $STATUS"; }
+    for i in 1 2 3 4 5; do
+        run "$TMP/rep-$name$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec-$name"
+        [ "$STATUS" -eq 0 ] && replay_as_recorded "$TMP/rep-$name$i" ||
+            { cat "$TMP/rep-$name$i.err" >&2; fail "$name: replay $i failed (exit $STATUS)"; }
+        cmp -s "$TMP/rec-$name.out" "$TMP/rep-$name$i.out" || fail "$name: replay $i printed another output"
+    done
+}
 
 for what in mutex cond trylock rwlock sem create; do
-    distinct=$(for i in 1 2 3 4 5 6; do
-        run "$TMP/native-$what$i" "${LAUNCH[@]}" "$PROG" "$what"
-        [ "$STATUS" -eq 0 ] || { cat "$TMP/native-$what$i.err" >&2; fail "$what: native run $i exited $STATUS"; }
-        md5sum <"$TMP/native-$what$i.out"
-    done | sort -u | wc -l)
-    [ "$distinct" -ge 2 ] || fail "$what: 6 native runs printed the same: the threads did not race"
-    run "$TMP/rec-$what" "$MPIRR" record -o "$TMP/rec-$what" -- "${LAUNCH[@]}" "$PROG" "$what"
-    [ "$STATUS" -eq 0 ] || { cat "$TMP/rec-$what.err" >&2; fail "$what: the recorded run exited $STATUS"; }
-    for i in 1 2 3 4 5; do
-        run "$TMP/rep-$what$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec-$what"
-        [ "$STATUS" -eq 0 ] && replay_as_recorded "$TMP/rep-$what$i" ||
-            { cat "$TMP/rep-$what$i.err" >&2; fail "$what: replay $i failed (exit $STATUS)"; }
-        cmp -s "$TMP/rec-$what.out" "$TMP/rep-$what$i.out" || fail "$what: replay $i printed other digests"
-    done
-    echo "ok: $what: native runs $distinct distinct of 6; 5 replays identical ($(ls "$TMP/rec-$what" | grep -c '^sync-.*\.log$') thread logs)"
+    native_distinct "$what" 6 "${LAUNCH[@]}" "$PROG" "$what"
+    record_replay5 "$what" "$NP" "$what"
+    echo "ok: $what: native runs $DISTINCT distinct of 6; 5 replays identical ($(ls "$TMP/rec-$what" | grep -c '^sync-.*\.log$') thread logs)"
 done
 
 # A crash some interleavings produce: record until a run crashes (each does with probability
@@ -73,25 +79,13 @@ check_divergence trylock "the recording has pthread_mutex_lock here, the program
 check_divergence otherlock "pthread_mutex_lock waits for version 1 of the object at 0x[0-9a-f]*, which stays at version 0 (no progress in the rank for 2 s)"
 
 # MPI_THREAD_MULTIPLE: threads racing on MPI itself
-read -r -a LAUNCH3 <<<"$(launcher "$IMPL" 3)"
-distinct=$(for i in 1 2 3 4 5 6; do
-    run "$TMP/native-mt$i" "${LAUNCH3[@]}" "$PROG" multiple
-    [ "$STATUS" -eq 0 ] || { cat "$TMP/native-mt$i.err" >&2; fail "multiple: native run $i exited $STATUS"; }
-    cat "$TMP/native-mt$i.out"
-done | sort -u | wc -l)
-if grep -q "no MPI_THREAD_MULTIPLE" "$TMP/native-mt1.out"; then echo "skipped: $IMPL lacks MPI_THREAD_MULTIPLE"; exit 0; fi
-[ "$distinct" -ge 2 ] || fail "multiple: 6 native runs printed the same: the threads did not race"
+run "$TMP/native-mt-probe" "${LAUNCH3[@]}" "$PROG" multiple
+if grep -q "no MPI_THREAD_MULTIPLE" "$TMP/native-mt-probe.out"; then echo "skipped: $IMPL lacks MPI_THREAD_MULTIPLE"; exit 0; fi
+native_distinct multiple 6 "${LAUNCH3[@]}" "$PROG" multiple
 for mode in sources races all; do
     events=(); [ "$mode" = all ] && events=(--events) # and the event history, in one of the modes
-    run "$TMP/rec-mt-$mode" "$MPIRR" record --mode "$mode" "${events[@]}" -o "$TMP/rec-mt-$mode" -- "${LAUNCH3[@]}" "$PROG" multiple
-    [ "$STATUS" -eq 0 ] || { cat "$TMP/rec-mt-$mode.err" >&2; fail "multiple, $mode mode: the recorded run exited $STATUS"; }
-    for i in 1 2 3 4 5; do
-        run "$TMP/rep-mt-$mode$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec-mt-$mode"
-        [ "$STATUS" -eq 0 ] && replay_as_recorded "$TMP/rep-mt-$mode$i" ||
-            { cat "$TMP/rep-mt-$mode$i.err" >&2; fail "multiple, $mode mode: replay $i failed (exit $STATUS)"; }
-        cmp -s "$TMP/rec-mt-$mode.out" "$TMP/rep-mt-$mode$i.out" || fail "multiple, $mode mode: replay $i printed another digest"
-    done
-    echo "ok: multiple, $mode mode ${events[*]}: native runs $distinct distinct of 6; 5 replays identical"
+    record_replay5 "multiple-$mode" 3 multiple --mode "$mode" "${events[@]}"
+    echo "ok: multiple, $mode mode ${events[*]}: native runs $DISTINCT distinct of 6; 5 replays identical"
 done
 
 # MPI_THREAD_MULTIPLE, posting order. posting: rank 0's 2 threads receive rank 1's numbered
@@ -101,19 +95,7 @@ done
 # order the receives, or the sends, were posted in, which the replay must keep (each posts in
 # its thread's turn, src/runtime/threads/sync_order.h).
 for what in posting sending; do
-    distinct=$(for i in 1 2 3 4 5 6; do
-        run "$TMP/native-$what$i" "${LAUNCH[@]}" "$PROG" "$what"
-        [ "$STATUS" -eq 0 ] || { cat "$TMP/native-$what$i.err" >&2; fail "$what: native run $i exited $STATUS"; }
-        cat "$TMP/native-$what$i.out"
-    done | sort -u | wc -l)
-    [ "$distinct" -ge 2 ] || fail "$what: 6 native runs printed the same: the threads did not race"
-    run "$TMP/rec-$what" "$MPIRR" record --mode sources -o "$TMP/rec-$what" -- "${LAUNCH[@]}" "$PROG" "$what"
-    [ "$STATUS" -eq 0 ] || { cat "$TMP/rec-$what.err" >&2; fail "$what: the recorded run exited $STATUS"; }
-    for i in 1 2 3 4 5; do
-        run "$TMP/rep-$what$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec-$what"
-        [ "$STATUS" -eq 0 ] && replay_as_recorded "$TMP/rep-$what$i" ||
-            { cat "$TMP/rep-$what$i.err" >&2; fail "$what: replay $i failed (exit $STATUS)"; }
-        cmp -s "$TMP/rec-$what.out" "$TMP/rep-$what$i.out" || fail "$what: replay $i printed another digest"
-    done
-    echo "ok: $what, sources mode: native runs $distinct distinct of 6; 5 replays identical"
+    native_distinct "$what" 6 "${LAUNCH[@]}" "$PROG" "$what"
+    record_replay5 "$what" "$NP" "$what" --mode sources
+    echo "ok: $what, sources mode: native runs $DISTINCT distinct of 6; 5 replays identical"
 done
