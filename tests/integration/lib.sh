@@ -8,8 +8,8 @@ RUN_TIMEOUT=${RUN_TIMEOUT:-120}
 NOISE_US=${NOISE_US:-200}
 
 TMP=$(mktemp -d /tmp/mpirr-it.XXXXXX)
-# MPIRR_TEST_KEEP=1 keeps the scratch folder of a failed test, to look at what it left.
-trap 'st=$?; if [ "$st" -ne 0 ] && [ -n "${MPIRR_TEST_KEEP:-}" ]; then echo "kept $TMP" >&2; else rm -rf "$TMP"; fi' EXIT
+# KEEP_TEST_TMP=1 keeps the scratch folder of a failed test, to look at what it left.
+trap 'st=$?; if [ "$st" -ne 0 ] && [ -n "${KEEP_TEST_TMP:-}" ]; then echo "kept $TMP" >&2; else rm -rf "$TMP"; fi' EXIT
 
 fail() {
     echo "FAIL: $*" >&2
