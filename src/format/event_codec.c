@@ -51,7 +51,31 @@ static inline unsigned time_code(uint64_t x, uint64_t recon)
     return d <= MPIRR_EV_TIME_SLACK ? 0 : mpirr_ev_time_code(d);
 }
 
-static size_t put_items(uint8_t *p, const mpirr_event *e)
+/* Size codes: a received size equal to its prediction is stored as 0, any other as itself
+ * + 1 (sizes are count x type size of C ints, far below 2^64 - 1). Without size codes (older
+ * histories) the code is the size. */
+static inline uint64_t size_code(const mpirr_ev_codec *c, uint64_t v, uint64_t predicted)
+{
+    if (!c->size_codes) return v;
+    return v == predicted ? 0 : v + 1;
+}
+static inline uint64_t size_value(const mpirr_ev_codec *c, uint64_t code, uint64_t predicted)
+{
+    if (!c->size_codes) return code;
+    return code ? code - 1 : predicted;
+}
+static inline uint64_t *posted(mpirr_ev_codec *c, uint32_t slot)
+{
+    return &c->posted[slot % MPIRR_EV_POSTED_SLOTS];
+}
+/* After a record's sizes are coded: the slot it created was posted with its bytes. */
+static inline void note_posted(mpirr_ev_codec *c, const mpirr_event *e, uint32_t f)
+{
+    if ((f & (MPIRR_EVF_REQ | MPIRR_EVF_BYTES)) == (MPIRR_EVF_REQ | MPIRR_EVF_BYTES))
+        *posted(c, e->req) = e->bytes;
+}
+
+static size_t put_items(uint8_t *p, mpirr_ev_codec *c, const mpirr_event *e)
 {
     uint8_t *q = p;
     q += mpirr_varint_put(q, e->nitems);
@@ -62,7 +86,7 @@ static size_t put_items(uint8_t *p, const mpirr_event *e)
         if (it->flags & MPIRR_EVI_RECV) {
             q += put_s(q, it->src);
             q += put_s(q, it->tag);
-            q += mpirr_varint_put(q, it->got);
+            q += mpirr_varint_put(q, size_code(c, it->got, *posted(c, it->slot)));
         }
     }
     return (size_t)(q - p);
@@ -158,14 +182,14 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
     if (f & MPIRR_EVF_MATCH) {
         q += put_s(q, e->src);
         q += put_s(q, e->mtag);
-        q += put_u(q, e->got);
+        q += put_u(q, size_code(c, e->got, f & MPIRR_EVF_BYTES ? e->bytes : 0));
     }
     if (f & MPIRR_EVF_ROOT) q += put_s(q, e->root);
     if (f & MPIRR_EVF_RPEER) {
         q += put_s(q, e->rpeer);
         q += put_s(q, e->rtag);
     }
-    if (f & (MPIRR_EVF_DONE | MPIRR_EVF_START)) q += put_items(q, e);
+    if (f & (MPIRR_EVF_DONE | MPIRR_EVF_START)) q += put_items(q, c, e);
     if (f & MPIRR_EVF_NEWCOMM) q += put_u(q, e->newcomm);
     if (f & MPIRR_EVF_RC) q += put_s(q, e->rc);
     if (f & MPIRR_EVF_THREAD) q += put_u(q, e->thread);
@@ -174,6 +198,7 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
         q += put_u(q, e->x_end - e->x_begin);
         c->exact = e->x_end;
     }
+    note_posted(c, e, f);
     c->event = e->event;
     c->recon = e->t_end;
     return (size_t)(q - out);
@@ -410,6 +435,13 @@ long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
     if (k.short_) return 0;
     /* only now, with the whole record in hand, advance the codec state */
     e->fields = f & ~EVF_JUMP;
+    /* received sizes were read as their codes (the writer's order: match, items, then the
+     * slot this record created) */
+    if (f & MPIRR_EVF_MATCH) e->got = size_value(c, e->got, f & MPIRR_EVF_BYTES ? e->bytes : 0);
+    for (uint32_t i = 0; i < e->nitems; i++)
+        if (e->items[i].flags & MPIRR_EVI_RECV)
+            e->items[i].got = size_value(c, e->items[i].got, *posted(c, e->items[i].slot));
+    note_posted(c, e, f);
     e->t_begin = c->recon + mpirr_ev_time_decode(cb);
     e->t_end = e->t_begin + mpirr_ev_time_decode(ce);
     if (f & MPIRR_EVF_EXACT) {

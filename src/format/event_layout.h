@@ -8,6 +8,7 @@
 #define EV_CHUNK_MAGIC 0x4356454du /* "MEVC" little-endian */
 #define EV_CODEC_ZSTD 1u
 #define EV_FLAG_EXACT 1u
+#define EV_FLAG_SIZE_CODES 2u /* sizes are size codes (mpirr_ev_codec.size_codes) */
 /* How a block's time column is stored (third varint of its header). */
 #define EV_TIMES_RAW 0u   /* the bytes as staged (the tail's block, as --raw shows it) */
 #define EV_TIMES_CODED 1u /* range-coded with time_coder.h's TC_V1 model (older writers) */

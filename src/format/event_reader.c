@@ -423,6 +423,7 @@ mpirr_ev_reader *mpirr_evr_open(const char *dir, int rank, char *err, size_t err
     r->info.nranks = (int)mpirr_get_u32(h + EH_NRANKS);
     r->info.tick_shift = mpirr_get_u32(h + EH_TICK_SHIFT);
     r->info.exact = (mpirr_get_u32(h + EH_FLAGS) & EV_FLAG_EXACT) != 0;
+    r->codec.size_codes = (mpirr_get_u32(h + EH_FLAGS) & EV_FLAG_SIZE_CODES) != 0;
     r->info.start_realtime_ns = mpirr_get_u64(h + EH_REALTIME_NS);
     if (r->info.tick_shift > 40) return open_fail(r, err, errlen, "impossible tick size"), NULL;
     r->zd = ZSTD_createDStream();

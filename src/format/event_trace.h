@@ -156,10 +156,21 @@ void mpirr_evr_raw_sink(mpirr_ev_reader *r, void (*sink)(const void *, size_t, v
 void mpirr_evr_close(mpirr_ev_reader *r);
 
 /* ---- codec (shared by writer and reader; event_codec.c) ---- */
+/* Received sizes are predicted: a receive's completion by the size its request was posted
+ * with (the creating call's bytes, kept per request slot mod MPIRR_EV_POSTED_SLOTS), a
+ * blocking receive's match by its own bytes. Programs that post exact sizes (LAMMPS) get a
+ * 0 instead of a repeat of a size that changes at every re-partitioning (docs/format.md). */
+#define MPIRR_EV_POSTED_SLOTS 256
 typedef struct mpirr_ev_codec {
     uint64_t event;          /* event number of the previous call record */
     uint64_t recon;          /* reconstructed time of the previous record's end */
     uint64_t exact;          /* exact end of the previous record (EXACT) */
+    /* Received sizes (match's and completed receives' bytes) are size codes against their
+     * prediction; 0 in histories written before them (header flag 2 clear), which store them
+     * as they are. Set before the first record: by the writer (always), by the reader (from
+     * the header). */
+    int size_codes;
+    uint64_t posted[MPIRR_EV_POSTED_SLOTS]; /* bytes of the call that created each slot */
 } mpirr_ev_codec;
 
 /* Largest encoded record with n items and a path/ranks payload of extra bytes. */
