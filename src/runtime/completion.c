@@ -105,7 +105,7 @@ static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Reque
     }
     mpirr_lock();
     if (e->flags & TRACK_PERSISTENT) e->flags &= ~(unsigned)(TRACK_ACTIVE | TRACK_CANCELLED);
-    else mpirr_track_remove(handle);
+    else mpirr_track_done(handle, e);
     mpirr_unlock();
 }
 
@@ -180,7 +180,7 @@ static int replay_some(const mpirr_call *c, const mpirr_record *r, MPI_Request r
 int mpirr_MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Wait);
-    tracked_request *e = active() ? mpirr_track_find(*request) : NULL;
+    tracked_request *e = active() ? mpirr_track_lookup(*request) : NULL;
     if (!e) return mpirr_replaying() ? mpirr_replay_wait(request, status) : PMPI_Wait(request, status);
     MPI_Request before = *request;
     MPI_Status local, *st = mpirr_status_or(status, &local);
@@ -193,7 +193,7 @@ int mpirr_MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Test);
     if (!active()) return PMPI_Test(request, flag, status);
-    tracked_request *e = mpirr_track_find(*request);
+    tracked_request *e = mpirr_track_lookup(*request);
     MPI_Request before = *request;
     MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc;

@@ -17,7 +17,7 @@
 /* Prepares request *req for activation number sub of the current start call. */
 static void before_start(const mpirr_call *c, MPI_Request *req, uint32_t sub)
 {
-    tracked_request *e = mpirr_track_find(*req);
+    tracked_request *e = mpirr_track_lookup(*req);
     if (!e || !(e->flags & TRACK_PERSISTENT)) return;
     if (e->flags & TRACK_SEND) {
         mpirr_send_started(c, e);

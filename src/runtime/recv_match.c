@@ -41,7 +41,8 @@ MPI_Status *mpirr_wild_prepare(const mpirr_call *c, int *source, int *tag, MPI_S
     return st;
 }
 
-static void track_header(MPI_Request req, MPI_Comm comm, int race_id, unsigned flags);
+static void track_header(const mpirr_call *c, MPI_Request req, MPI_Comm comm, int race_id,
+                         unsigned flags);
 
 /* Races mode's state of one blocking receive call. */
 struct race_recv {
@@ -189,7 +190,7 @@ int mpirr_MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *m
     if (!mpirr_piggybacking()) return PMPI_Imrecv(buf, count, datatype, message, request);
     MPI_Comm comm = mpirr_message_comm(*message);
     int rc = PMPI_Imrecv(buf, count, datatype, message, request);
-    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) track_header(*request, comm, -1, 0);
+    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) track_header(&call_, *request, comm, -1, 0);
     return rc;
 }
 
@@ -214,7 +215,8 @@ int mpirr_replay_post_args(uint64_t event, uint32_t sub, int *source, int *tag, 
 }
 
 /* Races mode, record: a receive request whose completion must read a header. */
-static void track_header(MPI_Request req, MPI_Comm comm, int race_id, unsigned flags)
+static void track_header(const mpirr_call *c, MPI_Request req, MPI_Comm comm, int race_id,
+                         unsigned flags)
 {
     mpirr_lock();
     tracked_request *e = mpirr_track_add(req);
@@ -222,6 +224,8 @@ static void track_header(MPI_Request req, MPI_Comm comm, int race_id, unsigned f
     e->comm = comm;
     e->race_id = race_id;
     e->replay_cancelled = -1;
+    e->post_event = c->event;
+    e->post_call = c->id;
     mpirr_unlock();
 }
 
@@ -251,12 +255,7 @@ static int irecv_races(const mpirr_call *c, void *buf, int count, MPI_Datatype d
         mpirr_race_dropped(id);
         return rc;
     }
-    track_header(*request, comm, id, log_now ? TRACK_WILDCARD : 0);
-    if (log_now) {
-        tracked_request *e = mpirr_track_find(*request);
-        e->post_event = c->event;
-        e->post_call = c->id;
-    }
+    track_header(c, *request, comm, id, log_now ? TRACK_WILDCARD : 0);
     return rc;
 }
 

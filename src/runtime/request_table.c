@@ -1,5 +1,9 @@
 /* request_table.c: the tracked requests (request_table.h), found by handle bits in the one
- * hash map (u64_map.h); each entry is allocated once and stays put while tracked. */
+ * hash map (u64_map.h); each entry is allocated once and stays put while tracked. A handle is
+ * not an identity: under MPI_THREAD_MULTIPLE the request one thread completes frees its
+ * handle inside MPI, and another thread's MPI_Irecv may get the same value before the first
+ * has removed its entry - so an entry found at a new request's handle is set aside (an
+ * orphan), never reused, and the completing thread frees its own entry. */
 #include "request_table.h"
 
 #include <stdlib.h>
@@ -9,6 +13,7 @@
 #include "u64_map.h"
 
 static u64_map table; /* handle bits -> tracked_request * */
+static tracked_request *orphans; /* replaced while a completion held them */
 unsigned long mpirr_tracked_count;
 
 static uint64_t key_of(MPI_Request r)
@@ -32,21 +37,36 @@ tracked_request *mpirr_track_find(MPI_Request req)
     return entry_at(u64_map_find(&table, key_of(req)));
 }
 
+tracked_request *mpirr_track_lookup(MPI_Request req)
+{
+    if (!mpirr_tracked_count) return NULL;
+    mpirr_lock();
+    tracked_request *e = mpirr_track_find(req);
+    mpirr_unlock();
+    return e;
+}
+
+/* An entry whose handle a new request took while its completion still holds it: out of the
+ * table, into the orphans, which its completing thread frees (mpirr_track_done). */
+static void orphan(tracked_request *old)
+{
+    old->orphaned = 1;
+    old->orphan_prev = NULL;
+    old->orphan_next = orphans;
+    if (orphans) orphans->orphan_prev = old;
+    orphans = old;
+}
+
 tracked_request *mpirr_track_add(MPI_Request req)
 {
     int added;
     uint64_t *v = u64_map_slot(&table, key_of(req), 0, &added);
     if (!v) mpirr_fatal("out of memory tracking requests");
-    tracked_request *e = entry_at(v);
-    if (!added) { /* a stale entry: its request ended without our seeing it (freed while active) */
-        if (e->owns_type) PMPI_Type_free(&e->type);
-        memset(e, 0, sizeof *e);
-    } else {
-        e = calloc(1, sizeof *e);
-        if (!e) mpirr_fatal("out of memory tracking requests");
-        *v = (uintptr_t)e;
-        mpirr_tracked_count = table.n;
-    }
+    if (!added) orphan(entry_at(v));
+    tracked_request *e = calloc(1, sizeof *e);
+    if (!e) mpirr_fatal("out of memory tracking requests");
+    *v = (uintptr_t)e;
+    mpirr_tracked_count = table.n;
     e->race_id = -1;
     return e;
 }
@@ -61,6 +81,18 @@ static tracked_request *detach(uint64_t k)
 
 void mpirr_track_remove(MPI_Request req) { entry_free(detach(key_of(req))); }
 
+void mpirr_track_done(MPI_Request req, tracked_request *e)
+{
+    if (!e->orphaned) {
+        entry_free(detach(key_of(req)));
+        return;
+    }
+    if (e->orphan_prev) e->orphan_prev->orphan_next = e->orphan_next;
+    else orphans = e->orphan_next;
+    if (e->orphan_next) e->orphan_next->orphan_prev = e->orphan_prev;
+    entry_free(e);
+}
+
 void mpirr_track_rekey(MPI_Request from, MPI_Request to)
 {
     uint64_t kf = key_of(from), kt = key_of(to);
@@ -70,7 +102,7 @@ void mpirr_track_rekey(MPI_Request from, MPI_Request to)
     int added;
     uint64_t *v = u64_map_slot(&table, kt, 0, &added);
     if (!v) mpirr_fatal("out of memory tracking requests");
-    if (!added) entry_free(entry_at(v)); /* a stale entry at the new handle */
+    if (!added) orphan(entry_at(v));
     *v = (uintptr_t)e;
     mpirr_tracked_count = table.n;
 }
@@ -81,5 +113,10 @@ void mpirr_requests_reset(void)
     uint64_t k, v;
     while (u64_map_next(&table, &pos, &k, &v)) entry_free(entry_at(&v));
     u64_map_free(&table);
+    while (orphans) {
+        tracked_request *next = orphans->orphan_next;
+        entry_free(orphans);
+        orphans = next;
+    }
     mpirr_tracked_count = 0;
 }

@@ -33,15 +33,28 @@ typedef struct tracked_request {
     int owns_type;
     MPI_Comm comm;         /* also: races mode receives and persistent sends */
     int race_id;           /* races mode: the wildcard entry (race_check.h), or -1 */
+    /* Replaced in the table while a completion call still held it (its handle was reused):
+     * linked in the orphans until that call is done with it (mpirr_track_done). */
+    int orphaned;
+    struct tracked_request *orphan_prev, *orphan_next;
 } tracked_request;
 
 extern unsigned long mpirr_tracked_count;
 
-/* NULL if not tracked. The pointer stays valid until the entry is removed. */
+/* NULL if not tracked. The pointer stays valid until the entry is removed. The caller holds
+ * the runtime lock (mpirr_lock), as for every function here: under MPI_THREAD_MULTIPLE other
+ * threads add and remove entries, which moves others within the map. */
 tracked_request *mpirr_track_find(MPI_Request req);
-/* Adds (or replaces) the entry for req; returns it zeroed (race_id -1). */
+/* mpirr_track_find taking the runtime lock itself. */
+tracked_request *mpirr_track_lookup(MPI_Request req);
+/* Adds the entry for req; returns it zeroed (race_id -1). An entry already there is another
+ * thread's, between the call that completed its request (freeing the handle, which MPI then
+ * gave req) and mpirr_track_done: it is moved out of the table, left to that thread. */
 tracked_request *mpirr_track_add(MPI_Request req);
 void mpirr_track_remove(MPI_Request req);
+/* The request of entry e (found at handle req) completed: e is removed and freed, but no
+ * entry that has since taken req in the table. */
+void mpirr_track_done(MPI_Request req, tracked_request *e);
 /* Moves an entry to a new handle value (replay re-creates persistent requests). */
 void mpirr_track_rekey(MPI_Request from, MPI_Request to);
 void mpirr_requests_reset(void);

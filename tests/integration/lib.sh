@@ -16,10 +16,13 @@ fail() {
     exit 1
 }
 
-# launcher IMPL NRANKS: the launcher words for an implementation.
+# launcher IMPL NRANKS [threads]: the launcher words for an implementation. With "threads",
+# ranks that run threads: Open MPI binds each rank to one core by default (at 2 ranks or
+# fewer), where a rank's threads would take turns by the scheduler's time slice and never
+# race; --bind-to none, as hybrid runs are launched.
 launcher() {
     case $1 in
-    openmpi) echo "mpirun.openmpi -np $2" ;;
+    openmpi) echo "mpirun.openmpi ${3:+--bind-to none }-np $2" ;;
     mpich) echo "mpiexec.mpich -n $2" ;;
     *) fail "unknown MPI implementation $1" ;;
     esac

@@ -9,7 +9,7 @@
 #    print the recorded digest; dynamic (not ordered) replays to its end.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3 NP=2
-read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
+read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP" threads)"
 constructs="critical lock dynamic"
 if [ "$PROG" = --llvm ]; then
     src=$4 PROG=$TMP/thread_omp_llvm

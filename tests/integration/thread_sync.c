@@ -21,6 +21,9 @@
  *            threads receive 50 each from rank 1 with the same tag - by MPI_Recv, by MPI_Irecv +
  *            MPI_Wait - and fold the numbers they got: which thread gets which message is the
  *            order their receives were posted in (no wildcard: nothing in the rank log)
+ *   reuse    MPI_THREAD_MULTIPLE (3 ranks): rank 0's 2 threads receive with MPI_ANY_SOURCE,
+ *            each with its tag, by MPI_Irecv + MPI_Wait in a tight loop, so that a request
+ *            handle one completes is the other's next (the order of sources differs natively)
  *   sending  MPI_THREAD_MULTIPLE (2 ranks): rank 1's 2 threads send 50 numbered messages each to
  *            rank 0 with the same tag - by MPI_Send, by MPI_Isend + MPI_Wait - and rank 0 folds
  *            the 100 it receives from rank 1 in order: the order the sends were posted in
@@ -46,8 +49,23 @@ static sem_t sem;
 static digest_t d;
 static int queue[1024], qhead, qtail, produced_all, shared_value;
 
-/* n tenths of a microsecond of work: long enough that threads on two cores interleave */
-static void spin(unsigned n) { (void)busy_work(100ull * n); }
+/* About n tenths of a microsecond of work: long enough that threads on two cores interleave.
+ * Up to half as much again is added at random (from /dev/urandom, which mpirr does not record),
+ * so that native runs differ even on a quiet machine where two threads would keep in step; a
+ * replay's threads get other amounts than the recorded run's, and must still print the same. */
+static unsigned jitter_seed;
+static void seed_jitter(void)
+{
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(&jitter_seed, sizeof jitter_seed, 1, f) != 1) jitter_seed = 1;
+    if (f) fclose(f);
+}
+static void spin(unsigned n)
+{
+    static _Thread_local unsigned state;
+    if (!state) state = (jitter_seed ^ (unsigned)(uintptr_t)&state) | 1;
+    (void)busy_work(100ull * (n + (unsigned)rand_r(&state) % (n / 2 + 1)));
+}
 
 /* threads start together, so that they race from their first call */
 static pthread_barrier_t start;
@@ -225,6 +243,50 @@ static void multiple(int rank, int size)
     for (int i = 0; rank == 0 && i < 3; i++) digest_u64(&d, got[i]);
 }
 
+/* reuse: rank 0's 2 threads each receive REUSE_ROUNDS messages with MPI_ANY_SOURCE and their
+ * own tag, by MPI_Irecv + MPI_Wait in a tight loop, from a thread of each other rank; MPI
+ * hands the request one thread just completed to the other's next MPI_Irecv, often before
+ * the first is back from MPI_Wait (the handle is not an identity, request_table.c). */
+enum { REUSE_ROUNDS = 1500 };
+static void *reuse_receiver(void *p)
+{
+    int id = (int)(intptr_t)p, msg, size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    digest_t mine;
+    digest_init(&mine);
+    started();
+    for (int i = 0; i < REUSE_ROUNDS * (size - 1); i++) {
+        MPI_Request r;
+        MPI_Status st;
+        MPI_Irecv(&msg, 1, MPI_INT, MPI_ANY_SOURCE, id, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, &st);
+        digest_int(&mine, st.MPI_SOURCE);
+    }
+    got[id] = mine.h;
+    return NULL;
+}
+
+static void *reuse_sender(void *p)
+{
+    int id = (int)(intptr_t)p;
+    started();
+    for (int i = 0; i < REUSE_ROUNDS; i++) {
+        spin((unsigned)(i % 7));
+        MPI_Send(&i, 1, MPI_INT, 0, id, MPI_COMM_WORLD);
+    }
+    return NULL;
+}
+
+static void reuse(int rank)
+{
+    pthread_t t[2];
+    pthread_barrier_init(&start, NULL, 2);
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, rank == 0 ? reuse_receiver : reuse_sender, (void *)(intptr_t)i);
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    for (int i = 0; rank == 0 && i < 2; i++) digest_u64(&d, got[i]);
+}
+
 static pthread_mutex_t m2 = PTHREAD_MUTEX_INITIALIZER;
 static const char *variant = "";
 
@@ -330,7 +392,9 @@ int main(int argc, char **argv)
     int rank, size;
     const char *what = argc > 1 ? argv[1] : "mutex";
     digest_init(&d);
-    if (!strcmp(what, "multiple") || !strcmp(what, "posting") || !strcmp(what, "sending")) {
+    seed_jitter();
+    if (!strcmp(what, "multiple") || !strcmp(what, "posting") || !strcmp(what, "sending") ||
+        !strcmp(what, "reuse")) {
         int provided;
         MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -342,6 +406,7 @@ int main(int argc, char **argv)
         }
         if (!strcmp(what, "posting")) posting(rank);
         else if (!strcmp(what, "sending")) sending(rank);
+        else if (!strcmp(what, "reuse")) reuse(rank);
         else if (size < 3) fail("multiple needs 3 ranks or more");
         else multiple(rank, size);
         uint64_t all[256];
