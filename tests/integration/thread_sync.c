@@ -395,15 +395,7 @@ int main(int argc, char **argv)
     seed_jitter();
     if (!strcmp(what, "multiple") || !strcmp(what, "posting") || !strcmp(what, "sending") ||
         !strcmp(what, "reuse")) {
-        int provided;
-        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        MPI_Comm_size(MPI_COMM_WORLD, &size);
-        if (provided < MPI_THREAD_MULTIPLE) {
-            if (rank == 0) printf("no MPI_THREAD_MULTIPLE\n");
-            MPI_Finalize();
-            return 0;
-        }
+        if (!prog_init_multiple(&argc, &argv, &rank, &size)) return 0;
         if (!strcmp(what, "posting")) posting(rank);
         else if (!strcmp(what, "sending")) sending(rank);
         else if (!strcmp(what, "reuse")) reuse(rank);

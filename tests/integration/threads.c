@@ -1,13 +1,16 @@
 /* threads.c: MPI_THREAD_MULTIPLE under record mode. Four threads per rank make MPI calls at the
  * same time (wildcard receives, tests, sends, MPI_Wtime), so the runtime's bookkeeping is hit
  * concurrently. The runtime must not crash or corrupt the log: the recording must read back
- * with exactly one match record per wildcard receive and one wtime record per MPI_Wtime. (Replaying thread interleavings is not
- * supported yet; this tests thread safety only.) Prints "wildcard receives N wtime M" on rank 0. */
+ * with exactly one match record per wildcard receive and one wtime record per MPI_Wtime
+ * (thread_sync.c tests the replay of threads; this, the recording's thread safety). Prints
+ * "wildcard receives N wtime M" on rank 0. */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
+
+#include "../programs/common.h"
 
 enum { THREADS = 4, MSGS = 200, TIMES = 50 };
 
@@ -42,15 +45,7 @@ static void *aborter(void *arg)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (provided < MPI_THREAD_MULTIPLE) {
-        if (rank == 0) printf("no MPI_THREAD_MULTIPLE\n");
-        MPI_Finalize();
-        return 0;
-    }
+    if (!prog_init_multiple(&argc, &argv, &rank, &size)) return 0;
     pthread_t th[THREADS];
     if (argc > 1 && argv[1][0] == 'a') { /* "abort": every thread of rank 0 aborts at once */
         pthread_barrier_init(&at_once, NULL, THREADS);

@@ -130,6 +130,20 @@ static inline void prog_init(int *argc, char ***argv, int *rank, int *size, int 
   }
 }
 
+/* MPI_Init_thread with MPI_THREAD_MULTIPLE; rank and size. Returns 0 if the library does not
+ * provide it, after printing "no MPI_THREAD_MULTIPLE" (rank 0) and MPI_Finalize: the caller
+ * then ends with exit status 0, and the test skips. */
+static inline int prog_init_multiple(int *argc, char ***argv, int *rank, int *size) {
+  int provided;
+  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, size);
+  if (provided >= MPI_THREAD_MULTIPLE) return 1;
+  if (*rank == 0) printf("no MPI_THREAD_MULTIPLE\n");
+  MPI_Finalize();
+  return 0;
+}
+
 /* Optional argv[1]: a positive repetition count overriding the default. */
 static inline int arg_rounds(int argc, char **argv, int dflt) {
   if (argc > 1) {

@@ -324,6 +324,25 @@ static void test_corrupted(void)
     CHECK(how == -2 && strstr(err, "not an mpirr event history"));
 }
 
+/* Reads rank's history back: n records, the reconstructed clock never ahead of the real one
+ * (checked) and behind it by worst ticks at most. Returns the reader, still open (NULL: none). */
+static mpirr_ev_reader *read_lag(int rank, uint64_t *n, uint64_t *worst)
+{
+    char err[512];
+    mpirr_ev_reader *r = mpirr_evr_open(dir, rank, err, sizeof err);
+    CHECK(r != NULL);
+    *n = *worst = 0;
+    mpirr_event e;
+    while (r && mpirr_evr_next(r, &e) == 1) {
+        CHECK(e.t_begin <= e.x_begin && e.t_end <= e.x_end);
+        uint64_t eb = e.x_begin - e.t_begin, ee = e.x_end - e.t_end;
+        *worst = eb > *worst ? eb : *worst;
+        *worst = ee > *worst ? ee : *worst;
+        ++*n;
+    }
+    return r;
+}
+
 /* The reconstructed clock: always at or before the real one, and behind it by less than the
  * largest gap between consecutive timestamps (or the one-tick slack), however long the run
  * (p2d2 section 2.2: deltas against the reconstructed time correct themselves). */
@@ -349,19 +368,9 @@ static void test_time_bound(void)
         CHECK(mpirr_evw_append(w, &e) == 0);
     }
     CHECK(mpirr_evw_close(w, 1) == 0);
-    char err[512];
-    mpirr_ev_reader *r = mpirr_evr_open(dir, 3, err, sizeof err);
-    CHECK(r != NULL);
+    uint64_t n, worst;
+    mpirr_ev_reader *r = read_lag(3, &n, &worst);
     if (!r) return;
-    mpirr_event e;
-    uint64_t n = 0, worst = 0;
-    while (mpirr_evr_next(r, &e) == 1) {
-        CHECK(e.t_begin <= e.x_begin && e.t_end <= e.x_end);
-        uint64_t eb = e.x_begin - e.t_begin, ee = e.x_end - e.t_end;
-        worst = eb > worst ? eb : worst;
-        worst = ee > worst ? ee : worst;
-        n++;
-    }
     CHECK(n == LONG);
     CHECK(worst < (maxgap > MPIRR_EV_TIME_SLACK ? maxgap : MPIRR_EV_TIME_SLACK));
     printf("time: %llu records, worst reconstruction error %llu ticks, largest gap %llu ticks\n",
@@ -392,18 +401,9 @@ static void test_time_slack(void)
         CHECK(mpirr_evw_append(w, &e) == 0);
     }
     CHECK(mpirr_evw_close(w, 1) == 0);
-    char err[512];
-    mpirr_ev_reader *r = mpirr_evr_open(dir, 7, err, sizeof err);
-    CHECK(r != NULL);
+    uint64_t n, worst;
+    mpirr_ev_reader *r = read_lag(7, &n, &worst);
     if (!r) return;
-    mpirr_event e;
-    uint64_t n = 0, worst = 0;
-    while (mpirr_evr_next(r, &e) == 1) {
-        CHECK(e.t_begin <= e.x_begin && e.t_end <= e.x_end);
-        worst = e.x_begin - e.t_begin > worst ? e.x_begin - e.t_begin : worst;
-        worst = e.x_end - e.t_end > worst ? e.x_end - e.t_end : worst;
-        n++;
-    }
     CHECK(n == N);
     CHECK(worst <= MPIRR_EV_TIME_SLACK);
     printf("time slack: %llu records of 0-1 tick gaps, worst error %llu ticks\n",
