@@ -135,14 +135,20 @@ static uint64_t position(struct replay_session *s, int rank)
     return mpirr_pos_of_progress(sl.progress, &event, &in_call);
 }
 
-/* Whether every rank has ended by itself (none held, blocked, or held on a signal): the job
- * then ends too, and there is nothing to stop at. */
+/* Whether the job ends without the user, so there is nothing to stop at: every rank has
+ * ended by itself (none held, blocked, or held on a signal) - or, with no stopline left, some
+ * are held where their recording ends: the hold watch then ends the job as the recorded run
+ * ended (when a rank crashed there, by waiting for the replayed crash to end it). */
 static int all_ended(struct replay_session *s)
 {
+    int no_stopline = 1;
+    for (int r = 0; r < s->nranks; r++)
+        if (s->stops[r] != MPIRR_POS_NONE) no_stopline = 0;
     for (int r = 0; r < s->nranks; r++) {
         mpirr_ctl_slot sl;
         replay_control_read(&s->control, r, &sl);
-        if (sl.state < MPIRR_CTL_FINISHED || sl.state == MPIRR_CTL_END_OF_RECORDING) return 0;
+        if (sl.state < MPIRR_CTL_FINISHED) return 0;
+        if (sl.state == MPIRR_CTL_END_OF_RECORDING && !(no_stopline && s->hold)) return 0;
     }
     return 1;
 }
