@@ -12,7 +12,8 @@ const char *fuzz_dir(void);
 void fuzz_dir_put_one(const char *name, const uint8_t *data, size_t size);
 /* Empties the scratch directory and unpacks a recording: entries of one byte naming the file
  * (fuzz_dir.c's table: the manifest, then log, tail, pending, events, events.tail of ranks 0-3),
- * two bytes of length (little-endian) and the file's bytes. */
+ * two bytes of length (little-endian) and the file's bytes; a file named again takes the
+ * later bytes. */
 void fuzz_dir_unpack(const uint8_t *data, size_t size);
 
 #endif
