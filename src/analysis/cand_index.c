@@ -82,6 +82,17 @@ static int build_channels(const an_run *run, an_cand_index *x)
 }
 
 /* Tag groups, each channel list by sender: the channels distributed in sender order. */
+/* Groups counted into len[0..ng): start[] becomes where each group's members begin (start[0]
+ * already 0), len[] is zeroed for the fill that follows, and max_senders takes the largest. */
+static void bucket_starts(an_cand_index *x, uint32_t *start, uint32_t *len, uint32_t ng)
+{
+    for (uint32_t g = 1; g < ng; g++) start[g] = start[g - 1] + len[g - 1];
+    for (uint32_t g = 0; g < ng; g++) {
+        if (len[g] > x->max_senders) x->max_senders = len[g];
+        len[g] = 0;
+    }
+}
+
 static int build_tgroups(const an_run *run, an_cand_index *x)
 {
     uint32_t n = x->nchan, ng = 0;
@@ -106,11 +117,7 @@ static int build_tgroups(const an_run *run, an_cand_index *x)
         group[c] = *s;
         x->tg_len[*s]++;
     }
-    for (uint32_t t = 1; t < ng; t++) x->tg_start[t] = x->tg_start[t - 1] + x->tg_len[t - 1];
-    for (uint32_t t = 0; t < ng; t++) {
-        if (x->tg_len[t] > x->max_senders) x->max_senders = x->tg_len[t];
-        x->tg_len[t] = 0;
-    }
+    bucket_starts(x, x->tg_start, x->tg_len, ng);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t c = by_sender[k], t = group[c];
         x->tg_chan[x->tg_start[t] + x->tg_len[t]++] = c;
@@ -190,11 +197,7 @@ static int build_streams(const an_run *run, an_cand_index *x)
         group[s] = *gs;
         x->sg_len[*gs]++;
     }
-    for (uint32_t g = 1; g < ng; g++) x->sg_start[g] = x->sg_start[g - 1] + x->sg_len[g - 1];
-    for (uint32_t g = 0; g < ng; g++) {
-        if (x->sg_len[g] > x->max_senders) x->max_senders = x->sg_len[g];
-        x->sg_len[g] = 0;
-    }
+    bucket_starts(x, x->sg_start, x->sg_len, ng);
     for (uint32_t s = 0; s < x->nstream; s++) x->sg_stream[x->sg_start[group[s]] + x->sg_len[group[s]]++] = s;
     free(group);
     return 0;
