@@ -1,8 +1,10 @@
 /* request_table.h: the few requests whose completion carries a nondeterministic outcome:
  * wildcard receives (which message they matched, or whether they were cancelled) and requests
  * passed to MPI_Cancel. Keyed by handle value, which is safe here because these are live
- * receive requests, unique while active; send requests, which MPI implementations may share as
- * one pre-completed handle, are never tracked unless cancelled (see docs/runtime.md). */
+ * receive requests, unique while active - except in the moment after a completion, before its
+ * entry is removed, when another thread may get the handle again (mpirr_track_add, _done);
+ * send requests, which MPI implementations may share as one pre-completed handle, are never
+ * tracked unless cancelled (see docs/runtime.md). */
 #ifndef MPIRR_REQUEST_TABLE_H
 #define MPIRR_REQUEST_TABLE_H
 
