@@ -26,7 +26,7 @@ static int nprobed, capprobed;
 
 void mpirr_piggyback_init(void)
 {
-    mpirr_vc_init(mpirr_rt.nranks, mpirr_rt.rank);
+    if (mpirr_vc_init(mpirr_rt.nranks, mpirr_rt.rank)) mpirr_fatal("out of memory for vector clocks");
     rbuf_len = (int)mpirr_vc_header_max();
     rbuf = malloc((size_t)rbuf_len);
     if (!rbuf) mpirr_fatal("out of memory for piggyback headers");

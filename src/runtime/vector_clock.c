@@ -4,15 +4,15 @@
 #include "vector_clock.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-#include "runtime.h"
 #include "varint.h"
 
 static int n, me;
-static uint64_t *v, *lu, *ls, *snap, tick;
+static uint64_t *v, *lu, *ls, *snap, *bits, tick;
 static int *prev, *next, head = -1;
 
-void mpirr_vc_init(int nranks, int self)
+int mpirr_vc_init(int nranks, int self)
 {
     n = nranks;
     me = self;
@@ -20,23 +20,30 @@ void mpirr_vc_init(int nranks, int self)
     lu = calloc((size_t)n, sizeof *lu);
     ls = calloc((size_t)n, sizeof *ls);
     snap = calloc((size_t)n, sizeof *snap);
+    bits = calloc((size_t)n / 64 + 1, sizeof *bits);
     prev = malloc((size_t)n * sizeof *prev);
     next = malloc((size_t)n * sizeof *next);
-    if (!v || !lu || !ls || !snap || !prev || !next) mpirr_fatal("out of memory for vector clocks");
+    if (!v || !lu || !ls || !snap || !bits || !prev || !next) {
+        mpirr_vc_free();
+        return -1;
+    }
     for (int i = 0; i < n; i++) prev[i] = next[i] = -2; /* -2: not in the list */
     head = -1;
     tick = 0;
+    return 0;
 }
 
 void mpirr_vc_free(void)
 {
-    free(v), free(lu), free(ls), free(snap), free(prev), free(next);
-    v = lu = ls = snap = NULL;
+    free(v), free(lu), free(ls), free(snap), free(bits), free(prev), free(next);
+    v = lu = ls = snap = bits = NULL;
     prev = next = NULL;
     n = 0;
 }
 
-size_t mpirr_vc_header_max(void) { return 3 * 10 + (size_t)n * 20; }
+/* The longer of the two forms: three varints, then pairs of an index and a zigzag value, or a
+ * marker, a bitmap and zigzag values. */
+size_t mpirr_vc_header_max(void) { return 3 * MPIRR_VARINT_MAX + (size_t)n * 2 * MPIRR_VARINT_MAX; }
 
 /* Entry i changed: move it to the front of the list. */
 static void touch(int i)
@@ -61,19 +68,79 @@ static void raise_to(int i, uint64_t value)
     }
 }
 
+static size_t put_diff(uint8_t *p, uint64_t from, uint64_t value)
+{
+    return mpirr_varint_put(p, mpirr_zigzag((int64_t)(from - value)));
+}
+
+static int get_diff(const uint8_t **p, const uint8_t *end, uint64_t from, uint64_t *value)
+{
+    uint64_t z;
+    if (mpirr_varint_get(p, end, &z)) return -1;
+    *value = from - (uint64_t)mpirr_unzigzag(z);
+    return 0;
+}
+
+/* The changed entries for dest (list prefix newer than ls[dest]) in rank order, as a bitmap
+ * and zigzag steps; returns the bytes written. */
+static size_t put_dense(uint8_t *p, int dest, uint64_t sent_at)
+{
+    size_t nbytes = ((size_t)n + 7) / 8, words = (size_t)n / 64 + 1;
+    memset(bits, 0, words * sizeof *bits);
+    for (int i = head; i >= 0 && lu[i] > ls[dest]; i = next[i])
+        if (i != dest) bits[i / 64] |= 1ull << (i % 64);
+    uint8_t *out = p;
+    *out++ = 0;
+    for (size_t b = 0; b < nbytes; b++) out[b] = (uint8_t)(bits[b / 8] >> (8 * (b % 8)));
+    out += nbytes;
+    uint64_t previous = sent_at;
+    for (size_t w = 0; w < words; w++)
+        for (uint64_t m = bits[w]; m; m &= m - 1) {
+            int i = (int)(w * 64) + __builtin_ctzll(m);
+            out += put_diff(out, previous, v[i]);
+            previous = v[i];
+        }
+    return (size_t)(out - p);
+}
+
 size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out)
 {
     uint8_t *p = out;
+    uint64_t sent_at = MPIRR_VC_SEND(now);
     p += mpirr_varint_put(p, seq);
-    p += mpirr_varint_put(p, MPIRR_VC_SEND(now));
-    p += mpirr_varint_put(p, dest == me ? MPIRR_VC_SEND(now) : v[dest]);
+    p += mpirr_varint_put(p, sent_at);
+    p += put_diff(p, sent_at, dest == me ? sent_at : v[dest]);
+    /* Sparse first: most headers name a few entries; a bitmap pays off once the indices
+     * alone take more room than it. */
+    uint8_t *entries = p;
+    size_t index_bytes = 0, bitmap_bytes = 1 + ((size_t)n + 7) / 8;
     for (int i = head; i >= 0 && lu[i] > ls[dest]; i = next[i]) {
         if (i == dest) continue;
-        p += mpirr_varint_put(p, (uint64_t)i);
-        p += mpirr_varint_put(p, v[i]);
+        size_t k = mpirr_varint_put(p, (uint64_t)i + 1);
+        index_bytes += k;
+        p += k;
+        p += put_diff(p, sent_at, v[i]);
     }
+    if (index_bytes > bitmap_bytes) p = entries + put_dense(entries, dest, sent_at);
     ls[dest] = tick;
     return (size_t)(p - out);
+}
+
+static int apply_dense(const uint8_t *p, const uint8_t *end, uint64_t sent_at)
+{
+    size_t nbytes = ((size_t)n + 7) / 8;
+    if ((size_t)(end - p) < nbytes) return -1;
+    const uint8_t *map = p;
+    p += nbytes;
+    if (n % 8 && map[nbytes - 1] >> (n % 8)) return -1; /* a bit past the last rank */
+    uint64_t previous = sent_at, value;
+    for (int i = 0; i < n; i++) {
+        if (!(map[i / 8] >> (i % 8) & 1)) continue;
+        if (get_diff(&p, end, previous, &value)) return -1;
+        raise_to(i, value);
+        previous = value;
+    }
+    return p == end ? 0 : -1;
 }
 
 int mpirr_vc_apply(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows_me)
@@ -81,13 +148,15 @@ int mpirr_vc_apply(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64
     const uint8_t *p = in, *end = in + len;
     uint64_t sent_at, i, value;
     if (mpirr_varint_get(&p, end, seq) || mpirr_varint_get(&p, end, &sent_at) ||
-        mpirr_varint_get(&p, end, knows_me))
+        get_diff(&p, end, sent_at, knows_me))
         return -1;
     raise_to(src, sent_at);
+    if (p < end && *p == 0) return apply_dense(p + 1, end, sent_at);
     while (p < end) {
-        if (mpirr_varint_get(&p, end, &i) || mpirr_varint_get(&p, end, &value) || i >= (uint64_t)n)
+        if (mpirr_varint_get(&p, end, &i) || i == 0 || i > (uint64_t)n ||
+            get_diff(&p, end, sent_at, &value))
             return -1;
-        raise_to((int)i, value);
+        raise_to((int)i - 1, value);
     }
     return 0;
 }

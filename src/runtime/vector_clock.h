@@ -8,7 +8,21 @@
  * last change. MPI does not deliver a sender's messages in send order across tags and
  * communicators, so a receiver may see a later delta before an earlier one: merging is a max,
  * so it then knows less than the sender did for a while, which only makes it see more races
- * (safe), never fewer. Callers hold the runtime lock. */
+ * (safe), never fewer. Callers hold the runtime lock.
+ *
+ * Why headers grow with the number of ranks: when every rank talks to every other one (an
+ * all-to-all, a task farm with rotating roles), nearly every entry changes between two
+ * messages to the same destination, so a delta is nearly the whole vector. No encoding of a
+ * vector clock avoids that (Charron-Bost: P entries are needed in general). What it can cut is
+ * the bytes per entry. The header (wire only, never stored) is:
+ *   varint seq, varint sent_at, varint zigzag(sent_at - knows_dest), then either
+ *   - sparse: pairs (varint i+1, varint zigzag(sent_at - v[i])), or
+ *   - dense, when naming the changed entries costs more than a bitmap: a 0 byte, a bitmap of
+ *     ceil(P/8) bytes (bit i: entry i follows), the values in rank order, each as
+ *     varint zigzag(previous - v[i]) with previous starting at sent_at.
+ * Values are written relative to the sender's own clock because ranks that talk to each other
+ * progress at similar rates: the difference is small where the absolute half-event count is
+ * not (docs/races.md, "Header size at scale", has the measurements). */
 #ifndef MPIRR_VECTOR_CLOCK_H
 #define MPIRR_VECTOR_CLOCK_H
 
@@ -22,7 +36,8 @@
 #define MPIRR_VC_SEND(event) (2 * (uint64_t)(event))
 #define MPIRR_VC_RECEIVED(event) (2 * (uint64_t)(event) + 1)
 
-void mpirr_vc_init(int nranks, int me);
+/* Returns -1 when out of memory. */
+int mpirr_vc_init(int nranks, int me);
 void mpirr_vc_free(void);
 /* Bytes a header can take at most. */
 size_t mpirr_vc_header_max(void);
