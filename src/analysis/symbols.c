@@ -8,10 +8,12 @@
 
 #include "symbols.h"
 
+#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +293,40 @@ static struct site resolve(const mpirr_symbolizer *s, const struct sym_object *o
     return site;
 }
 
+/* C++ names are shown demangled, as gdb and addr2line -C show them. The demangler is the C++
+ * runtime's own (__cxa_demangle), looked up in libstdc++ when first needed rather than linked:
+ * the tools stay C, and without libstdc++ names stay mangled. */
+typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
+static cxa_demangle_fn cxa_demangle;
+static pthread_once_t cxa_demangle_once = PTHREAD_ONCE_INIT;
+
+static void find_cxa_demangle(void)
+{
+    void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+    if (lib)
+        *(void **)&cxa_demangle = dlsym(lib, "__cxa_demangle");
+}
+
+/* The demangled form of a mangled name (its "@VERSION" dropped), malloc'ed; NULL for a C
+ * name or when it cannot be demangled. */
+static char *demangle(const char *name)
+{
+    if (!name || strncmp(name, "_Z", 2) != 0)
+        return NULL;
+    pthread_once(&cxa_demangle_once, find_cxa_demangle);
+    if (!cxa_demangle)
+        return NULL;
+    char *bare = strndup(name, strcspn(name, "@"));
+    int status = -1;
+    char *out = bare ? cxa_demangle(bare, NULL, NULL, &status) : NULL;
+    free(bare);
+    if (status != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 static int render(char *dst, size_t n, const struct site *site, const char *path, uint64_t offset)
 {
     /* A versioned symbol's name ("fclose@@GLIBC_2.2.5") is shown without its version. */
@@ -361,6 +397,9 @@ int mpirr_sym_lookup(mpirr_symbolizer *s, const char *path, uint64_t offset, cha
     }
     char *owned = NULL;
     struct site site = resolve(s, o, offset, &owned);
+    char *readable = demangle(site.fn);
+    if (readable)
+        site.fn = readable;
     int found = site.file != NULL;
     int len = render(NULL, 0, &site, path, offset);
     char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
@@ -369,10 +408,12 @@ int mpirr_sym_lookup(mpirr_symbolizer *s, const char *path, uint64_t offset, cha
         if (n)
             render(buf, n, &site, path, offset);
         free(owned);
+        free(readable);
         return found;
     }
     render(text, (size_t)len + 1, &site, path, offset);
     free(owned);
+    free(readable);
     copy_out(buf, n, text);
     if (!o || !result_add(s, obj, offset, text, found))
         free(text);

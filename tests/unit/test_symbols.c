@@ -76,6 +76,27 @@ static void check_libc(mpirr_symbolizer *s)
     unlink(stripped);
 }
 
+/* A site inside a C++ function is named demangled, as gdb names it: std::exception::what()
+ * in libstdc++ (whose mangled name is _ZNKSt9exception4whatEv). */
+static void check_cxx(mpirr_symbolizer *s)
+{
+    void *lib = dlopen("libstdc++.so.6", RTLD_NOW);
+    CHECK(lib != NULL);
+    void *fn = lib ? dlsym(lib, "_ZNKSt9exception4whatEv") : NULL;
+    Dl_info info;
+    struct link_map *map = NULL;
+    CHECK(fn != NULL && dladdr1(fn, &info, (void **)&map, RTLD_DL_LINKMAP) != 0 && map != NULL);
+    if (!fn || !map)
+        return;
+    char buf[4096];
+    uint64_t offset = (uint64_t)((uintptr_t)fn - (uintptr_t)map->l_addr) + 2;
+    mpirr_sym_lookup(s, info.dli_fname, offset, buf, sizeof buf);
+    if (!strstr(buf, "(std::exception::what() const)"))
+        fprintf(stderr, "%s+0x%" PRIx64 ": got \"%s\", want (std::exception::what() const)\n",
+                info.dli_fname, offset, buf);
+    CHECK(strstr(buf, "(std::exception::what() const)") != NULL);
+}
+
 int main(void)
 {
     void *ret = return_address(); const int call_line = __LINE__;
@@ -139,6 +160,7 @@ int main(void)
     CHECK(starts_with(buf, base) && strstr(buf, "+0x10000000000") != NULL);
     CHECK(mpirr_sym_lookup(s, exe, 0, buf, sizeof buf) == 0);
     check_libc(s);
+    check_cxx(s);
     mpirr_sym_close(s);
 
     /* Opened from the source directory, the file name is shortened to be relative to it. */
