@@ -85,6 +85,26 @@ void mpirr_fatal(const char *fmt, ...)
     mpirr_end_job();
 }
 
+/* How long a rank other than 0 waits to be ended by rank 0's MPI_Abort. */
+enum { OTHER_RANKS_WAIT_SECONDS = 10 };
+
+void mpirr_fatal_shared(const char *fmt, ...)
+{
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank != 0) {
+        struct timespec left = {.tv_sec = OTHER_RANKS_WAIT_SECONDS};
+        while (nanosleep(&left, &left) && errno == EINTR) {
+        }
+    }
+    mpirr_replay_ended(MPIRR_CTL_DIVERGED, 0, MPIRR_POS_NONE);
+    va_list ap;
+    va_start(ap, fmt);
+    vsay("", fmt, ap);
+    va_end(ap);
+    mpirr_end_job();
+}
+
 void mpirr_warn(const char *fmt, ...)
 {
     va_list ap;

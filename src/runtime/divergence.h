@@ -11,6 +11,11 @@ _Noreturn void mpirr_diverged(uint64_t event, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* One-line fatal error (bad input, I/O), then abort. */
 _Noreturn void mpirr_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A fatal error every rank meets alike (its environment, the recording's rank count): rank 0
+ * says it and its MPI_Abort ends the others, so the user reads one line rather than one per
+ * rank. Another rank waits a few seconds to be ended so, and says it itself only if rank 0
+ * did not end the job (its case differed). After MPI_Init only. */
+_Noreturn void mpirr_fatal_shared(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Warning line on stderr (at most once per message site). */
 void mpirr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One line "mpirr: ..." to the user (MPIRR_ERRLOG, else stderr), no prefix; usable in a

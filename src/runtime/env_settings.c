@@ -4,11 +4,9 @@
  * library may be loaded into mpirun or a daemon (LD_PRELOAD), which must not die, and MPI_Abort
  * needs MPI. So a bad value reads as its default there (inert, noiseless: nothing can hang or
  * overflow), and mpirr_settings_verify ends the job at MPI_Init, before any file is opened. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "env_settings.h"
 #include "runtime.h"
@@ -48,22 +46,9 @@ __attribute__((constructor)) static void read_settings(void)
     }
 }
 
-/* How long a rank other than 0 with a bad value waits to be ended by rank 0's MPI_Abort. */
-enum { OTHER_RANKS_WAIT_SECONDS = 10 };
-
 void mpirr_settings_verify(void)
 {
     char bad[512];
-    if (!mpirr_settings_check_env(MPIRR_SETTING_RUNTIME, bad, sizeof bad)) return;
-    /* The ranks normally share one environment, so rank 0 speaks for all and its MPI_Abort
-     * ends the others: the user reads one line, not one per rank. A rank whose environment
-     * differs from rank 0's still ends the job itself, a little later. */
-    int rank = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank != 0) {
-        struct timespec left = {.tv_sec = OTHER_RANKS_WAIT_SECONDS};
-        while (nanosleep(&left, &left) && errno == EINTR) {
-        }
-    }
-    mpirr_fatal("%s", bad);
+    /* The ranks normally share one environment: rank 0 speaks for all. */
+    if (mpirr_settings_check_env(MPIRR_SETTING_RUNTIME, bad, sizeof bad)) mpirr_fatal_shared("%s", bad);
 }

@@ -116,15 +116,17 @@ static void start_replay(void)
     char err[512];
     mpirr_rt.cursor = mpirr_cursor_open(mpirr_rt.log_path, err, sizeof err);
     if (!mpirr_rt.cursor) {
-        if (access(mpirr_rt.log_path, F_OK))
-            mpirr_fatal("replay: %s does not exist: rank %d was not in the recording (wrong "
-                        "number of ranks?)", mpirr_rt.log_path, mpirr_rt.rank);
-        mpirr_fatal("replay: %s", err);
+        /* Past the recorded ranks, rank 0 tells the rank counts apart (below). */
+        if (access(mpirr_rt.log_path, F_OK) == 0) mpirr_fatal("replay: %s", err);
+        const char *why = "replay: %s does not exist: rank %d was not in the recording (wrong "
+                          "number of ranks?)";
+        if (mpirr_rt.rank) mpirr_fatal_shared(why, mpirr_rt.log_path, mpirr_rt.rank);
+        mpirr_fatal(why, mpirr_rt.log_path, mpirr_rt.rank);
     }
     const mpirr_log_header *h = mpirr_cursor_header(mpirr_rt.cursor);
     if (h->nranks != mpirr_rt.nranks)
-        mpirr_fatal("replay: %s was recorded with %d ranks, this run has %d", mpirr_rt.log_path,
-                    h->nranks, mpirr_rt.nranks);
+        mpirr_fatal_shared("replay: %s was recorded with %d ranks, this run has %d",
+                           mpirr_rt.log_path, h->nranks, mpirr_rt.nranks);
     if (h->rank != mpirr_rt.rank)
         mpirr_fatal("replay: %s belongs to rank %d, not rank %d", mpirr_rt.log_path, h->rank,
                     mpirr_rt.rank);
