@@ -136,9 +136,8 @@ static inline int an_after(const an_msg *m, uint64_t e) { return m->hb_dest >= 2
 typedef struct an_race {
     int rank;
     uint32_t op;        /* the racing receive (index into ranks[rank].ops) */
-    uint32_t first;     /* races: its candidates are cand[first .. first + n) when they are
-                         * kept (an_find_races); Chu & Huang:
-                         * where its reach set starts in its rank's index (an_ch_reach) */
+    uint32_t first;     /* Chu & Huang: where its reach set starts in its rank's index
+                         * (an_ch_reach); races: 0 */
     uint32_t n;         /* how many it has */
     uint32_t kept;      /* how many are listed (Chu & Huang list at most AN_CH_KEEP) */
 } an_race;
@@ -151,10 +150,7 @@ struct an_cand_index;
 typedef struct an_races {
     an_race *races;       /* racing receives, by rank then post order */
     size_t nraces;
-    uint32_t *cand;       /* candidate messages (the matched one first), an_find_races only:
-                           * NULL from an_find_races_lazy (an_race_cands lists them); each
-                           * racing receive and its candidates is a star of the race graph */
-    size_t ncand;         /* how many candidates in all (kept or not) */
+    size_t ncand;         /* how many candidates in all */
     struct an_cand_index *index; /* finds them again (cand_index.h) */
     uint64_t on_the_fly;  /* messages Netzer & Miller's Figure 3 algorithm would trace */
     uint64_t wildcard_recvs;
@@ -165,13 +161,12 @@ typedef struct an_races {
     uint64_t ch_tasks, ch_control_points;
 } an_races;
 
-/* The racing receives and their candidates, kept in cand (4 bytes each). */
+/* The racing receives, their candidates counted, not kept (the race graph and an_race_cands
+ * find them again, a few binary searches each): what a large history can afford. Each racing
+ * receive and its candidates is a star of the race graph. */
 int an_find_races(const an_run *run, an_races *out);
-/* The same without keeping the candidates (the race graph and an_race_cands find them again,
- * a few binary searches each): what a large history can afford. */
-int an_find_races_lazy(const an_run *run, an_races *out);
-/* Racing receive x's candidates (x->n, the message it got first) into list, from cand or found
- * again; x is one of r->races. Returns x->n. */
+/* Racing receive x's candidates (x->n of them, the message it got first; at most one per
+ * rank) into list, found again; x is one of r->races. Returns x->n. */
 uint32_t an_race_cands(const an_races *r, const an_race *x, uint32_t *list);
 int an_chu_huang(const an_run *run, an_races *out);
 void an_races_free(an_races *r);

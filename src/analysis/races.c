@@ -7,7 +7,8 @@
  * reachable set that MPI's ordering rules leave possible. Also: what Netzer & Miller's
  * on-the-fly algorithm (Figure 3) would have traced. The candidates are counted, not kept:
  * cand_index.c finds them again (an_race_cands), for a listing or the race graph
- * (race_graph.c), unless the caller asks for them to be kept (an_find_races). */
+ * (race_graph.c): kept, they would take 4 bytes each, which on a history where every receive
+ * is a wildcard is more than the run model itself. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,7 +103,7 @@ static int find(const an_run *run, an_races *out)
             uint32_t n = ci_cands(out->index, p, (uint32_t)i, list);
             if (n < 2) continue;
             if (an_reserve((void **)&out->races, &cap_races, out->nraces + 1, sizeof *out->races)) goto out;
-            out->races[out->nraces++] = (an_race){p, (uint32_t)i, (uint32_t)out->ncand, n, n};
+            out->races[out->nraces++] = (an_race){p, (uint32_t)i, 0, n, n};
             out->ncand += n;
         }
         if (on_the_fly(run, p, &last, &lr, &cap_lr, &nlr, &taken, &out->on_the_fly)) goto out;
@@ -116,7 +117,7 @@ out:
     return rc;
 }
 
-int an_find_races_lazy(const an_run *run, an_races *out)
+int an_find_races(const an_run *run, an_races *out)
 {
     memset(out, 0, sizeof *out);
     if (find(run, out)) {
@@ -126,30 +127,14 @@ int an_find_races_lazy(const an_run *run, an_races *out)
     return 0;
 }
 
-int an_find_races(const an_run *run, an_races *out)
-{
-    if (an_find_races_lazy(run, out)) return -1;
-    out->cand = malloc((out->ncand + 1) * sizeof *out->cand);
-    if (!out->cand) {
-        an_races_free(out);
-        return -1;
-    }
-    for (size_t k = 0; k < out->nraces; k++)
-        ci_cands(out->index, out->races[k].rank, out->races[k].op, out->cand + out->races[k].first);
-    return 0;
-}
-
 uint32_t an_race_cands(const an_races *r, const an_race *x, uint32_t *list)
 {
-    if (r->cand) memcpy(list, r->cand + x->first, x->n * sizeof *list);
-    else ci_cands(r->index, x->rank, x->op, list);
-    return x->n;
+    return ci_cands(r->index, x->rank, x->op, list);
 }
 
 void an_races_free(an_races *r)
 {
     free(r->races);
-    free(r->cand);
     free(r->ch);
     if (r->index) ci_free(r->index);
     free(r->index);

@@ -126,7 +126,7 @@ int races_report_build(struct analysis *a, struct races_report *rep)
     rep->match_s = a->match_s;
     rep->hb_s = a->hb_s;
     double t0 = analysis_now();
-    if (an_find_races_lazy(run, &rep->r)) return -1;
+    if (an_find_races(run, &rep->r)) return -1;
     double t1 = analysis_now();
     if (an_chu_huang(run, &rep->r)) return -1;
     double t2 = analysis_now();

@@ -65,7 +65,9 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
     if (forced)
         out->forced_got = sender_taken(a.run, forced->rank, forced->event);
     an_races r;
-    if (an_find_races(a.run, &r)) {
+    uint32_t *cand = malloc(((size_t)a.run->nranks + 1) * sizeof *cand); /* one per rank at most */
+    if (!cand || an_find_races(a.run, &r)) {
+        free(cand);
         cli_error("out of memory finding the races of %s", dir);
         analysis_close(&a);
         return CLI_EXIT_FAIL;
@@ -78,14 +80,15 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
         if (!after_cut(cut, ncut, x->rank, o->post))
             continue;
         out->racing++;
+        an_race_cands(&r, x, cand);
         struct explore_choice c = {.rank = x->rank, .event = o->post,
-                                   .orig = (int)a.run->msgs[r.cand[x->first]].sender};
+                                   .orig = (int)a.run->msgs[cand[0]].sender};
         site_of(&a, x->rank, o->site, c.site, sizeof c.site);
-        /* cand[first] is the message it got; each other candidate comes from another sender */
+        /* cand[0] is the message it got; each other candidate comes from another sender */
         for (uint32_t k = 1; k < x->n; k++) {
-            if (flip_unforceable(o, &a.run->msgs[r.cand[x->first + k]]))
+            if (flip_unforceable(o, &a.run->msgs[cand[k]]))
                 continue; /* a choice flip cannot make (docs/explore.md) */
-            c.src = (int)a.run->msgs[r.cand[x->first + k]].sender;
+            c.src = (int)a.run->msgs[cand[k]].sender;
             if (an_reserve((void **)&out->list, &cap, out->n + 1, sizeof *out->list)) {
                 cli_error("out of memory listing the races of %s", dir);
                 rc = CLI_EXIT_FAIL;
@@ -97,6 +100,7 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
     if (!rc && out->n)
         qsort(out->list, out->n, sizeof *out->list, explore_choice_order);
     an_races_free(&r);
+    free(cand);
     analysis_close(&a);
     if (rc) {
         explore_choices_free(out);

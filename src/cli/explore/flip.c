@@ -68,14 +68,14 @@ static const an_race *find_race(const an_run *run, const an_races *rs, const str
     return NULL;
 }
 
-/* The candidates of x as "0 (taken), 2, 3" for messages. */
-static void list_candidates(const an_run *run, const an_races *rs, const an_race *x, char *buf,
+/* The candidates of x (cands, as an_race_cands lists them) as "0 (taken), 2, 3". */
+static void list_candidates(const an_run *run, const an_race *x, const uint32_t *cands, char *buf,
                             size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
     for (uint32_t k = 0; k < x->n && len < n; k++) {
-        const an_msg *m = &run->msgs[rs->cand[x->first + k]];
+        const an_msg *m = &run->msgs[cands[k]];
         len += (size_t)snprintf(buf + len, n - len, "%s%u%s", k ? ", " : "", m->sender,
                                 k ? "" : " (taken)");
     }
@@ -91,7 +91,9 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
         cli_error("replay --flip %s: %s has ranks 0 to %d", spec, parent->name, run->nranks - 1);
         return CLI_EXIT_USAGE;
     }
-    if (an_find_races(run, &rs)) {
+    uint32_t *cand = malloc(((size_t)run->nranks + 1) * sizeof *cand); /* one per rank at most */
+    if (!cand || an_find_races(run, &rs)) {
+        free(cand);
         cli_error("out of memory");
         return CLI_EXIT_FAIL;
     }
@@ -103,12 +105,13 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
                   "(mpirr races %s lists them)", spec, f->rank, f->event, parent->name, parent->name);
         goto out;
     }
-    list_candidates(run, &rs, x, cands, sizeof cands);
-    const an_msg *taken = &run->msgs[rs.cand[x->first]], *m = NULL;
+    an_race_cands(&rs, x, cand);
+    list_candidates(run, x, cand, cands, sizeof cands);
+    const an_msg *taken = &run->msgs[cand[0]], *m = NULL;
     f->taken = (int)taken->sender;
     for (uint32_t k = 1; k < x->n && !m; k++)
-        if (run->msgs[rs.cand[x->first + k]].sender == (uint32_t)f->source)
-            m = &run->msgs[rs.cand[x->first + k]];
+        if (run->msgs[cand[k]].sender == (uint32_t)f->source)
+            m = &run->msgs[cand[k]];
     if (!m) {
         if (f->source == f->taken)
             cli_error("replay --flip %s: the receive took rank %d's message in the recording "
@@ -159,6 +162,7 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
     rc = 0;
 out:
     an_races_free(&rs);
+    free(cand);
     return rc;
 }
 
