@@ -75,14 +75,18 @@ void mpirr_diverged(uint64_t event, const char *fmt, ...)
     mpirr_end_job();
 }
 
-void mpirr_fatal(const char *fmt, ...)
+static _Noreturn void vfatal(const char *fmt, va_list ap)
 {
     mpirr_replay_ended(MPIRR_CTL_DIVERGED, 0, MPIRR_POS_NONE);
+    vsay("", fmt, ap);
+    mpirr_end_job();
+}
+
+void mpirr_fatal(const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsay("", fmt, ap);
-    va_end(ap);
-    mpirr_end_job();
+    vfatal(fmt, ap);
 }
 
 /* How long a rank other than 0 waits to be ended by rank 0's MPI_Abort. */
@@ -97,12 +101,9 @@ void mpirr_fatal_shared(const char *fmt, ...)
         while (nanosleep(&left, &left) && errno == EINTR) {
         }
     }
-    mpirr_replay_ended(MPIRR_CTL_DIVERGED, 0, MPIRR_POS_NONE);
     va_list ap;
     va_start(ap, fmt);
-    vsay("", fmt, ap);
-    va_end(ap);
-    mpirr_end_job();
+    vfatal(fmt, ap);
 }
 
 void mpirr_warn(const char *fmt, ...)

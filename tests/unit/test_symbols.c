@@ -33,24 +33,35 @@ static int starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* Symbolizes a site a few bytes into fn (offset - 1 is the "call"), loaded from *object, into
+ * buf; checks that it names want. 0 if fn is not in a loaded object. */
+static int check_function(mpirr_symbolizer *s, void *fn, const char *want, const char **object,
+                          uint64_t *offset, char *buf, size_t n)
+{
+    Dl_info info;
+    struct link_map *map = NULL;
+    CHECK(fn != NULL && dladdr1(fn, &info, (void **)&map, RTLD_DL_LINKMAP) != 0 && map != NULL);
+    if (!fn || !map)
+        return 0;
+    *object = info.dli_fname;
+    *offset = (uint64_t)((uintptr_t)fn - (uintptr_t)map->l_addr) + 4;
+    mpirr_sym_lookup(s, *object, *offset, buf, n);
+    if (!strstr(buf, want))
+        fprintf(stderr, "%s+0x%" PRIx64 ": got \"%s\", want %s\n", *object, *offset, buf, want);
+    CHECK(strstr(buf, want) != NULL);
+    return 1;
+}
+
 /* A site inside libc's fclose (an exported function): with or without libc's debug info it is
  * named; a copy stripped of everything but its dynamic symbols (and of the build-id and
  * debuglink that would find the debug info) still names it, by "libc...+0xOFF (fclose)". */
 static void check_libc(mpirr_symbolizer *s)
 {
-    void *fn = dlsym(RTLD_DEFAULT, "fclose");
-    Dl_info info;
-    struct link_map *map = NULL;
-    CHECK(fn != NULL && dladdr1(fn, &info, (void **)&map, RTLD_DL_LINKMAP) != 0 && map != NULL);
-    if (!fn || !map)
-        return;
     char buf[4096];
-    /* offset - 1 is the "call" inside fclose: a few bytes into it */
-    uint64_t offset = (uint64_t)((uintptr_t)fn - (uintptr_t)map->l_addr) + 4;
-    mpirr_sym_lookup(s, info.dli_fname, offset, buf, sizeof buf);
-    if (!strstr(buf, "fclose)"))
-        fprintf(stderr, "%s+0x%" PRIx64 ": got \"%s\", want (fclose)\n", info.dli_fname, offset, buf);
-    CHECK(strstr(buf, "fclose)") != NULL);
+    const char *object;
+    uint64_t offset;
+    if (!check_function(s, dlsym(RTLD_DEFAULT, "fclose"), "fclose)", &object, &offset, buf, sizeof buf))
+        return;
 
     char stripped[] = "/tmp/test_symbols_libc_XXXXXX", cmd[PATH_MAX * 2 + 128];
     int fd = mkstemp(stripped);
@@ -59,7 +70,7 @@ static void check_libc(mpirr_symbolizer *s)
         return;
     close(fd);
     snprintf(cmd, sizeof cmd, "objcopy --strip-all --remove-section=.gnu_debuglink "
-             "--remove-section=.note.gnu.build-id '%s' '%s' 2>/dev/null", info.dli_fname, stripped);
+             "--remove-section=.note.gnu.build-id '%s' '%s' 2>/dev/null", object, stripped);
     if (system(cmd) != 0) {
         fprintf(stderr, "objcopy failed (binutils missing?): stripped library not checked\n");
     } else {
@@ -82,19 +93,11 @@ static void check_cxx(mpirr_symbolizer *s)
 {
     void *lib = dlopen("libstdc++.so.6", RTLD_NOW);
     CHECK(lib != NULL);
-    void *fn = lib ? dlsym(lib, "_ZNKSt9exception4whatEv") : NULL;
-    Dl_info info;
-    struct link_map *map = NULL;
-    CHECK(fn != NULL && dladdr1(fn, &info, (void **)&map, RTLD_DL_LINKMAP) != 0 && map != NULL);
-    if (!fn || !map)
-        return;
     char buf[4096];
-    uint64_t offset = (uint64_t)((uintptr_t)fn - (uintptr_t)map->l_addr) + 2;
-    mpirr_sym_lookup(s, info.dli_fname, offset, buf, sizeof buf);
-    if (!strstr(buf, "(std::exception::what() const)"))
-        fprintf(stderr, "%s+0x%" PRIx64 ": got \"%s\", want (std::exception::what() const)\n",
-                info.dli_fname, offset, buf);
-    CHECK(strstr(buf, "(std::exception::what() const)") != NULL);
+    const char *object;
+    uint64_t offset;
+    check_function(s, lib ? dlsym(lib, "_ZNKSt9exception4whatEv") : NULL,
+                   "(std::exception::what() const)", &object, &offset, buf, sizeof buf);
 }
 
 int main(void)
