@@ -85,8 +85,9 @@ int mpirr_MPI_Request_free(MPI_Request *request)
 }
 
 /* MPI_Cancel: whether the cancel wins against a matching message is nondeterministic. Record
- * mode marks the request so its completion logs the outcome. Replay reproduces it: for a
- * wildcard receive the post already went to the shadow communicator if the recording saw it
+ * mode marks the request so its completion logs the outcome (CANCEL_DONE; for a wildcard
+ * receive in sources mode its RECV_DONE says it). Replay reproduces it: for a wildcard
+ * receive the post already went to the shadow communicator if the recording saw it
  * cancelled; otherwise, if the recording saw the request complete normally, the cancel is simply
  * not passed on (MPI allows a cancel to have no effect), and if it saw it cancelled the cancel is
  * passed on and its effect checked at completion. */
@@ -105,7 +106,10 @@ int mpirr_MPI_Cancel(MPI_Request *request)
     e->cancel_event = call_.event;
     mpirr_unlock();
     if (mpirr_replaying()) {
-        if (!(e->flags & TRACK_WILDCARD)) {
+        /* A wildcard receive's RECV_DONE says whether it was cancelled, but races mode logs
+         * only the racing ones: for the others the cancel's own record decides (without it,
+         * the replayed cancel could win where the recorded one lost, or the other way). */
+        if (!(e->flags & TRACK_WILDCARD) || e->replay_cancelled < 0) {
             mpirr_record r;
             if (mpirr_replay_deferred(call_.event, 0, MPIRR_REC_CANCEL_DONE, &r))
                 e->replay_cancelled = r.cancelled;
