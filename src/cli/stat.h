@@ -25,6 +25,8 @@ struct thread_stat {
 struct rank_stat {
     int rank;
     int readable;           /* the log could be opened */
+    int missing;            /* there is no log: the rank never made it (died in MPI_Init, a
+                             * full disk) or it was removed */
     int logs;               /* logs opened: 1 if readable; in the total, the readable ranks */
     char error[600];        /* why reading stopped early; "" if the log read to its end */
     uint64_t events;        /* END's total, else the highest event number seen */
@@ -104,7 +106,7 @@ double stat_bytes_per_record(const struct rank_stat *r);
 double stat_traced_percent(const struct rank_stat *r);
 /* Piggybacked bytes per piggybacked message; negative when none was sent. */
 double stat_piggyback_per_message(const struct rank_stat *r);
-/* "finalized", "signal 11 (SIGSEGV)", "MPI_Abort(3)", "cut off", or "unreadable". */
+/* "finalized", "signal 11 (SIGSEGV)", "MPI_Abort(3)", "cut off", "no log" or "unreadable". */
 void stat_ending_text(const struct rank_stat *r, char *out, size_t n);
 /* Whether the ending carries a detail number (signal, abort code, exit status). */
 int stat_ending_has_detail(int ending);

@@ -87,6 +87,7 @@ static void collect_rank(struct rec_stats *st, struct rank_stat *rs)
     char path[PATH_MAX + 32];
     recording_log_path(path, sizeof path, st->rec.dir, rs->rank);
     if (access(path, F_OK) != 0) {
+        rs->missing = 1;
         snprintf(rs->error, sizeof rs->error, "%s: missing", path);
         cli_error("%s", rs->error);
         return;

@@ -15,7 +15,9 @@ int stat_ending_has_detail(int ending)
 void stat_ending_text(const struct rank_stat *r, char *out, size_t n)
 {
     const char *name = mpirr_log_ending_name(r->ending);
-    if (!r->readable) {
+    if (r->missing) {
+        snprintf(out, n, "no log");
+    } else if (!r->readable) {
         snprintf(out, n, "unreadable");
     } else if (r->ending == MPIRR_END_SIGNAL) {
         const char *sig = sigabbrev_np(r->detail);

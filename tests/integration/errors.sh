@@ -75,6 +75,11 @@ cp -r "$TMP/rec" "$TMP/missing"
 rm "$TMP/missing/rank-00003.log"
 run "$TMP/mi" "$MPIRR" replay "$TMP/missing"
 expect_error "$TMP/mi" "rank-00003.log"
+# stat still shows the ranks that recorded, and says the fourth has no log (exit 1)
+run "$TMP/mis" "$MPIRR" stat "$TMP/missing"
+[ "$STATUS" -eq 1 ] || fail "stat of a recording missing a rank log exited $STATUS, expected 1"
+grep -q "^ending .*3 finalized, 1 no log" "$TMP/mis.out" ||
+    fail "stat does not say the missing rank has no log: $(grep ending "$TMP/mis.out")"
 
 # not a recording at all
 mkdir -p "$TMP/empty"
