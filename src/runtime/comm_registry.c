@@ -66,30 +66,6 @@ static int peers_of(mpirr_comm_info *e)
 
 void mpirr_comm_register(MPI_Comm comm) { mpirr_comm_register_as(comm, comm); }
 
-/* The tag of the shadows' MPI_Comm_create_group (any value up to the least MPI_TAG_UB). */
-enum { SHADOW_TAG = 29810 };
-
-/* A communicator over like's group for the headers. Not MPI_Comm_dup for an
- * intra-communicator being created (fresh): Open MPI 4.1 agrees on a duplicate's context id with a nonblocking
- * collective, after which libnbc's progress function is polled in every progress call of the
- * run (5-6% of a ping-pong's samples in perf); MPI_Comm_create_group agrees on it with
- * point-to-point messages, and runs none of the user's attribute copy callbacks. Those messages
- * use like's point-to-point tags, which is safe only while no receive can be posted on like:
- * when it is being created (its members cannot have posted receives on it yet, and a member's
- * own messages on it come after its part of the agreement). MPI_Comm_idup's shadow is made
- * over the old communicator, which the program may be receiving on with MPI_ANY_TAG: a dup.
- * Inter-communicators have no create_group. */
-static int make_shadow(MPI_Comm like, int inter, int fresh, MPI_Comm *shadow)
-{
-    if (inter || !fresh) return PMPI_Comm_dup(like, shadow);
-    MPI_Group g;
-    int rc = PMPI_Comm_group(like, &g);
-    if (rc != MPI_SUCCESS) return rc;
-    rc = PMPI_Comm_create_group(like, g, SHADOW_TAG, shadow);
-    PMPI_Group_free(&g);
-    return rc;
-}
-
 void mpirr_comm_register_as(MPI_Comm comm, MPI_Comm like)
 {
     if (!mpirr_rt.piggyback || comm == MPI_COMM_NULL) return;
@@ -97,8 +73,8 @@ void mpirr_comm_register_as(MPI_Comm comm, MPI_Comm like)
     if (!e) mpirr_fatal("out of memory registering communicators");
     e->comm = like;
     PMPI_Comm_test_inter(like, &e->inter);
-    /* Collective: every member registers, or (on failure) none can use it. */
-    int ok = make_shadow(like, e->inter, comm == like, &e->shadow) == MPI_SUCCESS;
+    /* The dup is collective: every member registers, or (on failure) none can use it. */
+    int ok = PMPI_Comm_dup(like, &e->shadow) == MPI_SUCCESS;
     if (!ok || peers_of(e)) {
         if (ok) PMPI_Comm_free(&e->shadow);
         free(e->world);
