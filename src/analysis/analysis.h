@@ -151,6 +151,7 @@ typedef struct an_races {
     an_race *races;       /* racing receives, by rank then post order */
     size_t nraces;
     size_t ncand;         /* how many candidates in all */
+    uint32_t *list;       /* one racing receive's candidates, as an_race_list left them */
     struct an_cand_index *index; /* finds them again (cand_index.h) */
     uint64_t on_the_fly;  /* messages Netzer & Miller's Figure 3 algorithm would trace */
     uint64_t wildcard_recvs;
@@ -161,13 +162,13 @@ typedef struct an_races {
     uint64_t ch_tasks, ch_control_points;
 } an_races;
 
-/* The racing receives, their candidates counted, not kept (the race graph and an_race_cands
+/* The racing receives, their candidates counted, not kept (the race graph and an_race_list
  * find them again, a few binary searches each): what a large history can afford. Each racing
  * receive and its candidates is a star of the race graph. */
 int an_find_races(const an_run *run, an_races *out);
-/* Racing receive x's candidates (x->n of them, the message it got first; at most one per
- * rank) into list, found again; x is one of r->races. Returns x->n. */
-uint32_t an_race_cands(const an_races *r, const an_race *x, uint32_t *list);
+/* Racing receive x's candidates (x->n of them, the message it got first), found again into
+ * r's own list (sized for the largest), valid until the next call; x is one of r->races. */
+const uint32_t *an_race_list(const an_races *r, const an_race *x);
 int an_chu_huang(const an_run *run, an_races *out);
 void an_races_free(an_races *r);
 

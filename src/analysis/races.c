@@ -6,7 +6,7 @@
  * Miller's frontier races read off a trace (their Lemmas 1-2) and the part of Chu & Huang's
  * reachable set that MPI's ordering rules leave possible. Also: what Netzer & Miller's
  * on-the-fly algorithm (Figure 3) would have traced. The candidates are counted, not kept:
- * cand_index.c finds them again (an_race_cands), for a listing or the race graph
+ * cand_index.c finds them again (an_race_list), for a listing or the race graph
  * (race_graph.c): kept, they would take 4 bytes each, which on a history where every receive
  * is a wildcard is more than the run model itself. */
 #include <stdlib.h>
@@ -83,17 +83,17 @@ static int on_the_fly(const an_run *run, int p, u64_map *index, struct last_recv
     return 0;
 }
 
-/* The racing receives, their candidates counted (listed again by an_race_cands). */
+/* The racing receives, their candidates counted (listed again by an_race_list). */
 static int find(const an_run *run, an_races *out)
 {
     u64_map last = {0}, taken = {0};
     struct last_recv *lr = NULL;
     size_t cap_races = 0, cap_lr = 0, nlr = 0;
-    uint32_t *list = NULL;
+    uint32_t *list; /* the races' own list (an_race_list), used here while counting */
     int rc = -1;
     out->index = calloc(1, sizeof *out->index);
     if (!out->index || ci_build(run, out->index)) goto out;
-    if (!(list = malloc((out->index->max_senders + 1) * sizeof *list))) goto out;
+    if (!(list = out->list = malloc((out->index->max_senders + 1) * sizeof *list))) goto out;
     for (int p = 0; p < run->nranks; p++) {
         const an_rank *rk = &run->ranks[p];
         for (size_t i = 0; i < rk->nops; i++) {
@@ -113,7 +113,6 @@ out:
     u64_map_free(&last);
     u64_map_free(&taken);
     free(lr);
-    free(list);
     return rc;
 }
 
@@ -127,14 +126,16 @@ int an_find_races(const an_run *run, an_races *out)
     return 0;
 }
 
-uint32_t an_race_cands(const an_races *r, const an_race *x, uint32_t *list)
+const uint32_t *an_race_list(const an_races *r, const an_race *x)
 {
-    return ci_cands(r->index, x->rank, x->op, list);
+    ci_cands(r->index, x->rank, x->op, r->list);
+    return r->list;
 }
 
 void an_races_free(an_races *r)
 {
     free(r->races);
+    free(r->list);
     free(r->ch);
     if (r->index) ci_free(r->index);
     free(r->index);

@@ -49,7 +49,7 @@ static void json_msg(struct analysis *a, struct json *j, const char *key, uint32
     json_point(a, j, key, (int)msg->sender, msg->send_op);
 }
 
-/* One list of racing receives: the races' candidates (rs: found again by an_race_cands), or
+/* One list of racing receives: the races' candidates (rs: found again by an_race_list), or
  * Chu & Huang's reach sets (rs NULL: listed again by an_ch_reach, a rank's index at a time);
  * near (NULL, or not
  * active: as listed) orders them and gives each its distance. -1: out of memory. */
@@ -59,16 +59,16 @@ static int json_race_list(struct analysis *a, struct json *j, const char *key, c
 {
     if (near && !near->active) near = NULL;
     an_reach_index ix = {0};
-    /* a receive has at most one candidate per rank */
-    uint32_t *list = malloc(((size_t)a->run->nranks + AN_CH_KEEP) * sizeof *list);
-    int rc = list ? 0 : -1;
+    uint32_t *reach = rs ? NULL : malloc(AN_CH_KEEP * sizeof *reach); /* Chu & Huang list at most this */
+    int rc = rs || reach ? 0 : -1;
     json_array_begin(j, key);
-    for (size_t k = 0; list && k < n; k++) {
+    for (size_t k = 0; !rc && k < n; k++) {
         size_t i = near ? near->order[k] : k;
         const an_race *r = &races[i];
         const an_op *o = &a->run->ranks[r->rank].ops[r->op];
-        if (rs) an_race_cands(rs, r, list);
-        else if (an_ch_reach(a->run, r, &ix, list)) {
+        const uint32_t *list = reach;
+        if (rs) list = an_race_list(rs, r);
+        else if (an_ch_reach(a->run, r, &ix, reach)) {
             rc = -1;
             break;
         }
@@ -95,7 +95,7 @@ static int json_race_list(struct analysis *a, struct json *j, const char *key, c
     }
     json_array_end(j);
     an_reach_index_free(&ix);
-    free(list);
+    free(reach);
     return rc;
 }
 
@@ -198,12 +198,7 @@ static void print_receive(struct analysis *a, const struct races_report *rep, co
     char src[32], tag[32];
     pattern(src, sizeof src, o->peer, "source");
     pattern(tag, sizeof tag, o->tag, "tag");
-    uint32_t *cands = malloc(x->n * sizeof *cands);
-    if (!cands) {
-        printf("(%s, %s): out of memory\n", src, tag);
-        return;
-    }
-    an_race_cands(r, x, cands);
+    const uint32_t *cands = an_race_list(r, x);
     printf("(%s, %s) got ", src, tag);
     print_msg(a, cands[0]);
     printf("; could have got");
@@ -211,7 +206,6 @@ static void print_receive(struct analysis *a, const struct races_report *rep, co
         printf(k > 1 ? ", " : " ");
         print_msg(a, cands[k]);
     }
-    free(cands);
     if (rep->logged.known)
         printf(races_logged_has(&rep->logged, x->rank, o->post) ? " [logged]" : " [not logged]");
     putchar('\n');

@@ -65,9 +65,7 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
     if (forced)
         out->forced_got = sender_taken(a.run, forced->rank, forced->event);
     an_races r;
-    uint32_t *cand = malloc(((size_t)a.run->nranks + 1) * sizeof *cand); /* one per rank at most */
-    if (!cand || an_find_races(a.run, &r)) {
-        free(cand);
+    if (an_find_races(a.run, &r)) {
         cli_error("out of memory finding the races of %s", dir);
         analysis_close(&a);
         return CLI_EXIT_FAIL;
@@ -80,7 +78,7 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
         if (!after_cut(cut, ncut, x->rank, o->post))
             continue;
         out->racing++;
-        an_race_cands(&r, x, cand);
+        const uint32_t *cand = an_race_list(&r, x);
         struct explore_choice c = {.rank = x->rank, .event = o->post,
                                    .orig = (int)a.run->msgs[cand[0]].sender};
         site_of(&a, x->rank, o->site, c.site, sizeof c.site);
@@ -100,7 +98,6 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
     if (!rc && out->n)
         qsort(out->list, out->n, sizeof *out->list, explore_choice_order);
     an_races_free(&r);
-    free(cand);
     analysis_close(&a);
     if (rc) {
         explore_choices_free(out);

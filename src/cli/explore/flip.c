@@ -68,7 +68,7 @@ static const an_race *find_race(const an_run *run, const an_races *rs, const str
     return NULL;
 }
 
-/* The candidates of x (cands, as an_race_cands lists them) as "0 (taken), 2, 3". */
+/* The candidates of x (cands, as an_race_list lists them) as "0 (taken), 2, 3". */
 static void list_candidates(const an_run *run, const an_race *x, const uint32_t *cands, char *buf,
                             size_t n)
 {
@@ -91,9 +91,7 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
         cli_error("replay --flip %s: %s has ranks 0 to %d", spec, parent->name, run->nranks - 1);
         return CLI_EXIT_USAGE;
     }
-    uint32_t *cand = malloc(((size_t)run->nranks + 1) * sizeof *cand); /* one per rank at most */
-    if (!cand || an_find_races(run, &rs)) {
-        free(cand);
+    if (an_find_races(run, &rs)) {
         cli_error("out of memory");
         return CLI_EXIT_FAIL;
     }
@@ -105,7 +103,7 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
                   "(mpirr races %s lists them)", spec, f->rank, f->event, parent->name, parent->name);
         goto out;
     }
-    an_race_cands(&rs, x, cand);
+    const uint32_t *cand = an_race_list(&rs, x);
     list_candidates(run, x, cand, cands, sizeof cands);
     const an_msg *taken = &run->msgs[cand[0]], *m = NULL;
     f->taken = (int)taken->sender;
@@ -162,7 +160,6 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
     rc = 0;
 out:
     an_races_free(&rs);
-    free(cand);
     return rc;
 }
 

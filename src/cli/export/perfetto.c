@@ -18,7 +18,6 @@ struct perfetto {
     FILE *f;
     struct analysis *a;
     an_races races;
-    uint32_t *cands; /* one racing receive's candidates (at most one per rank) */
     char **site;  /* the current rank's call sites as JSON strings, made on first use */
     uint32_t nsite;
     int list_open;
@@ -164,9 +163,9 @@ static void arg_race(struct perfetto *p, const struct export_call *c, uint32_t i
     fprintf(p->f, "{\"receive\":");
     put_point(p->f, run, (uint32_t)c->rank, i);
     fprintf(p->f, ",\"candidates\":[");
-    an_race_cands(&p->races, r, p->cands);
+    const uint32_t *cands = an_race_list(&p->races, r);
     for (uint32_t k = 0; k < r->n; k++) {
-        const an_msg *m = &run->msgs[p->cands[k]];
+        const an_msg *m = &run->msgs[cands[k]];
         if (k) fputc(',', p->f);
         put_point(p->f, run, m->sender, m->send_op);
     }
@@ -289,9 +288,7 @@ static int write_trace(struct perfetto *p, const struct export_clock *clk)
 int export_perfetto(struct analysis *a, const char *out)
 {
     struct perfetto p = {.a = a};
-    p.cands = malloc(((size_t)a->run->nranks + 1) * sizeof *p.cands);
-    if (!p.cands || an_find_races(a->run, &p.races)) {
-        free(p.cands);
+    if (an_find_races(a->run, &p.races)) {
         cli_error("export: out of memory finding the races of %s", a->rec.dir);
         return CLI_EXIT_FAIL;
     }
@@ -308,6 +305,5 @@ int export_perfetto(struct analysis *a, const char *out)
     }
     export_clock_free(&clk);
     an_races_free(&p.races);
-    free(p.cands);
     return rc;
 }

@@ -101,11 +101,7 @@ static int put_races(const an_run *run, struct view_data *d)
 {
     an_races r;
     memset(&r, 0, sizeof r);
-    uint32_t *cands = malloc(((size_t)run->nranks + 1) * sizeof *cands); /* one per rank at most */
-    if (!cands || an_find_races(run, &r)) {
-        free(cands);
-        return -1;
-    }
+    if (an_find_races(run, &r)) return -1;
     for (size_t i = 0; i < r.nraces; i++) {
         const an_race *x = &r.races[i];
         const an_op *o = &run->ranks[x->rank].ops[x->op];
@@ -113,12 +109,11 @@ static int put_races(const an_run *run, struct view_data *d)
         vbuf_uint(&d->races, o->post);
         vbuf_uint(&d->races, o->done);
         vbuf_uint(&d->races, x->n);
-        an_race_cands(&r, x, cands);
+        const uint32_t *cands = an_race_list(&r, x);
         for (uint32_t k = 0; k < x->n; k++) vbuf_uint(&d->races, cands[k]);
     }
     d->nraces = r.nraces;
     an_races_free(&r);
-    free(cands);
     return 0;
 }
 
