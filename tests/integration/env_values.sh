@@ -74,13 +74,11 @@ refused "$TMP/optm" "mpirr: record: --mode bogus: expected one of sources, races
 # so a job that takes that long has not been ended by rank 0.
 # bypass NAME VAR=VALUE...: the program run by the launcher with the runtime preloaded.
 bypass() {
-    local name=$1 args=() kv
+    local name=$1 args
     shift
     mkdir -p "$TMP/$name.dir"
-    for kv in LD_PRELOAD="$RUNTIME" MPIRR_MODE=record MPIRR_DIR="$TMP/$name.dir" \
-        MPIRR_ERRLOG="$TMP/$name.errlog" "$@"; do
-        if [ "$IMPL" = openmpi ]; then args+=(-x "$kv"); else args+=(-genv "${kv%%=*}" "${kv#*=}"); fi
-    done
+    mapfile -d '' args < <(env_opts LD_PRELOAD="$RUNTIME" MPIRR_MODE=record \
+        MPIRR_DIR="$TMP/$name.dir" MPIRR_ERRLOG="$TMP/$name.errlog" "$@")
     local start=$SECONDS
     run "$TMP/$name" "${LAUNCH[@]}" "${args[@]}" "$BIN/diverge" a
     ELAPSED=$((SECONDS - start))

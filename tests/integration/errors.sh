@@ -28,11 +28,8 @@ expect_error "$TMP/np" "4 ranks" "3"
 # their own 10 s fallback, so the job ends in less than that.
 for np in 3 5; do
     read -r -a LAUNCHN <<<"$(launcher "$IMPL" "$np")"
-    if [ "$IMPL" = openmpi ]; then
-        ENV=(-x LD_PRELOAD="$RUNTIME" -x MPIRR_MODE=replay -x MPIRR_DIR="$TMP/rec" -x MPIRR_ERRLOG="$TMP/np$np.errlog")
-    else
-        ENV=(-genv LD_PRELOAD "$RUNTIME" -genv MPIRR_MODE replay -genv MPIRR_DIR "$TMP/rec" -genv MPIRR_ERRLOG "$TMP/np$np.errlog")
-    fi
+    mapfile -d '' ENV < <(env_opts LD_PRELOAD="$RUNTIME" MPIRR_MODE=replay MPIRR_DIR="$TMP/rec" \
+        MPIRR_ERRLOG="$TMP/np$np.errlog")
     start=$SECONDS
     run "$TMP/np$np" "${LAUNCHN[@]}" "${ENV[@]}" "$BIN/diverge" a
     [ "$STATUS" -ne 0 ] || fail "$np ranks against a 4-rank recording: the job exited 0"

@@ -28,6 +28,15 @@ launcher() {
     esac
 }
 
+# env_opts NAME=VALUE...: the options of $IMPL's launcher that set them in the ranks, each
+# followed by a NUL (read them with mapfile -d '').
+env_opts() {
+    local kv
+    for kv in "$@"; do
+        if [ "$IMPL" = openmpi ]; then printf '%s\0' -x "$kv"; else printf '%s\0' -genv "${kv%%=*}" "${kv#*=}"; fi
+    done
+}
+
 # run OUT_PREFIX CMD...: runs CMD with a timeout; stdout/stderr to OUT_PREFIX.out/.err;
 # sets STATUS. A timeout is a failure.
 run() {

@@ -232,11 +232,6 @@ run "$TMP/ds.sh" bash -c "$(cat "$TMP/ds.out")"
 [ "$STATUS" -eq 0 ] && cmp -s "$TMP/rs.out" "$TMP/ds.sh.out" || fail "the printed singleton command does not replay"
 
 # symlinks planted where a rank creates its files: not followed, one line, the run goes on
-env_opts() { # env_opts NAME=VALUE...: the launcher options that set them in the ranks
-    for kv in "$@"; do
-        if [ "$IMPL" = openmpi ]; then printf '%s\0' -x "$kv"; else printf '%s\0' -genv "${kv%%=*}" "${kv#*=}"; fi
-    done
-}
 # (races mode only where the .pending file is planted: a rank that cannot create its log in
 # races mode is not recorded and sends no timestamps, which its peers wait for)
 for file in log tail pending events events.tail; do

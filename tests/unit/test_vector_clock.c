@@ -28,7 +28,6 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
     uint64_t raise[300];
     CHECK(mpirr_vc_init(nranks, sender) == 0);
     CHECK(mpirr_vc_header_max() <= sizeof sends[0].header);
-    int nsent = 0;
     for (int k = 0; k < MAX_SENDS; k++) {
         /* learn something: a merge raising a random subset of entries */
         memcpy(raise, mpirr_vc_snapshot(now), (size_t)nranks * sizeof *raise);
@@ -39,7 +38,7 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
         }
         mpirr_vc_merge(raise);
         now += 1 + test_rand(&rng) % 50;
-        struct sent *s = &sends[nsent++];
+        struct sent *s = &sends[k];
         s->dest = (int)(test_rand(&rng) % (uint64_t)nranks);
         s->now = now;
         s->seq = seqs[s->dest]++;
@@ -53,7 +52,7 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
     for (int d = 0; d < nranks; d++) {
         if (d == sender) continue;
         CHECK(mpirr_vc_init(nranks, d) == 0);
-        for (int k = 0; k < nsent; k++) {
+        for (int k = 0; k < MAX_SENDS; k++) {
             struct sent *s = &sends[k];
             if (s->dest != d) continue;
             uint64_t seq = 99, knows = 99;
