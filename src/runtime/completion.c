@@ -75,13 +75,13 @@ static int hit_of(const struct hits *h, int index)
 /* A tracked request completed with status st and error code rc: read its header (races mode),
  * log its outcome (record) or check it (replay). */
 static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Request handle,
-                              const MPI_Status *st, int rc)
+                              MPI_Status *st, int rc)
 {
     if ((e->flags & TRACK_PERSISTENT) && !(e->flags & TRACK_ACTIVE) &&
         !(e->flags & TRACK_HEADER))
         return; /* inactive: no-op */
     if (e->flags & TRACK_HEADER) {
-        mpirr_header_receive(e->comm, rc, st, e->race_id, c->event);
+        mpirr_header_receive(e->comm, rc, st, e->race_id, c->event, &e->wire);
         e->race_id = -1;
     }
     int cancelled = 0;
@@ -111,13 +111,13 @@ static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Reque
 
 /* Completion of the requests at the given array positions (statuses parallel to them). */
 static void hits_completed(const mpirr_call *c, const struct hits *h, int n, const int *index,
-                           const MPI_Status *sts, int all)
+                           MPI_Status *sts, int all)
 {
     for (int k = 0; k < (all ? h->n : n); k++) {
         int pos = all ? h->index[k] : index[k];
         int hk = all ? k : hit_of(h, pos);
         if (hk < 0) continue;
-        const MPI_Status *st = &sts[all ? pos : k];
+        MPI_Status *st = &sts[all ? pos : k];
         if (st->MPI_ERROR == MPI_ERR_PENDING) continue;
         tracked_completed(c, h->entry[hk], h->handle[hk], st, st->MPI_ERROR);
     }
@@ -227,8 +227,15 @@ int mpirr_MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *sta
         /* the recorded success: poll until the request is complete, without freeing it */
         return mpirr_replay_request_done(request, flag, status);
     }
-    int rc = PMPI_Request_get_status(request, flag, status);
-    if (rc == MPI_SUCCESS && *flag) mpirr_record_test_ok(&call_, NULL, 0, 0, NULL);
+    /* races mode: a receive found complete shows its data and count without its slot */
+    tracked_request *e = mpirr_track_lookup(request);
+    if (!e || !(e->flags & TRACK_HEADER) || !e->wire.slot) e = NULL;
+    MPI_Status local, *st = e ? mpirr_status_or(status, &local) : status;
+    int rc = PMPI_Request_get_status(request, flag, st);
+    if (rc == MPI_SUCCESS && *flag) {
+        mpirr_record_test_ok(&call_, NULL, 0, 0, NULL);
+        if (e) mpirr_header_peek(&e->wire, st);
+    }
     return rc;
 }
 
@@ -272,6 +279,8 @@ static int any(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
         MPI_Status copy = *st; /* the user's status keeps its MPI_ERROR field untouched */
         copy.MPI_ERROR = rc;
         hits_completed(c, &h, 1, index, &copy, 0);
+        copy.MPI_ERROR = st->MPI_ERROR; /* and gets the count without the slot */
+        *st = copy;
     }
     hits_free(&h);
     return rc;

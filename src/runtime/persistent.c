@@ -25,6 +25,7 @@ static void before_start(const mpirr_call *c, MPI_Request *req, uint32_t sub)
     }
     if (e->flags & TRACK_HEADER) { /* races mode, record */
         int log_now;
+        e->wire.copied = 0; /* a new message will fill its slot */
         e->race_id = mpirr_race_entry_for(c, sub, e->source, e->tag, e->comm, &log_now);
         e->flags = (e->flags & ~(unsigned)TRACK_WILDCARD) | (log_now ? TRACK_WILDCARD : 0);
     }
@@ -75,6 +76,10 @@ int mpirr_MPI_Request_free(MPI_Request *request)
         mpirr_lock();
         tracked_request *e = mpirr_track_find(*request);
         int race_id = e ? e->race_id : -1;
+        if (e && e->wire.heap && (!(e->flags & TRACK_PERSISTENT) || (e->flags & TRACK_ACTIVE))) {
+            mpirr_wire_abandon(e->wire.heap); /* active: MPI may still use it */
+            e->wire.heap = NULL;
+        }
         if (e) mpirr_track_remove(*request);
         mpirr_unlock();
         /* An active receive freed before completion: its outcome is never seen, and a header

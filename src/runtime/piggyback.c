@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "race_check.h"
+#include "request_table.h"
 #include "vector_clock.h"
 
 /* Headers of nonblocking sends still in flight, reclaimed in batches. */
@@ -37,33 +38,99 @@ static int world_rank_of(const mpirr_comm_info *ci, int rank)
     return rank >= 0 && rank < ci->npeers ? ci->world[rank] : -1;
 }
 
-void mpirr_header_post(mpirr_header_send *h, int dest, int tag, MPI_Comm comm, uint64_t now,
-                       int blocking)
+int mpirr_wired(int rank, MPI_Comm comm)
+{
+    if (!mpirr_piggybacking() || rank == MPI_PROC_NULL) return 0;
+    mpirr_lock();
+    mpirr_comm_info *ci = mpirr_comm_find(comm);
+    int wired = ci && (rank == MPI_ANY_SOURCE || world_rank_of(ci, rank) >= 0);
+    mpirr_unlock();
+    return wired;
+}
+
+/* slot[0]: the header's length when it follows in the slot, or one of these */
+enum { SLOT_NO_HEADER = 0, SLOT_ON_SHADOW = 0xFF };
+
+void mpirr_header_fill(mpirr_header_send *h, uint8_t *slot, int dest, int tag, MPI_Comm comm,
+                       uint64_t now, int blocking)
 {
     h->active = 0;
-    if (dest == MPI_PROC_NULL || !mpirr_rt.active) return;
-    mpirr_rt.counters[MPIRR_CTR_MSGS_SENT]++;
-    if (!mpirr_rt.piggyback) return;
+    slot[0] = SLOT_NO_HEADER;
     mpirr_lock();
     mpirr_comm_info *ci = mpirr_comm_find(comm);
     int w = ci ? world_rank_of(ci, dest) : -1;
-    if (w < 0) { /* unregistered communicator or invalid rank: MPI reports the latter */
+    if (w < 0) { /* freed meanwhile by another thread: MPI reports it */
         mpirr_unlock();
         return;
     }
     MPI_Comm shadow = ci->shadow;
     size_t max = mpirr_vc_header_max();
-    h->to_self = w == mpirr_rt.rank;
-    h->buf = blocking && !h->to_self && max <= sizeof h->local ? h->local : malloc(max);
-    if (!h->buf) mpirr_fatal("out of memory for piggyback headers");
+    uint8_t *enc = max <= sizeof h->local ? h->local : malloc(max);
+    if (!enc) mpirr_fatal("out of memory for piggyback headers");
     uint64_t seq = mpirr_race_next_seq(w);
-    size_t len = mpirr_vc_header(w, seq, now, h->buf);
+    size_t len = mpirr_vc_header(w, seq, now, enc);
     mpirr_rt.counters[MPIRR_CTR_PIGGYBACK_BYTES] += len;
     mpirr_rt.counters[MPIRR_CTR_PIGGYBACK_MSGS]++;
     mpirr_unlock();
+    if (len < MPIRR_WIRE_SLOT) {
+        slot[0] = (uint8_t)len;
+        memcpy(slot + 1, enc, len);
+        if (enc != h->local) free(enc);
+        return;
+    }
+    slot[0] = SLOT_ON_SHADOW;
+    h->to_self = w == mpirr_rt.rank;
+    if ((!blocking || h->to_self) && enc == h->local) { /* must outlive the call */
+        enc = malloc(len);
+        if (!enc) mpirr_fatal("out of memory for piggyback headers");
+        memcpy(enc, h->local, len);
+    }
+    h->buf = enc;
     if (PMPI_Isend(h->buf, (int)len, MPI_BYTE, dest, tag, shadow, &h->req) != MPI_SUCCESS)
         mpirr_fatal("races mode: rank %d could not send a timestamp header", mpirr_rt.rank);
     h->active = 1;
+}
+
+void mpirr_header_post(mpirr_header_send *h, mpirr_wire *w, const void *buf, int count,
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm, uint64_t now,
+                       int blocking)
+{
+    h->active = 0;
+    mpirr_wire_plain(w, buf, count, type);
+    if (dest == MPI_PROC_NULL || !mpirr_rt.active) return;
+    mpirr_rt.counters[MPIRR_CTR_MSGS_SENT]++;
+    if (!mpirr_wired(dest, comm)) return;
+    if (blocking == MPIRR_POST_COPY) mpirr_wire_send_copy(w, buf, count, type);
+    else mpirr_wire_send(w, buf, count, type, !blocking);
+    if (w->d.slot) mpirr_header_fill(h, w->d.slot, dest, tag, comm, now, blocking != 0);
+}
+
+void mpirr_recv_wire(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int source,
+                     MPI_Comm comm, int keep)
+{
+    if (mpirr_wired(source, comm)) mpirr_wire_recv(w, buf, count, type, keep);
+    else mpirr_wire_plain(w, buf, count, type);
+}
+
+/* A nonblocking send's heap storage: freed when MPI is done with it, which the request's
+ * completion tells (completion.c), or now. Only an incomplete request is tracked: its handle
+ * is unique, where a completed one may be a handle MPI shares (request_table.h). */
+static void send_storage(void *heap, int rc, const MPI_Request *request)
+{
+    int done = 1;
+    if (rc == MPI_SUCCESS && request && *request != MPI_REQUEST_NULL &&
+        PMPI_Request_get_status(*request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        done = 0;
+    if (done) {
+        free(heap);
+        return;
+    }
+    mpirr_lock();
+    tracked_request *e = mpirr_track_add(*request);
+    e->flags = TRACK_WIRE_SEND;
+    e->replay_cancelled = -1;
+    e->wire.heap = heap;
+    mpirr_unlock();
 }
 
 /* Completes finished in-flight headers; caller holds the lock. */
@@ -89,8 +156,13 @@ static void reclaim(void)
     free(sts);
 }
 
-void mpirr_header_done(mpirr_header_send *h, int blocking)
+void mpirr_header_done(mpirr_header_send *h, mpirr_wire *w, int blocking, int rc,
+                       const MPI_Request *request)
 {
+    if (w) {
+        mpirr_wire_posted(w);
+        if (w->d.heap) send_storage(w->d.heap, rc, blocking ? NULL : request);
+    }
     if (!h->active) return;
     if (blocking && !h->to_self) {
         PMPI_Wait(&h->req, MPI_STATUS_IGNORE);
@@ -112,37 +184,76 @@ void mpirr_header_done(mpirr_header_send *h, int blocking)
     mpirr_unlock();
 }
 
-void mpirr_header_receive(MPI_Comm comm, int rc, const MPI_Status *st, int wild_id, uint64_t now)
+/* The header a slot holds (or announces on the shadow); 0, or -1 if it is malformed. */
+static int read_header(const uint8_t *slot, int src, const MPI_Status *st, MPI_Comm shadow,
+                       uint64_t *seq, uint64_t *knows_me)
+{
+    const uint8_t *hdr = slot + 1;
+    int len = slot[0];
+    if (slot[0] == SLOT_ON_SHADOW) {
+        /* The header is on its way: its sender posted it before the data message. */
+        MPI_Status hs;
+        if (PMPI_Recv(rbuf, rbuf_len, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, shadow, &hs) != MPI_SUCCESS)
+            mpirr_fatal("races mode: rank %d could not receive a timestamp header", mpirr_rt.rank);
+        PMPI_Get_count(&hs, MPI_BYTE, &len);
+        hdr = rbuf;
+    } else if (len >= MPIRR_WIRE_SLOT) {
+        return -1;
+    }
+    mpirr_lock();
+    int bad = mpirr_vc_apply(src, hdr, (size_t)len, seq, knows_me);
+    mpirr_unlock();
+    return bad;
+}
+
+void mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, uint64_t now,
+                          mpirr_wire_data *d)
 {
     int cancelled = 0, consumed = mpirr_consumed_message(rc);
     if (consumed) PMPI_Test_cancelled(st, &cancelled);
     int matched = consumed && !cancelled && mpirr_is_rank(st->MPI_SOURCE);
+    const uint8_t *slot = matched && d && d->slot ? mpirr_wire_received(d, st) : NULL;
     if (!mpirr_rt.piggyback || !mpirr_rt.active) return;
     mpirr_lock();
     mpirr_comm_info *ci = comm == MPI_COMM_NULL ? NULL : mpirr_comm_find(comm);
     int src = ci && matched ? world_rank_of(ci, st->MPI_SOURCE) : -1;
     MPI_Comm shadow = ci ? ci->shadow : MPI_COMM_NULL;
     mpirr_unlock();
-    if (src >= 0) {
-        /* The header is on its way: its sender posted it before the data message. */
-        MPI_Status hs;
-        if (PMPI_Recv(rbuf, rbuf_len, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, shadow, &hs) != MPI_SUCCESS)
-            mpirr_fatal("races mode: rank %d could not receive a timestamp header", mpirr_rt.rank);
-        int len = 0;
-        PMPI_Get_count(&hs, MPI_BYTE, &len);
+    /* A truncated receive's slot is not read: MPICH may leave it unwritten (and its count
+     * undefined), and a header announced on the shadow could then never be told apart from
+     * garbage (docs/races.md, limits). */
+    int cls = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &cls);
+    if (src >= 0 && slot && slot[0] != SLOT_NO_HEADER && cls != MPI_ERR_TRUNCATE) {
         uint64_t seq = 0, knows_me = 0;
-        mpirr_lock();
-        int bad = mpirr_vc_apply(src, rbuf, (size_t)len, &seq, &knows_me);
-        mpirr_unlock();
-        if (bad)
+        if (read_header(slot, src, st, shadow, &seq, &knows_me))
             mpirr_fatal("races mode: rank %d got a malformed timestamp header from rank %d "
                         "(a message without its header: is another tool sending on mpirr's "
-                        "shadow communicators?)", mpirr_rt.rank, src);
+                        "communicators?)", mpirr_rt.rank, src);
         mpirr_race_arrived(ci, src, st->MPI_TAG, seq, knows_me, wild_id);
     }
     if (wild_id >= 0)
         mpirr_race_completed(wild_id, now, matched, matched ? st->MPI_SOURCE : 0,
                              matched ? st->MPI_TAG : 0, src, cancelled);
+}
+
+/* A status that consumed a message (not cancelled, a real source). */
+static int matched_message(const MPI_Status *st)
+{
+    int cancelled = 0;
+    PMPI_Test_cancelled(st, &cancelled);
+    return !cancelled && mpirr_is_rank(st->MPI_SOURCE);
+}
+
+void mpirr_header_peek(mpirr_wire_data *d, MPI_Status *st)
+{
+    if (matched_message(st)) mpirr_wire_received(d, st);
+}
+
+void mpirr_header_probed(MPI_Comm comm, MPI_Status *st)
+{
+    if (st != MPI_STATUS_IGNORE && mpirr_is_rank(st->MPI_SOURCE) && mpirr_wired(MPI_ANY_SOURCE, comm))
+        mpirr_wire_probed(st);
 }
 
 void mpirr_message_probed(MPI_Message msg, MPI_Comm comm)
@@ -189,4 +300,5 @@ void mpirr_piggyback_finish(void)
     free(rbuf);
     rbuf = NULL;
     mpirr_vc_free();
+    mpirr_wire_finish();
 }

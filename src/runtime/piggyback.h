@@ -1,19 +1,21 @@
 /* piggyback.h: races mode's timestamp headers. Every point-to-point message on a registered
- * communicator is paired with a small header message (vector_clock.h) sent to the same
- * destination with the same tag on the communicator's shadow, which the receiver reads from
- * the data message's matched source and tag once the data receive completed. MPI's
- * non-overtaking rule, holding on both communicators, pairs the k-th header from (source, tag)
- * with the k-th message. docs/piggyback.md measures why this mechanism and not a derived
- * datatype or packing: it never touches the user's buffers, statuses, counts or errors. */
+ * communicator carries its sender's header (vector_clock.h) in a slot before its data
+ * (message_wire.h). A header longer than the slot (a large vector delta at scale) goes
+ * instead as a message of its own to the same destination with the same tag on the
+ * communicator's shadow, and the slot says so: the receiver then reads it from the data
+ * message's matched source and tag. MPI's non-overtaking rule, holding on both communicators,
+ * pairs the k-th such header from (source, tag) with the k-th message that says it has one.
+ * docs/piggyback.md has the measurements behind this choice. */
 #ifndef MPIRR_PIGGYBACK_H
 #define MPIRR_PIGGYBACK_H
 
 #include <mpi.h>
 
 #include "comm_registry.h"
+#include "message_wire.h"
 #include "runtime.h"
 
-/* A header being sent alongside one data message. */
+/* A header too long for its message's slot, sent on the shadow. */
 typedef struct mpirr_header_send {
     MPI_Request req;
     int active;
@@ -24,18 +26,45 @@ typedef struct mpirr_header_send {
 
 static inline int mpirr_piggybacking(void) { return mpirr_rt.piggyback && mpirr_rt.active; }
 
-/* Posts the header for a message to dest (a rank of comm) made at event now. Counts the
- * message in every record mode. */
-void mpirr_header_post(mpirr_header_send *h, int dest, int tag, MPI_Comm comm, uint64_t now,
+/* Whether a message to or from rank on comm has a slot: races mode records and comm carries
+ * headers (rank MPI_PROC_NULL: no message). */
+int mpirr_wired(int rank, MPI_Comm comm);
+/* Lays out, in w, a message of count x type at buf to dest (a rank of comm) made at event
+ * now, its header in the slot (or plain when it has no slot). Counts the message in every
+ * record mode. blocking: 1 when the call completes the send before returning (w's own
+ * storage), MPIRR_POST_COPY when it must also never read buf in place (Sendrecv_replace). */
+enum { MPIRR_POST_COPY = 2 };
+void mpirr_header_post(mpirr_header_send *h, mpirr_wire *w, const void *buf, int count,
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm, uint64_t now,
                        int blocking);
-/* After the data send: a blocking send waits for its header, a nonblocking one leaves it to
- * complete in the background (reclaimed later, all waited for at MPI_Finalize). */
-void mpirr_header_done(mpirr_header_send *h, int blocking);
+/* Writes the header of a message to dest made at event now into slot (a persistent send's,
+ * at every start), or, when it does not fit, posts it on the shadow and says so in the slot. */
+void mpirr_header_fill(mpirr_header_send *h, uint8_t *slot, int dest, int tag, MPI_Comm comm,
+                       uint64_t now, int blocking);
+/* After the send call laid out by w (NULL: a persistent send's start; error code rc; request:
+ * a nonblocking send's, else NULL): a blocking
+ * send waits for a shadow header, a nonblocking one leaves it to complete in the background
+ * (reclaimed later, all waited for at MPI_Finalize); a nonblocking send's heap storage is
+ * freed at its completion (completion.c), or now if MPI is already done with it. */
+void mpirr_header_done(mpirr_header_send *h, mpirr_wire *w, int blocking, int rc,
+                       const MPI_Request *request);
 
-/* A receive on comm completed with status st and return code rc at event now: reads the
- * header of the message it received (if any), merges it and runs the race check. wild_id is
- * the receive's race entry (race_check.h) or -1; it is completed here. */
-void mpirr_header_receive(MPI_Comm comm, int rc, const MPI_Status *st, int wild_id, uint64_t now);
+/* Lays out, in w, a receive from source on comm (keep: it completes after the call returns). */
+void mpirr_recv_wire(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int source,
+                     MPI_Comm comm, int keep);
+/* A receive on comm laid out by d (NULL: no slot) completed with status st and return code rc
+ * at event now: strips the slot (status count, copy mode's data), reads the header of the
+ * message it received, merges it and runs the race check. wild_id is the receive's race entry
+ * (race_check.h) or -1; it is completed here. */
+void mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, uint64_t now,
+                          mpirr_wire_data *d);
+
+/* MPI_Request_get_status found the receive laid out by d complete, with status st: strips
+ * the slot as the completion will (the header is read then). */
+void mpirr_header_peek(mpirr_wire_data *d, MPI_Status *st);
+/* A probe on comm found a message (status st, may be MPI_STATUS_IGNORE): its count without
+ * the slot. */
+void mpirr_header_probed(MPI_Comm comm, MPI_Status *st);
 
 /* Matched probes hand the message to MPI_Mrecv/MPI_Imrecv, which do not name the
  * communicator: remembered here from the probe. */

@@ -19,6 +19,7 @@ int mpirr_MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     int record;
     MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &tag, status, &local, &record);
     int rc = PMPI_Probe(source, tag, comm, st);
+    if (rc == MPI_SUCCESS) mpirr_header_probed(comm, st);
     if (record) mpirr_record_match(&call_, st);
     return rc;
 }
@@ -29,6 +30,7 @@ int mpirr_MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, M
     int record;
     MPI_Status local, *st = mpirr_wild_prepare(&call_, &source, &tag, status, &local, &record);
     int rc = PMPI_Mprobe(source, tag, comm, message, st);
+    if (rc == MPI_SUCCESS) mpirr_header_probed(comm, st);
     if (record) mpirr_record_match(&call_, st);
     if (rc == MPI_SUCCESS && mpirr_piggybacking()) mpirr_message_probed(*message, comm);
     return rc;
@@ -65,6 +67,7 @@ int mpirr_MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *
     int wild = mpirr_is_wildcard(source, tag);
     MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc = PMPI_Iprobe(source, tag, comm, flag, st);
+    if (rc == MPI_SUCCESS && *flag) mpirr_header_probed(comm, st);
     if (rc == MPI_SUCCESS && *flag) mpirr_record_test_ok(&call_, st, wild, 0, NULL);
     return rc;
 }
@@ -85,6 +88,7 @@ int mpirr_MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message
     int wild = mpirr_is_wildcard(source, tag);
     MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc = PMPI_Improbe(source, tag, comm, flag, message, st);
+    if (rc == MPI_SUCCESS && *flag) mpirr_header_probed(comm, st);
     if (rc == MPI_SUCCESS && *flag) mpirr_record_test_ok(&call_, st, wild, 0, NULL);
     if (rc == MPI_SUCCESS && *flag && mpirr_piggybacking()) mpirr_message_probed(*message, comm);
     return rc;

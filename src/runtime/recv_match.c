@@ -4,8 +4,11 @@
  * per source, tag and communicator makes that message the first one eligible). Blocking calls
  * get an in-order MATCH record; nonblocking ones a deferred RECV_DONE written at completion
  * (completion.c) but looked up here, at the post. In races mode every receive also reads its
- * message's timestamp header when it completes (piggyback.h) and MPI_ANY_SOURCE receives are
- * logged only if they raced (race_check.h), always as deferred RECV_DONE records. */
+ * message's timestamp header when it completes (piggyback.h): it is posted with room for the
+ * header's slot before the data (message_wire.h), and MPI_ANY_SOURCE receives are logged only
+ * if they raced (race_check.h), always as deferred RECV_DONE records. */
+#include <stdlib.h>
+
 #include "piggyback.h"
 #include "race_check.h"
 #include "replay_cursor.h"
@@ -42,7 +45,7 @@ MPI_Status *mpirr_wild_prepare(const mpirr_call *c, int *source, int *tag, MPI_S
 }
 
 static void track_header(const mpirr_call *c, MPI_Request req, MPI_Comm comm, int race_id,
-                         unsigned flags);
+                         unsigned flags, const mpirr_wire_data *wire);
 
 /* Races mode's state of one blocking receive call. */
 struct race_recv {
@@ -71,14 +74,16 @@ static MPI_Status *recv_prepare(const mpirr_call *c, int *source, int *tag, MPI_
     return st;
 }
 
-/* After it: log (sources/all mode), or read the header and run the race check (races). */
-static void recv_finish(const mpirr_call *c, MPI_Comm comm, int rc, const MPI_Status *st,
-                        int record, const struct race_recv *rr)
+/* After it (laid out by w): log (sources/all mode), or strip the slot, read the header and
+ * run the race check (races). */
+static void recv_finish(const mpirr_call *c, MPI_Comm comm, int rc, MPI_Status *st,
+                        int record, const struct race_recv *rr, mpirr_wire *w)
 {
+    mpirr_wire_posted(w);
     if (record) mpirr_record_match(c, st);
     if (!mpirr_races_mode() || !mpirr_recording()) return;
+    mpirr_header_receive(comm, rc, st, rr->id, c->event, &w->d);
     if (rr->log_now) mpirr_record_recv_done(c->event, 0, c->id, st, 0);
-    mpirr_header_receive(comm, rc, st, rr->id, c->event);
 }
 
 /* MPI_THREAD_MULTIPLE: a blocking receive's post made in its thread's turn, waited for (the
@@ -96,13 +101,15 @@ int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int 
     int record;
     struct race_recv rr;
     MPI_Status local, *st = recv_prepare(&call_, &source, &tag, comm, status, &local, &record, &rr);
+    mpirr_wire w;
+    mpirr_recv_wire(&w, buf, count, datatype, source, comm, 0);
     if (mpirr_threaded_post_held()) {
         /* MPI_THREAD_MULTIPLE: posted in its turn, then waited for (threads/sync_order.h) */
         MPI_Request req;
-        int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, &req);
+        int rc = PMPI_Irecv((void *)w.buf, w.count, w.type, source, tag, comm, &req);
         mpirr_threaded_posted();
         rc = wait_posted(rc, &req, st);
-        recv_finish(&call_, comm, rc, st, record, &rr);
+        recv_finish(&call_, comm, rc, st, record, &rr, &w);
         return rc;
     }
     if (mpirr_replaying() && mpirr_rt.poll_waits) {
@@ -113,8 +120,8 @@ int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int 
         int rc = mpirr_replay_probe(source, tag, comm, &probed);
         if (rc != MPI_SUCCESS) return rc;
     }
-    int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, st);
-    recv_finish(&call_, comm, rc, st, record, &rr);
+    int rc = PMPI_Recv((void *)w.buf, w.count, w.type, source, tag, comm, st);
+    recv_finish(&call_, comm, rc, st, record, &rr, &w);
     return rc;
 }
 
@@ -129,14 +136,16 @@ int mpirr_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     struct race_recv rr;
     MPI_Status local, *st = recv_prepare(&call_, &source, &recvtag, comm, status, &local, &record, &rr);
     mpirr_header_send h;
-    mpirr_header_post(&h, dest, sendtag, comm, call_.event, 0);
+    mpirr_wire ws, wr;
+    mpirr_header_post(&h, &ws, sendbuf, sendcount, sendtype, dest, sendtag, comm, call_.event, 1);
+    mpirr_recv_wire(&wr, recvbuf, recvcount, recvtype, source, comm, 0);
     int rc;
     if (mpirr_threaded_post_held()) {
         /* MPI_THREAD_MULTIPLE: both halves posted in the thread's turn, then waited for, the
          * receive first (both are posted: MPI progresses the send meanwhile) */
         MPI_Request req[2];
-        rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &req[0]);
-        int src = rc == MPI_SUCCESS ? PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &req[1]) : rc;
+        rc = PMPI_Irecv((void *)wr.buf, wr.count, wr.type, source, recvtag, comm, &req[0]);
+        int src = rc == MPI_SUCCESS ? PMPI_Isend(ws.buf, ws.count, ws.type, dest, sendtag, comm, &req[1]) : rc;
         mpirr_threaded_posted();
         if (rc == MPI_SUCCESS && src != MPI_SUCCESS) { /* no message will answer: withdraw it */
             PMPI_Cancel(&req[0]);
@@ -147,11 +156,11 @@ int mpirr_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         src = wait_posted(src, &req[1], MPI_STATUS_IGNORE);
         if (rc == MPI_SUCCESS) rc = src;
     } else {
-        rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, st);
+        rc = PMPI_Sendrecv(ws.buf, ws.count, ws.type, dest, sendtag, (void *)wr.buf, wr.count,
+                           wr.type, source, recvtag, comm, st);
     }
-    recv_finish(&call_, comm, rc, st, record, &rr);
-    mpirr_header_done(&h, 1);
+    recv_finish(&call_, comm, rc, st, record, &rr, &wr);
+    mpirr_header_done(&h, &ws, 1, rc, NULL);
     return rc;
 }
 
@@ -164,10 +173,20 @@ int mpirr_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int 
     struct race_recv rr;
     MPI_Status local, *st = recv_prepare(&call_, &source, &recvtag, comm, status, &local, &record, &rr);
     mpirr_header_send h;
-    mpirr_header_post(&h, dest, sendtag, comm, call_.event, 0);
-    int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
-    recv_finish(&call_, comm, rc, st, record, &rr);
-    mpirr_header_done(&h, 1);
+    mpirr_wire ws, wr;
+    /* with slots, a Sendrecv whose send half is a copy: it must not read what the receive
+     * half writes */
+    mpirr_header_post(&h, &ws, buf, count, datatype, dest, sendtag, comm, call_.event,
+                      MPIRR_POST_COPY);
+    mpirr_recv_wire(&wr, buf, count, datatype, source, comm, 0);
+    int rc;
+    if (ws.d.slot || wr.d.slot)
+        rc = PMPI_Sendrecv(ws.buf, ws.count, ws.type, dest, sendtag, (void *)wr.buf, wr.count,
+                           wr.type, source, recvtag, comm, st);
+    else
+        rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
+    recv_finish(&call_, comm, rc, st, record, &rr, &wr);
+    mpirr_header_done(&h, &ws, 1, rc, NULL);
     return rc;
 }
 
@@ -178,8 +197,11 @@ int mpirr_MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *me
     if (!mpirr_piggybacking()) return PMPI_Mrecv(buf, count, datatype, message, status);
     MPI_Comm comm = mpirr_message_comm(*message);
     MPI_Status local, *st = mpirr_status_or(status, &local);
-    int rc = PMPI_Mrecv(buf, count, datatype, message, st);
-    mpirr_header_receive(comm, rc, st, -1, call_.event);
+    mpirr_wire w;
+    mpirr_recv_wire(&w, buf, count, datatype, MPI_ANY_SOURCE, comm, 0);
+    int rc = PMPI_Mrecv((void *)w.buf, w.count, w.type, message, st);
+    mpirr_wire_posted(&w);
+    mpirr_header_receive(comm, rc, st, -1, call_.event, &w.d);
     return rc;
 }
 
@@ -189,8 +211,12 @@ int mpirr_MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *m
     MPIRR_BEGIN(MPI_Imrecv);
     if (!mpirr_piggybacking()) return PMPI_Imrecv(buf, count, datatype, message, request);
     MPI_Comm comm = mpirr_message_comm(*message);
-    int rc = PMPI_Imrecv(buf, count, datatype, message, request);
-    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) track_header(&call_, *request, comm, -1, 0);
+    mpirr_wire w;
+    mpirr_recv_wire(&w, buf, count, datatype, MPI_ANY_SOURCE, comm, 1);
+    int rc = PMPI_Imrecv((void *)w.buf, w.count, w.type, message, request);
+    mpirr_wire_posted(&w);
+    if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) track_header(&call_, *request, comm, -1, 0, &w.d);
+    else free(w.d.heap);
     return rc;
 }
 
@@ -216,12 +242,13 @@ int mpirr_replay_post_args(uint64_t event, uint32_t sub, int *source, int *tag, 
 
 /* Races mode, record: a receive request whose completion must read a header. */
 static void track_header(const mpirr_call *c, MPI_Request req, MPI_Comm comm, int race_id,
-                         unsigned flags)
+                         unsigned flags, const mpirr_wire_data *wire)
 {
     mpirr_lock();
     tracked_request *e = mpirr_track_add(req);
     e->flags = TRACK_HEADER | flags;
     e->comm = comm;
+    e->wire = *wire;
     e->race_id = race_id;
     e->replay_cancelled = -1;
     e->post_event = c->event;
@@ -250,12 +277,16 @@ static int irecv_races(const mpirr_call *c, void *buf, int count, MPI_Datatype d
                        int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
     int log_now, id = mpirr_race_entry_for(c, 0, source, tag, comm, &log_now);
-    int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+    mpirr_wire w;
+    mpirr_recv_wire(&w, buf, count, datatype, source, comm, 1);
+    int rc = PMPI_Irecv((void *)w.buf, w.count, w.type, source, tag, comm, request);
+    mpirr_wire_posted(&w);
     if (rc != MPI_SUCCESS || source == MPI_PROC_NULL) {
+        free(w.d.heap);
         mpirr_race_dropped(id);
         return rc;
     }
-    track_header(c, *request, comm, id, log_now ? TRACK_WILDCARD : 0);
+    track_header(c, *request, comm, id, log_now ? TRACK_WILDCARD : 0, &w.d);
     return rc;
 }
 
@@ -296,13 +327,20 @@ int mpirr_MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
                         MPI_Comm comm, MPI_Request *request)
 {
     MPIRR_BEGIN(MPI_Recv_init);
-    int rc = PMPI_Recv_init(buf, count, datatype, source, tag, comm, request);
-    if (rc != MPI_SUCCESS || !(mpirr_recording() || mpirr_replaying())) return rc;
+    mpirr_wire w;
+    mpirr_recv_wire(&w, buf, count, datatype, source, comm, 1);
+    int rc = PMPI_Recv_init((void *)w.buf, w.count, w.type, source, tag, comm, request);
+    mpirr_wire_posted(&w);
     int races = mpirr_piggybacking() && source != MPI_PROC_NULL;
-    if (!races && !mpirr_is_wildcard(source, tag)) return rc;
+    if (rc != MPI_SUCCESS || !(mpirr_recording() || mpirr_replaying()) ||
+        (!races && !mpirr_is_wildcard(source, tag))) {
+        free(w.d.heap);
+        return rc;
+    }
     mpirr_lock();
     tracked_request *e = mpirr_track_add(*request);
     e->flags = TRACK_PERSISTENT | (races ? TRACK_HEADER : TRACK_WILDCARD);
+    e->wire = w.d;
     e->replay_cancelled = -1;
     e->race_id = -1;
     e->source = source;

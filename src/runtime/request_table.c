@@ -25,9 +25,12 @@ static uint64_t key_of(MPI_Request r)
 
 static tracked_request *entry_at(const uint64_t *v) { return v ? (tracked_request *)(uintptr_t)*v : NULL; }
 
+/* Frees the entry and its wire storage: its request completed, or the run ends (a request
+ * freed while active gives up its storage first: mpirr_wire_abandon). */
 static void entry_free(tracked_request *e)
 {
     if (e && e->owns_type) PMPI_Type_free(&e->type);
+    if (e) free(e->wire.heap);
     free(e);
 }
 

@@ -4,12 +4,15 @@
  * receive requests, unique while active - except in the moment after a completion, before its
  * entry is removed, when another thread may get the handle again (mpirr_track_add, _done);
  * send requests, which MPI implementations may share as one pre-completed handle, are never
- * tracked unless cancelled (see docs/runtime.md). */
+ * tracked unless cancelled or, in races mode, still incomplete after their call returned
+ * (their storage is freed at completion; see docs/runtime.md). */
 #ifndef MPIRR_REQUEST_TABLE_H
 #define MPIRR_REQUEST_TABLE_H
 
 #include <mpi.h>
 #include <stdint.h>
+
+#include "message_wire.h"
 
 enum {
     TRACK_WILDCARD = 1,   /* receive posted with MPI_ANY_SOURCE and/or MPI_ANY_TAG */
@@ -18,6 +21,7 @@ enum {
     TRACK_ACTIVE = 8,     /* persistent: started and not yet completed */
     TRACK_SEND = 16,      /* persistent send (record mode): each start sends a header */
     TRACK_HEADER = 32,    /* races mode: a receive whose message carries a header */
+    TRACK_WIRE_SEND = 64, /* races mode: a nonblocking send still using its wire's heap */
 };
 
 typedef struct tracked_request {
@@ -35,6 +39,7 @@ typedef struct tracked_request {
     int owns_type;
     MPI_Comm comm;         /* also: races mode receives and persistent sends */
     int race_id;           /* races mode: the wildcard entry (race_check.h), or -1 */
+    mpirr_wire_data wire;  /* races mode: the receive's (or send's) slot and storage */
     /* Replaced in the table while a completion call still held it (its handle was reused):
      * linked in the orphans until that call is done with it (mpirr_track_done). */
     int orphaned;

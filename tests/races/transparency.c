@@ -16,7 +16,8 @@
  * the messages after it arrive intact. MPI_Get_count after a truncation is printed for Open
  * MPI, which reports the full message size; the standard leaves it undefined, and MPICH 4.0
  * leaves whatever count the recycled request object last held (so it depends on which other
- * receives the process made, e.g. mpirr's own). Needs 3 ranks. */
+ * receives the process made, e.g. mpirr's own). Then the layouts races mode gives messages
+ * (check_layouts). Needs 3 ranks. */
 #include "races.h"
 
 #include <string.h>
@@ -547,6 +548,94 @@ static void check_truncation(void) {
   MPI_Comm_free(&tc);
 }
 
+/* Races mode lays a message out as a header slot then the data: copied through a buffer when
+ * small and contiguous, in place with a struct datatype otherwise (message_wire.h). Each side
+ * chooses on its own, so every pairing must read as natively: a large message, a small one
+ * into a large receive, a non-contiguous Sendrecv_replace (packed), MPI_Request_get_status
+ * before the completion, a large buffered send, and persistent sends whose data changes
+ * between starts (small: copied again at every start; large: in place). */
+enum { BIG = 3000 }; /* ints: 12000 bytes, above the 4 KiB copy limit */
+static void check_layouts(void) {
+  static int big[BIG], big2[BIG];
+  MPI_Status st;
+  MPI_Request r;
+  MPI_Datatype vt;
+  MPI_Type_vector(3, 1, 2, MPI_INT, &vt); /* 3 ints over an extent of 5 */
+  MPI_Type_commit(&vt);
+  if (rank == 1) {
+    fill(big, BIG, 41);
+    MPI_Isend(big, BIG, MPI_INT, 0, 160, W, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    fill(big2, 3, 42);
+    MPI_Send(big2, 3, MPI_INT, 0, 161, W);
+    fill(big2, 5, 43);
+    MPI_Send(big2, 5, MPI_INT, 0, 162, W);
+    int bsize;
+    MPI_Pack_size(BIG, MPI_INT, W, &bsize);
+    bsize += MPI_BSEND_OVERHEAD;
+    char *bbuf = malloc((size_t)bsize);
+    if (!bbuf) fail("out of memory");
+    MPI_Buffer_attach(bbuf, bsize);
+    fill(big, BIG, 44);
+    MPI_Bsend(big, BIG, MPI_INT, 0, 163, W);
+    void *det;
+    int detsize;
+    MPI_Buffer_detach(&det, &detsize);
+    if (det != bbuf || detsize != bsize) fail("Buffer_detach gave %p %d", det, detsize);
+    free(bbuf);
+    int small[4];
+    MPI_Request ps[2];
+    MPI_Status pst[2]; /* not MPI_STATUSES_IGNORE: GCC's access checks reject Open MPI's */
+    MPI_Send_init(small, 4, MPI_INT, 0, 164, W, &ps[0]);
+    MPI_Send_init(big, BIG, MPI_INT, 0, 165, W, &ps[1]);
+    for (int round = 0; round < 2; round++) {
+      fill(small, 4, 45 + round);
+      fill(big, BIG, 47 + round);
+      MPI_Startall(2, ps);
+      MPI_Waitall(2, ps, pst);
+    }
+    MPI_Request_free(&ps[0]);
+    MPI_Request_free(&ps[1]);
+  } else if (rank == 0) {
+    MPI_Irecv(big2, BIG, MPI_INT, 1, 160, W, &r);
+    MPI_Wait(&r, &st);
+    check_fill(big2, BIG, 41, "big irecv");
+    observed("layout big %s", st_str(&st, MPI_INT));
+    MPI_Recv(big2, BIG, MPI_INT, 1, 161, W, &st);
+    check_fill(big2, 3, 42, "small into big");
+    observed("layout small into big %s", st_str(&st, MPI_INT));
+    int flag = 0, small[8];
+    MPI_Irecv(small, 8, MPI_INT, 1, 162, W, &r);
+    while (!flag) MPI_Request_get_status(r, &flag, &st);
+    check_fill(small, 5, 43, "get_status before wait");
+    observed("layout get_status %s", st_str(&st, MPI_INT));
+    MPI_Wait(&r, &st);
+    observed("layout get_status then wait %s", st_str(&st, MPI_INT));
+    MPI_Recv(big2, BIG, MPI_INT, 1, 163, W, &st);
+    check_fill(big2, BIG, 44, "big bsend");
+    observed("layout big bsend %s", st_str(&st, MPI_INT));
+    for (int round = 0; round < 2; round++) {
+      MPI_Recv(small, 8, MPI_INT, 1, 164, W, &st);
+      check_fill(small, 4, 45 + round, "persistent small");
+      observed("layout persistent small %d %s", round, st_str(&st, MPI_INT));
+      MPI_Recv(big2, BIG, MPI_INT, 1, 165, W, &st);
+      check_fill(big2, BIG, 47 + round, "persistent big");
+      observed("layout persistent big %d %s", round, st_str(&st, MPI_INT));
+    }
+  }
+  if (rank == 0 || rank == 2) {
+    const int peer = 2 - rank;
+    int v[10];
+    for (int i = 0; i < 10; i++) v[i] = -1;
+    for (int i = 0; i < 5; i += 2) v[i] = 500 + 10 * rank + i;
+    MPI_Sendrecv_replace(v, 1, vt, peer, 166, peer, 166, W, &st);
+    if (rank == 0)
+      observed("layout sendrecv_replace vector %s values %d %d %d holes %d %d", st_str(&st, vt), v[0], v[2], v[4],
+               v[1], v[3]);
+  }
+  MPI_Type_free(&vt);
+}
+
 int main(int argc, char **argv) {
   prog_init(&argc, &argv, &rank, &size, 3);
   digest_init(&dg);
@@ -562,5 +651,6 @@ int main(int argc, char **argv) {
   check_persistent();
   check_self();
   check_truncation();
+  check_layouts();
   return digest_finish(&dg);
 }

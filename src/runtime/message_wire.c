@@ -1,0 +1,198 @@
+/* message_wire.c: the races-mode layout of a message, slot then data (message_wire.h). */
+#include "message_wire.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+void mpirr_wire_plain(mpirr_wire *w, const void *buf, int count, MPI_Datatype type)
+{
+    w->d = (mpirr_wire_data){0};
+    w->buf = buf;
+    w->count = count;
+    w->type = type;
+    w->made = MPI_DATATYPE_NULL;
+}
+
+/* The size of the C types most messages use (contiguous, lower bound 0), or 0: known here,
+ * so they skip the three queries below. Fortran types are queried: their sizes depend on the
+ * compiler's options. */
+static size_t basic_size(MPI_Datatype t)
+{
+    if (t == MPI_DOUBLE) return sizeof(double);
+    if (t == MPI_INT) return sizeof(int);
+    if (t == MPI_BYTE || t == MPI_CHAR || t == MPI_UNSIGNED_CHAR) return 1;
+    if (t == MPI_FLOAT) return sizeof(float);
+    if (t == MPI_LONG) return sizeof(long);
+    if (t == MPI_LONG_LONG) return sizeof(long long);
+    if (t == MPI_UNSIGNED) return sizeof(unsigned);
+    if (t == MPI_INT64_T || t == MPI_UINT64_T) return 8;
+    if (t == MPI_INT32_T || t == MPI_UINT32_T) return 4;
+    return 0;
+}
+
+/* 1: count x type is `*bytes` contiguous bytes from the buffer's start; 0: it is not (holes,
+ * a lower bound, absolute addresses with MPI_BOTTOM); -1: MPI will reject the arguments. */
+static int contiguous(int count, MPI_Datatype type, size_t *bytes)
+{
+    size_t basic = basic_size(type);
+    if (basic && count >= 0) {
+        *bytes = (size_t)count * basic;
+        return 1;
+    }
+    int size;
+    MPI_Aint lb, extent, true_lb, true_extent;
+    if (count < 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
+        PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
+        PMPI_Type_get_true_extent(type, &true_lb, &true_extent) != MPI_SUCCESS)
+        return -1;
+    *bytes = (size_t)count * (size_t)size;
+    return true_lb == 0 && true_extent == size && (count <= 1 || extent == size);
+}
+
+/* Storage for the slot and `data` bytes after it: the wire's own bytes, or the heap. */
+static uint8_t *storage(mpirr_wire *w, size_t data, int keep)
+{
+    if (!keep && data <= MPIRR_WIRE_COPY_MAX) return w->local;
+    w->d.heap = malloc(MPIRR_WIRE_SLOT + data);
+    if (!w->d.heap) mpirr_fatal("out of memory for a message's timestamp slot");
+    return w->d.heap;
+}
+
+/* struct {slot, count x type at buf} from MPI_BOTTOM */
+static void layout_struct(mpirr_wire *w, const void *buf, int count, MPI_Datatype type, int keep)
+{
+    w->d.slot = storage(w, 0, keep);
+    int lens[2] = {MPIRR_WIRE_SLOT, count};
+    MPI_Aint disp[2];
+    MPI_Datatype types[2] = {MPI_BYTE, type};
+    PMPI_Get_address(w->d.slot, &disp[0]);
+    PMPI_Get_address(buf, &disp[1]);
+    if (PMPI_Type_create_struct(2, lens, disp, types, &w->made) != MPI_SUCCESS ||
+        PMPI_Type_commit(&w->made) != MPI_SUCCESS)
+        mpirr_fatal("races mode: rank %d could not make the datatype of a message with its "
+                    "timestamp", mpirr_rt.rank);
+    w->buf = MPI_BOTTOM;
+    w->count = 1;
+    w->type = w->made;
+}
+
+/* copy mode: slot then `bytes` bytes of data, as MPI_BYTE */
+static void layout_copy(mpirr_wire *w, void *user, size_t bytes, int keep)
+{
+    w->d.slot = storage(w, bytes, keep);
+    w->d.user = user;
+    w->d.bytes = bytes;
+    w->d.copy = 1;
+    w->buf = w->d.slot;
+    w->count = (int)(MPIRR_WIRE_SLOT + bytes);
+    w->type = MPI_BYTE;
+}
+
+void mpirr_wire_send(mpirr_wire *w, const void *buf, int count, MPI_Datatype type, int keep)
+{
+    size_t bytes;
+    mpirr_wire_plain(w, buf, count, type);
+    int c = contiguous(count, type, &bytes);
+    if (c < 0) return;
+    if (c && bytes <= MPIRR_WIRE_COPY_MAX) {
+        layout_copy(w, (void *)buf, bytes, keep);
+        memcpy(w->d.slot + MPIRR_WIRE_SLOT, buf, bytes);
+    } else {
+        layout_struct(w, buf, count, type, keep);
+    }
+}
+
+void mpirr_wire_recv(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int keep)
+{
+    size_t bytes;
+    mpirr_wire_plain(w, buf, count, type);
+    int c = contiguous(count, type, &bytes);
+    if (c < 0) return;
+    if (c && bytes <= MPIRR_WIRE_COPY_MAX) layout_copy(w, buf, bytes, keep);
+    else layout_struct(w, buf, count, type, keep);
+}
+
+void mpirr_wire_send_copy(mpirr_wire *w, const void *buf, int count, MPI_Datatype type)
+{
+    size_t bytes;
+    mpirr_wire_plain(w, buf, count, type);
+    int c = contiguous(count, type, &bytes), packed;
+    if (c < 0) return;
+    if (c) {
+        layout_copy(w, (void *)buf, bytes, 0);
+        memcpy(w->d.slot + MPIRR_WIRE_SLOT, buf, bytes);
+        return;
+    }
+    int room, pos = 0;
+    if (PMPI_Pack_size(count, type, MPI_COMM_SELF, &room) != MPI_SUCCESS) return;
+    layout_copy(w, NULL, (size_t)room, 0);
+    packed = PMPI_Pack(buf, count, type, w->d.slot + MPIRR_WIRE_SLOT, room, &pos, MPI_COMM_SELF);
+    if (packed != MPI_SUCCESS)
+        mpirr_fatal("races mode: rank %d could not copy a message to send", mpirr_rt.rank);
+    w->count = MPIRR_WIRE_SLOT + pos;
+    w->d.user = NULL; /* nothing to refill or copy back */
+}
+
+void mpirr_wire_posted(mpirr_wire *w)
+{
+    if (w->made != MPI_DATATYPE_NULL) PMPI_Type_free(&w->made);
+}
+
+void mpirr_wire_refill(const mpirr_wire_data *d)
+{
+    if (d->copy && d->user) memcpy(d->slot + MPIRR_WIRE_SLOT, d->user, d->bytes);
+}
+
+/* Bytes a status counts; -1 if MPI cannot say. */
+static MPI_Count status_bytes(const MPI_Status *st)
+{
+    MPI_Count n;
+    if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) return -1;
+    return n;
+}
+
+const uint8_t *mpirr_wire_received(mpirr_wire_data *d, MPI_Status *st)
+{
+    MPI_Count n = status_bytes(st);
+    if (n < MPIRR_WIRE_SLOT) return NULL;
+    MPI_Count data = n - MPIRR_WIRE_SLOT;
+    if (d->copy && !d->copied) {
+        memcpy(d->user, d->slot + MPIRR_WIRE_SLOT, (size_t)data < d->bytes ? (size_t)data : d->bytes);
+        d->copied = 1;
+    }
+    PMPI_Status_set_elements_x(st, MPI_BYTE, data);
+    return d->slot;
+}
+
+void mpirr_wire_probed(MPI_Status *st)
+{
+    MPI_Count n = status_bytes(st);
+    if (n >= MPIRR_WIRE_SLOT) PMPI_Status_set_elements_x(st, MPI_BYTE, n - MPIRR_WIRE_SLOT);
+}
+
+/* Blocks of requests freed while active. */
+static void **abandoned;
+static size_t nabandoned, capabandoned;
+
+void mpirr_wire_abandon(void *heap)
+{
+    if (!heap) return;
+    if (nabandoned == capabandoned) {
+        size_t cap = capabandoned ? 2 * capabandoned : 16;
+        void **grown = realloc(abandoned, cap * sizeof *grown);
+        if (!grown) mpirr_fatal("out of memory");
+        abandoned = grown;
+        capabandoned = cap;
+    }
+    abandoned[nabandoned++] = heap;
+}
+
+void mpirr_wire_finish(void)
+{
+    for (size_t i = 0; i < nabandoned; i++) free(abandoned[i]);
+    free(abandoned);
+    abandoned = NULL;
+    nabandoned = capabandoned = 0;
+}

@@ -1,0 +1,75 @@
+/* message_wire.h: how a point-to-point message travels in races mode. On a communicator that
+ * carries timestamp headers (comm_registry.h), every message is one MPI message of
+ * MPIRR_WIRE_SLOT bytes of header slot followed by the user's data, so the header costs no
+ * second message (docs/piggyback.md measures why: a second message was 1.5-2x a small
+ * message's time). Every message on such a communicator has the slot, so a receive never needs
+ * to guess: it posts room for the slot plus its own capacity.
+ *
+ * The two sides choose their layout independently (the bytes on the wire are the same):
+ *  - copy: contiguous data of at most MPIRR_WIRE_COPY_MAX bytes goes through a buffer holding
+ *    the slot and a copy of the data (a memcpy costs less than anything MPI does per message);
+ *  - struct: anything else is sent or received in place with a struct datatype
+ *    {slot bytes, count x the user's type} at absolute addresses.
+ * A completed receive is stripped (mpirr_wire_received): its data copied out in copy mode and
+ * its status count set to the user's part, so MPI_Get_count and MPI_Get_elements see what
+ * they would natively. Probes see the slot too and are repaired the same way.
+ *
+ * Storage: a blocking call uses the bytes inside its mpirr_wire (on its stack); a nonblocking
+ * or persistent one a malloc'ed block that lives until the request completes or is freed. */
+#ifndef MPIRR_MESSAGE_WIRE_H
+#define MPIRR_MESSAGE_WIRE_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { MPIRR_WIRE_SLOT = 32, MPIRR_WIRE_COPY_MAX = 4096 };
+
+/* What a completion needs of a receive's layout (kept in its tracked request). */
+typedef struct mpirr_wire_data {
+    uint8_t *slot; /* the header slot; in copy mode the data follows it; NULL: no slot */
+    void *user;    /* copy mode: the user's buffer */
+    size_t bytes;  /* copy mode: the user's capacity (receive) or data size (send) */
+    int copy;      /* copy mode */
+    int copied;    /* receive: data already copied out (MPI_Request_get_status) */
+    void *heap;    /* the malloc'ed block, or NULL */
+} mpirr_wire_data;
+
+/* One message's layout: what to pass to MPI in place of the user's buffer, count and type. */
+typedef struct mpirr_wire {
+    mpirr_wire_data d;
+    const void *buf;
+    int count;
+    MPI_Datatype type;
+    MPI_Datatype made; /* struct mode: the type to free after posting */
+    uint8_t local[MPIRR_WIRE_SLOT + MPIRR_WIRE_COPY_MAX];
+} mpirr_wire;
+
+/* The user's arguments as they are (no slot: an unregistered communicator, MPI_PROC_NULL). */
+void mpirr_wire_plain(mpirr_wire *w, const void *buf, int count, MPI_Datatype type);
+/* Lays out a send of count x type at buf (the data is copied now in copy mode), or a receive
+ * into it. keep: the layout must outlive the call (heap storage, owned by the caller through
+ * w->d.heap). Arguments MPI would reject are left plain, for MPI to report its own error. */
+void mpirr_wire_send(mpirr_wire *w, const void *buf, int count, MPI_Datatype type, int keep);
+void mpirr_wire_recv(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int keep);
+/* Sendrecv_replace: the send half must not read the buffer the receive half writes, so it is
+ * always a copy (packed with MPI_Pack when not contiguous). */
+void mpirr_wire_send_copy(mpirr_wire *w, const void *buf, int count, MPI_Datatype type);
+/* After the call that posted it: frees the struct type (MPI keeps what it needs). */
+void mpirr_wire_posted(mpirr_wire *w);
+/* A persistent send starts again: copies the user's data into its copy-mode buffer. */
+void mpirr_wire_refill(const mpirr_wire_data *d);
+
+/* A receive laid out by d consumed a message with status st: copies the data out (copy mode,
+ * once), and sets st's count to the user's part. Returns the slot, or NULL when the status
+ * counts fewer bytes than a slot (a truncated receive whose count MPI left undefined). */
+const uint8_t *mpirr_wire_received(mpirr_wire_data *d, MPI_Status *st);
+/* A probe on a communicator with slots found a message: the same count repair. */
+void mpirr_wire_probed(MPI_Status *st);
+
+/* The request using heap was freed while active: MPI may still use it, so it is kept until
+ * mpirr_wire_finish (MPI_Finalize). The caller holds the runtime lock. */
+void mpirr_wire_abandon(void *heap);
+void mpirr_wire_finish(void);
+
+#endif
