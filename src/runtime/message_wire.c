@@ -54,7 +54,7 @@ static int contiguous(int count, MPI_Datatype type, size_t *bytes)
 /* Storage for the slot and `data` bytes after it: the wire's own bytes, or the heap. */
 static uint8_t *storage(mpirr_wire *w, size_t data, int keep)
 {
-    if (!keep && data <= MPIRR_WIRE_COPY_MAX) return w->local;
+    if (!keep && data <= MPIRR_WIRE_LOCAL) return w->local;
     w->d.heap = malloc(MPIRR_WIRE_SLOT + data);
     if (!w->d.heap) mpirr_fatal("out of memory for a message's timestamp slot");
     return w->d.heap;

@@ -14,8 +14,10 @@
  * its status count set to the user's part, so MPI_Get_count and MPI_Get_elements see what
  * they would natively. Probes see the slot too and are repaired the same way.
  *
- * Storage: a blocking call uses the bytes inside its mpirr_wire (on its stack); a nonblocking
- * or persistent one a malloc'ed block that lives until the request completes or is freed. */
+ * Storage: a blocking call with at most MPIRR_WIRE_LOCAL bytes of data uses the bytes inside
+ * its mpirr_wire (on its stack, kept small: a page of stack per call measured slower); others
+ * a malloc'ed block, which a nonblocking or persistent call keeps until its request completes
+ * or is freed. */
 #ifndef MPIRR_MESSAGE_WIRE_H
 #define MPIRR_MESSAGE_WIRE_H
 
@@ -23,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { MPIRR_WIRE_SLOT = 32, MPIRR_WIRE_COPY_MAX = 4096 };
+enum { MPIRR_WIRE_SLOT = 32, MPIRR_WIRE_COPY_MAX = 4096, MPIRR_WIRE_LOCAL = 256 };
 
 /* What a completion needs of a receive's layout (kept in its tracked request). */
 typedef struct mpirr_wire_data {
@@ -42,7 +44,7 @@ typedef struct mpirr_wire {
     int count;
     MPI_Datatype type;
     MPI_Datatype made; /* struct mode: the type to free after posting */
-    uint8_t local[MPIRR_WIRE_SLOT + MPIRR_WIRE_COPY_MAX];
+    uint8_t local[MPIRR_WIRE_SLOT + MPIRR_WIRE_LOCAL]; /* a small blocking message's */
 } mpirr_wire;
 
 /* The user's arguments as they are (no slot: an unregistered communicator, MPI_PROC_NULL). */

@@ -81,9 +81,11 @@ static void recv_finish(const mpirr_call *c, MPI_Comm comm, int rc, MPI_Status *
 {
     mpirr_wire_posted(w);
     if (record) mpirr_record_match(c, st);
-    if (!mpirr_races_mode() || !mpirr_recording()) return;
-    mpirr_header_receive(comm, rc, st, rr->id, c->event, &w->d);
-    if (rr->log_now) mpirr_record_recv_done(c->event, 0, c->id, st, 0);
+    if (mpirr_races_mode() && mpirr_recording()) {
+        mpirr_header_receive(comm, rc, st, rr->id, c->event, &w->d);
+        if (rr->log_now) mpirr_record_recv_done(c->event, 0, c->id, st, 0);
+    }
+    free(w->d.heap);
 }
 
 /* MPI_THREAD_MULTIPLE: a blocking receive's post made in its thread's turn, waited for (the
@@ -202,6 +204,7 @@ int mpirr_MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *me
     int rc = PMPI_Mrecv((void *)w.buf, w.count, w.type, message, st);
     mpirr_wire_posted(&w);
     mpirr_header_receive(comm, rc, st, -1, call_.event, &w.d);
+    free(w.d.heap);
     return rc;
 }
 
