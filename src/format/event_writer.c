@@ -22,7 +22,9 @@
 #include "time_coder.h"
 #include "varint.h"
 
-#define DEFAULT_STAGE (64u << 10)
+/* 128 KiB, zstd's largest block: every stage ends a zstd block and pays a chunk header, some
+ * 60 bytes in all, which at 64 KiB were 4% of the skeletons' histories and 3% of LAMMPS's. */
+#define DEFAULT_STAGE (128u << 10)
 
 struct mpirr_ev_writer {
     int fd;
