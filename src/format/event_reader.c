@@ -276,12 +276,14 @@ static int start_block(mpirr_ev_reader *r)
     if (r->lo == r->hi) return 0; /* nothing decompressed yet (buf may still be NULL) */
     const uint8_t *p = r->buf + r->lo, *end = r->buf + r->hi;
     uint64_t nrec, ntimes, how, nsizes = 0;
+    size_t header_max = (r->codec.size_column ? 4u : 3u) * MPIRR_VARINT_MAX;
     if (mpirr_varint_get(&p, end, &nrec) || mpirr_varint_get(&p, end, &ntimes) ||
         mpirr_varint_get(&p, end, &how) ||
         (r->codec.size_column && mpirr_varint_get(&p, end, &nsizes)))
-        return (size_t)(end - (r->buf + r->lo)) < 4 * MPIRR_VARINT_MAX
+        return (size_t)(end - (r->buf + r->lo)) < header_max
                    ? 0 : damaged(r, "%s", "malformed block header");
-    if (nrec > EV_MAX_BLOCK || ntimes > EV_MAX_BLOCK || nsizes > EV_MAX_BLOCK || how > EV_TIMES_CODED2)
+    if (nrec > EV_MAX_BLOCK || ntimes > EV_MAX_BLOCK || nsizes > EV_MAX_BLOCK ||
+        how > EV_TIMES_CODED2)
         return damaged(r, "%s", "block of impossible size or kind");
     if (how != EV_TIMES_RAW) {
         /* the model lives as long as the stream: every coded block of it uses the same one */
@@ -440,7 +442,8 @@ mpirr_ev_reader *mpirr_evr_open(const char *dir, int rank, char *err, size_t err
     r->info.tick_shift = mpirr_get_u32(h + EH_TICK_SHIFT);
     uint32_t flags = mpirr_get_u32(h + EH_FLAGS);
     /* a flag this reader does not know changes the layout in a way it cannot follow */
-    if (flags & ~EV_FLAGS_KNOWN) return open_fail(r, err, errlen, "written by a newer mpirr (unknown header flags)"), NULL;
+    if (flags & ~EV_FLAGS_KNOWN)
+        return open_fail(r, err, errlen, "written by a newer mpirr (unknown header flags)"), NULL;
     r->info.exact = (flags & EV_FLAG_EXACT) != 0;
     r->codec.size_codes = (flags & EV_FLAG_SIZE_CODES) != 0;
     r->codec.size_column = (flags & EV_FLAG_SIZE_COLUMN) != 0;
