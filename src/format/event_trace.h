@@ -149,8 +149,9 @@ int mpirr_evr_next(mpirr_ev_reader *r, mpirr_event *e);
 int mpirr_evr_clean(const mpirr_ev_reader *r);
 const char *mpirr_evr_error(const mpirr_ev_reader *r);
 const mpirr_ev_info *mpirr_evr_info(const mpirr_ev_reader *r);
-/* Each block read is passed to sink as the writer staged it (records, then the time column
- * uncoded): the raw record stream, e.g. to measure other compressors on the same data.
+/* Each block read is passed to sink as the writer staged it (records, size column, then the
+ * time column uncoded): the raw record stream, e.g. to measure other compressors on the same
+ * data.
  * info.raw_bytes counts the same bytes. */
 void mpirr_evr_raw_sink(mpirr_ev_reader *r, void (*sink)(const void *, size_t, void *), void *arg);
 void mpirr_evr_close(mpirr_ev_reader *r);
