@@ -9,14 +9,17 @@
  *
  *   history_sizes [--level N] [--stage KB] [--ablate] DIR...
  *
- * Prints per DIR: events, bytes, B/event as the runtime would store it, and with --ablate the
- * B/event saved by dropping each part. Writes into a temporary directory it removes. */
+ * Prints per DIR: events, bytes, B/event as the runtime would store it, the writer's CPU time
+ * per event (encoding and compressing, opening and closing included: a price to compare two
+ * encodings with, noisy on a shared machine), and with --ablate the B/event saved by dropping
+ * each part. Writes into a temporary directory it removes. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "event_trace.h"
@@ -143,6 +146,13 @@ static uint64_t rewrite(const history *h, const char *tmp, const variant *v, int
     return n;
 }
 
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static int ranks_in(const char *dir)
 {
     int n = 0;
@@ -177,6 +187,7 @@ int main(int argc, char **argv)
         const char *dir = argv[i];
         int ranks = ranks_in(dir);
         uint64_t events = 0, bytes[sizeof variants / sizeof variants[0]] = {0};
+        double writer_s = 0;
         for (int r = 0; r < ranks; r++) {
             history h = {0};
             if (load(dir, r, &h)) {
@@ -185,12 +196,16 @@ int main(int argc, char **argv)
                 break;
             }
             for (size_t k = 0; k < h.n; k++) events += mpirr_ev_is_call(h.ev[k].kind);
-            for (size_t v = 0; v < nv; v++) bytes[v] += rewrite(&h, tmp, &variants[v], level, stage);
+            double t0 = cpu_seconds();
+            bytes[0] += rewrite(&h, tmp, &variants[0], level, stage);
+            writer_s += cpu_seconds() - t0;
+            for (size_t v = 1; v < nv; v++) bytes[v] += rewrite(&h, tmp, &variants[v], level, stage);
             drop(&h);
         }
         if (!events) continue;
-        printf("%s: %d ranks, %llu events, %llu bytes, %.4f B/event\n", dir, ranks,
-               (unsigned long long)events, (unsigned long long)bytes[0], (double)bytes[0] / (double)events);
+        printf("%s: %d ranks, %llu events, %llu bytes, %.4f B/event, writer %.0f ns/event\n", dir,
+               ranks, (unsigned long long)events, (unsigned long long)bytes[0],
+               (double)bytes[0] / (double)events, writer_s * 1e9 / (double)events);
         for (size_t v = 1; v < nv; v++)
             printf("  %-12s %.4f B/event (%.1f%%)\n", variants[v].name,
                    (double)((int64_t)bytes[0] - (int64_t)bytes[v]) / (double)events,

@@ -5,7 +5,9 @@
  * byte for byte in the next and the compressor stores them as one match. The two time codes
  * of a call record go to a separate column (the writer's time area): they are the only bytes
  * that jitter from step to step, and apart they neither break the matches of the rest nor
- * cost more than their own entropy. */
+ * cost more than their own entropy. Message sizes go to a column of their own too (header
+ * flag 4), as move-to-front codes: they change at every re-partitioning of a program like
+ * LAMMPS, and in the records each new one would cut a repeated step's match. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +70,28 @@ static inline uint64_t *posted(mpirr_ev_codec *c, uint32_t slot)
 {
     return &c->posted[slot % MPIRR_EV_POSTED_SLOTS];
 }
+/* The move-to-front code of a message size (MPIRR_EV_RECENT_SIZES): where it is among the
+ * stream's recent distinct sizes, or the size itself past them; the size moves to the front.
+ * A size that is new at a reneighbouring is as long as before, and every later step codes it
+ * the same way as long as the step uses the same sizes in the same order. */
+static uint64_t recent_code(mpirr_ev_codec *c, uint64_t v)
+{
+    unsigned i = 0;
+    while (i < MPIRR_EV_RECENT_SIZES && c->recent[i] != v) i++;
+    uint64_t code = i < MPIRR_EV_RECENT_SIZES ? i : v + MPIRR_EV_RECENT_SIZES;
+    if (i == MPIRR_EV_RECENT_SIZES) i--;
+    memmove(c->recent + 1, c->recent, i * sizeof *c->recent);
+    c->recent[0] = v;
+    return code;
+}
+/* ... and back: the size a code stands for (the same move to the front). */
+static uint64_t recent_size(mpirr_ev_codec *c, uint64_t code)
+{
+    uint64_t v = code < MPIRR_EV_RECENT_SIZES ? c->recent[code] : code - MPIRR_EV_RECENT_SIZES;
+    recent_code(c, v);
+    return v;
+}
+
 /* After a record's sizes are coded: the slot it created was posted with its bytes. */
 static inline void note_posted(mpirr_ev_codec *c, const mpirr_event *e, uint32_t f)
 {
@@ -146,9 +170,9 @@ static size_t encode_meta(const mpirr_event *e, uint8_t *q0)
 }
 
 size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *out, uint8_t *times,
-                       size_t *ntimes)
+                       size_t *ntimes, uint8_t *sizes, size_t *nsizes)
 {
-    *ntimes = 0;
+    *ntimes = *nsizes = 0;
     if (e->kind >= MPIRR_EVK_FIRST_META) return encode_meta(e, out);
     uint8_t *q = out;
     uint32_t f = e->fields & ~(uint32_t)MPIRR_EVF_EXACT;
@@ -177,7 +201,8 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
     if (f & MPIRR_EVF_COMM) q += put_u(q, e->comm);
     if (f & MPIRR_EVF_PEER) q += put_s(q, e->peer);
     if (f & MPIRR_EVF_TAG) q += put_s(q, e->tag);
-    if (f & MPIRR_EVF_BYTES) q += put_u(q, e->bytes);
+    if ((f & MPIRR_EVF_BYTES) && c->size_column) *nsizes = put_u(sizes, recent_code(c, e->bytes));
+    else if (f & MPIRR_EVF_BYTES) q += put_u(q, e->bytes);
     if (f & MPIRR_EVF_REQ) q += put_u(q, e->req);
     if (f & MPIRR_EVF_MATCH) {
         q += put_s(q, e->src);
@@ -376,7 +401,8 @@ static int get_items(struct cur *k, mpirr_event *e, mpirr_ev_scratch *s, const c
 }
 
 long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
-                     mpirr_ev_times_fn times, void *times_arg, mpirr_event *e, mpirr_ev_scratch *s,
+                     mpirr_ev_times_fn times, void *times_arg, const uint8_t **sizes,
+                     const uint8_t *sizes_end, mpirr_event *e, mpirr_ev_scratch *s,
                      const char **why)
 {
     struct cur k = {p, end, 0};
@@ -407,7 +433,19 @@ long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
     if (f & MPIRR_EVF_COMM) e->comm = (uint32_t)get(&k);
     if (f & MPIRR_EVF_PEER) e->peer = (int32_t)get_s(&k);
     if (f & MPIRR_EVF_TAG) e->tag = (int32_t)get_s(&k);
-    if (f & MPIRR_EVF_BYTES) e->bytes = get(&k);
+    /* with a size column, the bytes field's code is read there, and taken (with the column
+     * moving past it) only once the record is whole */
+    struct cur col = {c->size_column ? *sizes : NULL, c->size_column ? sizes_end : NULL, 0};
+    uint64_t size_code_ = 0;
+    if (f & MPIRR_EVF_BYTES) {
+        if (c->size_column) size_code_ = get(&col);
+        else e->bytes = get(&k);
+    }
+    if (col.short_ == 2) {
+        *why = "malformed size";
+        return -1;
+    }
+    if (col.short_) return 0;
     if (f & MPIRR_EVF_REQ) e->req = (uint32_t)get(&k);
     if (f & MPIRR_EVF_MATCH) {
         e->src = (int32_t)get_s(&k);
@@ -435,6 +473,10 @@ long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
     if (k.short_) return 0;
     /* only now, with the whole record in hand, advance the codec state */
     e->fields = f & ~EVF_JUMP;
+    if ((f & MPIRR_EVF_BYTES) && c->size_column) {
+        e->bytes = recent_size(c, size_code_);
+        *sizes = col.p;
+    }
     /* received sizes were read as their codes (the writer's order: match, items, then the
      * slot this record created) */
     if (f & MPIRR_EVF_MATCH) e->got = size_value(c, e->got, f & MPIRR_EVF_BYTES ? e->bytes : 0);

@@ -9,6 +9,8 @@
 #define EV_CODEC_ZSTD 1u
 #define EV_FLAG_EXACT 1u
 #define EV_FLAG_SIZE_CODES 2u /* sizes are size codes (mpirr_ev_codec.size_codes) */
+#define EV_FLAG_SIZE_COLUMN 4u /* message sizes in each block's size column (.size_column) */
+#define EV_FLAGS_KNOWN (EV_FLAG_EXACT | EV_FLAG_SIZE_CODES | EV_FLAG_SIZE_COLUMN)
 /* How a block's time column is stored (third varint of its header). */
 #define EV_TIMES_RAW 0u   /* the bytes as staged (the tail's block, as --raw shows it) */
 #define EV_TIMES_CODED 1u /* range-coded with time_coder.h's TC_V1 model (older writers) */
@@ -27,22 +29,24 @@ enum {
     EC_CHECK = 24,   /* FNV-1a 64 of bytes [0, EC_CHECK) */
 
     /* The tail stages the next block: its records' bytes at EV_TAIL_HEADER_BYTES, their time
-     * codes after capacity more bytes. */
+     * codes after capacity more bytes, their sizes (EV_FLAG_SIZE_COLUMN) after as many again. */
     EV_TAIL_HEADER_BYTES = 4096,
     ET_VERSION = 8, ET_CAPACITY = 12,
     ET_RAW_START = 16, /* raw stream offset where the staged block will start */
     ET_USED = 24,      /* record bytes staged, stored after them and after their time codes */
     ET_TUSED = 32,     /* time-code bytes staged, stored before the records' count grows */
+    ET_SUSED = 40,     /* size bytes staged, likewise */
 
     EV_MAX_CHUNK = 64 << 20, /* readers refuse larger chunks as corrupt */
     /* and larger blocks (records or time column): a block is what one stage holds, and the
-     * runtime stages far less (64 KiB by default) */
+     * runtime stages far less (128 KiB by default) */
     EV_MAX_BLOCK = 64 << 20,
     /* Readers refuse a stream that decompresses to more than this many times the bytes of
      * the file read so far (plus EV_EXPANSION_SLACK) as crafted or corrupt: zstd alone would
      * let 33 KB become a gigabyte. The writer pays a 32-byte chunk header per staged block,
      * so a real history stays far below: the most regular program possible (every call the
-     * same, same duration) reaches 1,840 with the default stage. */
+     * same, same duration: test_event_trace's repetition) reaches 2,539 with the default
+     * stage of 128 KiB (1,397 with 64 KiB, 3,689 with 256). */
     EV_MAX_EXPANSION = 8192,
     EV_EXPANSION_SLACK = 1 << 20,
 };

@@ -1,5 +1,5 @@
 /* event_reader.c: reads a rank's event history: the checked chunks of rank-N.events through
- * one zstd stream, block by block (records, then their time codes), then the block the
+ * one zstd stream, block by block (records, their sizes, their time codes), then the block the
  * mapped tail still stages beyond them. Works on a trace
  * that is still growing or was cut off (it ends at the last complete record) and stops at
  * damage with one line naming the file, the rank and the last good event; every record
@@ -34,10 +34,11 @@ struct mpirr_ev_reader {
     uint8_t *plain_times;    /* the current coded block's time column, uncoded */
     size_t nplain, plain_cap;
     uint64_t raw_blocks;     /* raw stream bytes of the whole blocks consumed */
-    /* the block being read: its records [bp, bend) and time column [tp, tend) */
-    const uint8_t *bp, *bend, *tp, *tend;
+    /* the block being read: its records [bp, bend), time column [tp, tend) and size column
+     * [sp, send) (empty without EV_FLAG_SIZE_COLUMN) */
+    const uint8_t *bp, *bend, *tp, *tend, *sp, *send;
     int coded;               /* the time column is range-coded (dec), else raw bytes at tp */
-    const uint8_t *block_start, *times_start;
+    const uint8_t *block_start, *times_start, *sizes_start;
     size_t pending;          /* raw: time bytes of the record being decoded */
     tc_model *model;
     tc_decoder dec;
@@ -130,14 +131,17 @@ static int next_chunk(mpirr_ev_reader *r)
 static void emit_plain(mpirr_ev_reader *r, const uint8_t *rec, size_t nrec, const uint8_t *times,
                        size_t ntimes)
 {
-    uint8_t head[3 * MPIRR_VARINT_MAX];
+    uint8_t head[4 * MPIRR_VARINT_MAX];
+    size_t nsizes = (size_t)(r->send - r->sizes_start);
     size_t n = mpirr_varint_put(head, nrec);
     n += mpirr_varint_put(head + n, ntimes);
     n += mpirr_varint_put(head + n, EV_TIMES_RAW);
-    r->raw_plain += n + nrec + ntimes;
+    if (r->codec.size_column) n += mpirr_varint_put(head + n, nsizes);
+    r->raw_plain += n + nrec + nsizes + ntimes;
     if (!r->sink) return;
     r->sink(head, n, r->sink_arg);
     r->sink(rec, nrec, r->sink_arg);
+    r->sink(r->sizes_start, nsizes, r->sink_arg);
     r->sink(times, ntimes, r->sink_arg);
 }
 
@@ -188,7 +192,7 @@ static int load_tail(mpirr_ev_reader *r)
     if (!t && errno == ENOENT) return 0; /* finished cleanly, or never got one */
     if (!t) return damaged(r, "%s", why);
     r->tail_seen = 1;
-    uint8_t h[40];
+    uint8_t h[48];
     int rc = 0;
     if (fread(h, 1, sizeof h, t) < sizeof h || memcmp(h, EV_TAIL_MAGIC, 8)) {
         rc = damaged(r, "%s", "the tail file is not an mpirr event tail");
@@ -196,10 +200,13 @@ static int load_tail(mpirr_ev_reader *r)
     }
     uint64_t start = mpirr_get_u64(h + ET_RAW_START), used = mpirr_get_u64(h + ET_USED);
     uint64_t tused = mpirr_get_u64(h + ET_TUSED);
+    /* the size area follows the time area (EV_FLAG_SIZE_COLUMN) */
+    uint64_t sused = r->codec.size_column ? mpirr_get_u64(h + ET_SUSED) : 0;
     uint32_t capacity = mpirr_get_u32(h + ET_CAPACITY);
     struct stat st;
-    if (used > capacity || tused > capacity || fstat(fileno(t), &st) ||
-        (uint64_t)st.st_size < EV_TAIL_HEADER_BYTES + (uint64_t)capacity + tused) {
+    if (used > capacity || tused > capacity || sused > capacity || fstat(fileno(t), &st) ||
+        (uint64_t)st.st_size < EV_TAIL_HEADER_BYTES + (uint64_t)capacity + tused ||
+        (sused && (uint64_t)st.st_size < EV_TAIL_HEADER_BYTES + 2 * (uint64_t)capacity + sused)) {
         rc = damaged(r, "%s", "the tail claims more bytes than it holds");
         goto out;
     }
@@ -208,21 +215,25 @@ static int load_tail(mpirr_ev_reader *r)
         rc = damaged(r, "%s", "the tail does not continue the compressed trace (a chunk is missing)");
         goto out;
     }
-    r->tailbuf = malloc(used + tused + 1);
+    r->tailbuf = malloc(used + tused + sused + 1);
     if (!r->tailbuf || fseek(t, EV_TAIL_HEADER_BYTES, SEEK_SET) ||
         fread(r->tailbuf, 1, used, t) < used ||
         fseek(t, (long)(EV_TAIL_HEADER_BYTES + capacity), SEEK_SET) ||
-        fread(r->tailbuf + used, 1, tused, t) < tused) {
+        fread(r->tailbuf + used, 1, tused, t) < tused ||
+        fseek(t, (long)(EV_TAIL_HEADER_BYTES + 2 * (uint64_t)capacity), SEEK_SET) ||
+        fread(r->tailbuf + used + tused, 1, sused, t) < sused) {
         rc = damaged(r, "%s", "the tail file is shorter than it claims");
         goto out;
     }
-    emit_plain(r, r->tailbuf, used, r->tailbuf + used, tused);
-    r->info.tail_bytes = used + tused;
-    r->raw_decoded += used + tused;
     r->bp = r->tailbuf;
     r->bend = r->tailbuf + used;
     r->tp = r->bend;
     r->tend = r->tp + tused;
+    r->sp = r->sizes_start = r->tend;
+    r->send = r->sp + sused;
+    emit_plain(r, r->tailbuf, used, r->tailbuf + used, tused);
+    r->info.tail_bytes = used + tused + sused;
+    r->raw_decoded += used + tused + sused;
     r->coded = 0;
     r->in_block = r->in_tail = 1;
     rc = 1;
@@ -264,12 +275,15 @@ static int start_block(mpirr_ev_reader *r)
 {
     if (r->lo == r->hi) return 0; /* nothing decompressed yet (buf may still be NULL) */
     const uint8_t *p = r->buf + r->lo, *end = r->buf + r->hi;
-    uint64_t nrec, ntimes, how;
+    uint64_t nrec, ntimes, how, nsizes = 0;
+    size_t header_max = (r->codec.size_column ? 4u : 3u) * MPIRR_VARINT_MAX;
     if (mpirr_varint_get(&p, end, &nrec) || mpirr_varint_get(&p, end, &ntimes) ||
-        mpirr_varint_get(&p, end, &how))
-        return (size_t)(end - (r->buf + r->lo)) < 3 * MPIRR_VARINT_MAX
+        mpirr_varint_get(&p, end, &how) ||
+        (r->codec.size_column && mpirr_varint_get(&p, end, &nsizes)))
+        return (size_t)(end - (r->buf + r->lo)) < header_max
                    ? 0 : damaged(r, "%s", "malformed block header");
-    if (nrec > EV_MAX_BLOCK || ntimes > EV_MAX_BLOCK || how > EV_TIMES_CODED2)
+    if (nrec > EV_MAX_BLOCK || ntimes > EV_MAX_BLOCK || nsizes > EV_MAX_BLOCK ||
+        how > EV_TIMES_CODED2)
         return damaged(r, "%s", "block of impossible size or kind");
     if (how != EV_TIMES_RAW) {
         /* the model lives as long as the stream: every coded block of it uses the same one */
@@ -278,10 +292,12 @@ static int start_block(mpirr_ev_reader *r)
         if (tc_model_version(r->model) != version)
             return damaged(r, "%s", "time columns coded with two models");
     }
-    if ((uint64_t)(end - p) < nrec + ntimes) return 0;
+    if ((uint64_t)(end - p) < nrec + nsizes + ntimes) return 0;
     r->bp = p;
     r->bend = p + nrec;
-    r->tp = r->bend;
+    r->sp = r->sizes_start = r->bend;
+    r->send = r->sp + nsizes;
+    r->tp = r->send;
     r->tend = r->tp + ntimes;
     r->times_start = r->tp;
     r->block_next = (size_t)(r->tend - r->buf);
@@ -300,6 +316,7 @@ static int end_block(mpirr_ev_reader *r)
     if (r->in_tail) return 0;
     if (!r->coded && r->tp != r->tend)
         return damaged(r, "%s", "a block's time codes do not match its records");
+    if (r->sp != r->send) return damaged(r, "%s", "a block's sizes do not match its records");
     if (r->coded) emit_plain(r, r->block_start, (size_t)(r->bend - r->block_start), r->plain_times, r->nplain);
     else emit_plain(r, r->block_start, (size_t)(r->bend - r->block_start), r->times_start,
                     (size_t)(r->tend - r->times_start));
@@ -320,13 +337,14 @@ int mpirr_evr_next(mpirr_ev_reader *r, mpirr_event *e)
             const char *why = NULL;
             r->pending = 0;
             long n = mpirr_ev_decode(&r->codec, r->bp, r->bend, r->coded ? coded_times : raw_times,
-                                     r, e, &r->scratch, &why);
+                                     r, &r->sp, r->send, e, &r->scratch, &why);
             if (n < 0) return damaged(r, "malformed record (%s)", why);
             if (n == 0) {
                 /* the tail's last record may be cut short by a death; a block's may not */
                 if (!r->in_tail) return damaged(r, "%s", "a record runs past the end of its block");
                 r->bp = r->bend;
                 r->tp = r->tend;
+                r->sp = r->send;
                 continue;
             }
             r->bp += n;
@@ -422,8 +440,13 @@ mpirr_ev_reader *mpirr_evr_open(const char *dir, int rank, char *err, size_t err
     }
     r->info.nranks = (int)mpirr_get_u32(h + EH_NRANKS);
     r->info.tick_shift = mpirr_get_u32(h + EH_TICK_SHIFT);
-    r->info.exact = (mpirr_get_u32(h + EH_FLAGS) & EV_FLAG_EXACT) != 0;
-    r->codec.size_codes = (mpirr_get_u32(h + EH_FLAGS) & EV_FLAG_SIZE_CODES) != 0;
+    uint32_t flags = mpirr_get_u32(h + EH_FLAGS);
+    /* a flag this reader does not know changes the layout in a way it cannot follow */
+    if (flags & ~EV_FLAGS_KNOWN)
+        return open_fail(r, err, errlen, "written by a newer mpirr (unknown header flags)"), NULL;
+    r->info.exact = (flags & EV_FLAG_EXACT) != 0;
+    r->codec.size_codes = (flags & EV_FLAG_SIZE_CODES) != 0;
+    r->codec.size_column = (flags & EV_FLAG_SIZE_COLUMN) != 0;
     r->info.start_realtime_ns = mpirr_get_u64(h + EH_REALTIME_NS);
     if (r->info.tick_shift > 40) return open_fail(r, err, errlen, "impossible tick size"), NULL;
     r->zd = ZSTD_createDStream();

@@ -149,8 +149,9 @@ int mpirr_evr_next(mpirr_ev_reader *r, mpirr_event *e);
 int mpirr_evr_clean(const mpirr_ev_reader *r);
 const char *mpirr_evr_error(const mpirr_ev_reader *r);
 const mpirr_ev_info *mpirr_evr_info(const mpirr_ev_reader *r);
-/* Each block read is passed to sink as the writer staged it (records, then the time column
- * uncoded): the raw record stream, e.g. to measure other compressors on the same data.
+/* Each block read is passed to sink as the writer staged it (records, size column, then the
+ * time column uncoded): the raw record stream, e.g. to measure other compressors on the same
+ * data.
  * info.raw_bytes counts the same bytes. */
 void mpirr_evr_raw_sink(mpirr_ev_reader *r, void (*sink)(const void *, size_t, void *), void *arg);
 void mpirr_evr_close(mpirr_ev_reader *r);
@@ -161,6 +162,13 @@ void mpirr_evr_close(mpirr_ev_reader *r);
  * blocking receive's match by its own bytes. Programs that post exact sizes (LAMMPS) get a
  * 0 instead of a repeat of a size that changes at every re-partitioning (docs/format.md). */
 #define MPIRR_EV_POSTED_SLOTS 256
+/* Message sizes (a call record's bytes field) go to a column of their own in each block
+ * (header flag 4), as move-to-front codes over the last MPIRR_EV_RECENT_SIZES distinct sizes
+ * of the stream: i < MPIRR_EV_RECENT_SIZES is the i-th most recent, anything else the size
+ * plus MPIRR_EV_RECENT_SIZES. A time step after a reneighbouring then matches its
+ * predecessor in one piece instead of around each new size, and a size sent back the way it
+ * came (LAMMPS's reverse communication) is a small code (docs/events.md). */
+#define MPIRR_EV_RECENT_SIZES 12
 typedef struct mpirr_ev_codec {
     uint64_t event;          /* event number of the previous call record */
     uint64_t recon;          /* reconstructed time of the previous record's end */
@@ -171,25 +179,33 @@ typedef struct mpirr_ev_codec {
      * the header). */
     int size_codes;
     uint64_t posted[MPIRR_EV_POSTED_SLOTS]; /* bytes of the call that created each slot */
+    /* Bytes fields are in the block's size column (header flag 4; without it, in the record).
+     * Set before the first record, like size_codes. */
+    int size_column;
+    uint64_t recent[MPIRR_EV_RECENT_SIZES]; /* distinct sizes, most recent first (0 at start) */
 } mpirr_ev_codec;
 
 /* Largest encoded record with n items and a path/ranks payload of extra bytes. */
 size_t mpirr_ev_encoded_max(const mpirr_event *e);
 /* Encodes e into out, and for a call record its two time codes into times (one byte, both
  * codes as nibbles, or 0xff and one byte each: *ntimes is 1 or 3; computed from
- * x_begin/x_end; e->t_begin/t_end get the reconstructed times); returns the bytes written to
+ * x_begin/x_end; e->t_begin/t_end get the reconstructed times) and, with c->size_column, its
+ * bytes field's code into sizes (*nsizes: 0 or one varint); returns the bytes written to
  * out. */
 #define MPIRR_EV_TIMES_MAX 3
+#define MPIRR_EV_SIZES_MAX 10 /* one varint */
 size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *out, uint8_t *times,
-                       size_t *ntimes);
+                       size_t *ntimes, uint8_t *sizes, size_t *nsizes);
 static inline int mpirr_ev_is_call(unsigned kind) { return kind < MPIRR_EVK_FIRST_META; }
 /* Where a call record's two time codes come from, given its call site: 1 (set), 0 (not
  * there yet: the record is incomplete), -1 (damaged). The reader's raw and range-coded
  * (time_coder.h) columns both provide one. */
 typedef int (*mpirr_ev_times_fn)(void *arg, uint32_t site, unsigned *cb, unsigned *ce);
-/* Decodes one record from [p, end), a call record's time codes from times(). Returns bytes
- * consumed from p, 0 if the record (or its time codes) is incomplete, or -1 if malformed
- * (*why set). Items, ranks and path point into scratch, grown as needed. */
+/* Decodes one record from [p, end), a call record's time codes from times() and, with
+ * c->size_column, its bytes field from the size column [*sizes, sizes_end) (*sizes moves past
+ * it once the record is whole). Returns bytes consumed from p, 0 if the record (or its time
+ * codes or size) is incomplete, or -1 if malformed (*why set). Items, ranks and path point
+ * into scratch, grown as needed. */
 typedef struct mpirr_ev_scratch {
     mpirr_ev_item *items;
     size_t items_cap;
@@ -199,7 +215,8 @@ typedef struct mpirr_ev_scratch {
     size_t path_cap;
 } mpirr_ev_scratch;
 long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
-                     mpirr_ev_times_fn times, void *times_arg, mpirr_event *e, mpirr_ev_scratch *s,
+                     mpirr_ev_times_fn times, void *times_arg, const uint8_t **sizes,
+                     const uint8_t *sizes_end, mpirr_event *e, mpirr_ev_scratch *s,
                      const char **why);
 void mpirr_ev_scratch_free(mpirr_ev_scratch *s);
 

@@ -508,31 +508,44 @@ static void test_repetition(void)
 
 /* Received sizes equal to their prediction (the posted size, a blocking receive's own
  * bytes) are stored as 0 when the header says so (flag 2); a history without the flag stores
- * and reads every size as it is, as older writers did. */
+ * and reads every size as it is, as older writers did. With a size column (flag 4) the bytes
+ * fields leave the records for the column, as move-to-front codes: a size seen among the
+ * last MPIRR_EV_RECENT_SIZES distinct ones is one byte. */
 static void test_size_codes(void)
 {
     mpirr_ev_item items[2] = {{0, MPIRR_EVI_RECV, 1, 0, 70000}, {1, MPIRR_EVI_RECV, 1, 0, 123}};
-    mpirr_event calls[3] = {
+    mpirr_event calls[4] = {
         {.kind = MPIRR_ID_MPI_Irecv, .event = 1, .fields = MPIRR_EVF_BYTES | MPIRR_EVF_REQ,
          .bytes = 70000, .req = 0},
         {.kind = MPIRR_ID_MPI_Waitall, .event = 2, .fields = MPIRR_EVF_DONE, .nitems = 2,
          .items = items},
         {.kind = MPIRR_ID_MPI_Recv, .event = 3, .fields = MPIRR_EVF_BYTES | MPIRR_EVF_MATCH,
          .bytes = 40000, .src = 1, .got = 40000},
+        {.kind = MPIRR_ID_MPI_Send, .event = 4, .fields = MPIRR_EVF_BYTES, .bytes = 70000},
     };
-    size_t len[2] = {0, 0};
-    for (int codes = 0; codes < 2; codes++) {
+    size_t len[3] = {0, 0, 0}, column[3] = {0, 0, 0};
+    for (int mode = 0; mode < 3; mode++) {
         mpirr_ev_codec *wc = calloc(1, sizeof *wc), *rc = calloc(1, sizeof *rc);
-        wc->size_codes = rc->size_codes = codes;
+        wc->size_codes = rc->size_codes = mode >= 1;
+        wc->size_column = rc->size_column = mode == 2;
         mpirr_ev_scratch scratch = {0};
-        for (int i = 0; i < 3; i++) {
-            uint8_t out[256], times[MPIRR_EV_TIMES_MAX];
-            size_t nt;
+        for (int i = 0; i < 4; i++) {
+            uint8_t out[256], times[MPIRR_EV_TIMES_MAX], sizes[MPIRR_EV_SIZES_MAX];
+            size_t nt, ns;
             mpirr_event e = calls[i], d;
-            size_t n = mpirr_ev_encode(wc, &e, 0, out, times, &nt);
-            len[codes] += n;
+            size_t n = mpirr_ev_encode(wc, &e, 0, out, times, &nt, sizes, &ns);
+            CHECK(mode == 2 ? ns == ((calls[i].fields & MPIRR_EVF_BYTES) != 0) * (i == 3 ? 1u : 3u)
+                            : ns == 0);
+            len[mode] += n;
+            column[mode] += ns;
             const char *why = NULL;
-            CHECK(mpirr_ev_decode(rc, out, out + n, one_time, times, &d, &scratch, &why) == (long)n);
+            const uint8_t *sp = sizes;
+            if (ns) /* the size is part of the record: without it the record is incomplete */
+                CHECK(mpirr_ev_decode(rc, out, out + n, one_time, times, &sp, sizes + ns - 1, &d,
+                                      &scratch, &why) == 0 && sp == sizes);
+            CHECK(mpirr_ev_decode(rc, out, out + n, one_time, times, &sp, sizes + ns, &d, &scratch,
+                                  &why) == (long)n);
+            CHECK(sp == sizes + ns);
             CHECK(same_call(&calls[i], &d));
         }
         mpirr_ev_scratch_free(&scratch);
@@ -541,6 +554,8 @@ static void test_size_codes(void)
     }
     /* the first item's 70000 (3 varint bytes) and the Recv's 40000 (3) became one byte each */
     CHECK(len[1] + 4 == len[0]);
+    /* the three sizes moved to the column: 70000 and 40000 new (3 bytes), 70000 again (1) */
+    CHECK(len[2] + 9 == len[1] && column[2] == 7);
 }
 
 /* A record larger than the stage (a Waitall over many requests) goes straight through. */
