@@ -60,22 +60,59 @@ static uint8_t *storage(mpirr_wire *w, size_t data, int keep)
     return w->d.heap;
 }
 
-/* struct {slot, count x type at buf} from MPI_BOTTOM */
+/* struct {slot, count x type at buf} from MPI_BOTTOM, made and committed */
+static MPI_Datatype make_struct(const uint8_t *slot, const void *buf, int count, MPI_Datatype type)
+{
+    int lens[2] = {MPIRR_WIRE_SLOT, count};
+    MPI_Aint disp[2];
+    MPI_Datatype types[2] = {MPI_BYTE, type}, made;
+    PMPI_Get_address(slot, &disp[0]);
+    PMPI_Get_address(buf, &disp[1]);
+    if (PMPI_Type_create_struct(2, lens, disp, types, &made) != MPI_SUCCESS ||
+        PMPI_Type_commit(&made) != MPI_SUCCESS)
+        mpirr_fatal("races mode: rank %d could not make the datatype of a message with its "
+                    "timestamp", mpirr_rt.rank);
+    return made;
+}
+
+/* Struct types of recent in-place layouts, kept while the same slot, buffer, count and type
+ * come back (a loop over the same buffers; a blocking call's slot is on its stack, at the same
+ * place every time): making one costs 140-260 ns (docs/piggyback.md), which a message of a few
+ * KiB notices. Predefined types only: a derived type's handle may be freed and given to
+ * another type. Direct-mapped (an entry with a NULL slot is empty); guarded by the runtime
+ * lock. */
+enum { STRUCTS_KEPT = 32 };
+static struct kept_struct {
+    const void *slot, *buf;
+    int count;
+    MPI_Datatype type, made;
+} kept[STRUCTS_KEPT];
+
+static MPI_Datatype kept_struct(const uint8_t *slot, const void *buf, int count, MPI_Datatype type)
+{
+    uintptr_t h = ((uintptr_t)buf >> 4) ^ ((uintptr_t)slot >> 4) ^ (uintptr_t)count;
+    mpirr_lock();
+    struct kept_struct *k = &kept[(h ^ (h >> 7)) % STRUCTS_KEPT];
+    if (k->slot != slot || k->buf != buf || k->count != count || k->type != type) {
+        if (k->slot) PMPI_Type_free(&k->made); /* MPI keeps it while a message uses it */
+        *k = (struct kept_struct){slot, buf, count, type, make_struct(slot, buf, count, type)};
+    }
+    MPI_Datatype made = k->made;
+    mpirr_unlock();
+    return made;
+}
+
 static void layout_struct(mpirr_wire *w, const void *buf, int count, MPI_Datatype type, int keep)
 {
     w->d.slot = storage(w, 0, keep);
-    int lens[2] = {MPIRR_WIRE_SLOT, count};
-    MPI_Aint disp[2];
-    MPI_Datatype types[2] = {MPI_BYTE, type};
-    PMPI_Get_address(w->d.slot, &disp[0]);
-    PMPI_Get_address(buf, &disp[1]);
-    if (PMPI_Type_create_struct(2, lens, disp, types, &w->made) != MPI_SUCCESS ||
-        PMPI_Type_commit(&w->made) != MPI_SUCCESS)
-        mpirr_fatal("races mode: rank %d could not make the datatype of a message with its "
-                    "timestamp", mpirr_rt.rank);
     w->buf = MPI_BOTTOM;
     w->count = 1;
-    w->type = w->made;
+    if (basic_size(type)) {
+        w->type = kept_struct(w->d.slot, buf, count, type);
+    } else {
+        w->made = make_struct(w->d.slot, buf, count, type);
+        w->type = w->made;
+    }
 }
 
 /* copy mode: slot then `bytes` bytes of data, as MPI_BYTE */
@@ -191,6 +228,9 @@ void mpirr_wire_abandon(void *heap)
 
 void mpirr_wire_finish(void)
 {
+    for (int i = 0; i < STRUCTS_KEPT; i++)
+        if (kept[i].slot) PMPI_Type_free(&kept[i].made);
+    memset(kept, 0, sizeof kept);
     for (size_t i = 0; i < nabandoned; i++) free(abandoned[i]);
     free(abandoned);
     abandoned = NULL;

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { MPIRR_WIRE_SLOT = 32, MPIRR_WIRE_COPY_MAX = 4096, MPIRR_WIRE_LOCAL = 256 };
+enum { MPIRR_WIRE_SLOT = 32, MPIRR_WIRE_COPY_MAX = 16384, MPIRR_WIRE_LOCAL = 256 };
 
 /* What a completion needs of a receive's layout (kept in its tracked request). */
 typedef struct mpirr_wire_data {
