@@ -3,8 +3,23 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime.h"
+
+static size_t copy_max = 4096;
+
+void mpirr_wire_init(void)
+{
+    MPI_Comm node;
+    int ranks = 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        PMPI_Comm_size(node, &ranks);
+        PMPI_Comm_free(&node);
+    }
+    copy_max = cores > 0 && ranks > cores ? (size_t)1 << 20 : 4096;
+}
 
 void mpirr_wire_plain(mpirr_wire *w, const void *buf, int count, MPI_Datatype type)
 {
@@ -133,7 +148,7 @@ void mpirr_wire_send(mpirr_wire *w, const void *buf, int count, MPI_Datatype typ
     mpirr_wire_plain(w, buf, count, type);
     int c = contiguous(count, type, &bytes);
     if (c < 0) return;
-    if (c && bytes <= MPIRR_WIRE_COPY_MAX) {
+    if (c && bytes <= copy_max) {
         layout_copy(w, (void *)buf, bytes, keep);
         memcpy(w->d.slot + MPIRR_WIRE_SLOT, buf, bytes);
     } else {
@@ -147,7 +162,7 @@ void mpirr_wire_recv(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int
     mpirr_wire_plain(w, buf, count, type);
     int c = contiguous(count, type, &bytes);
     if (c < 0) return;
-    if (c && bytes <= MPIRR_WIRE_COPY_MAX) layout_copy(w, buf, bytes, keep);
+    if (c && bytes <= copy_max) layout_copy(w, buf, bytes, keep);
     else layout_struct(w, buf, count, type, keep);
 }
 

@@ -6,8 +6,12 @@
  * to guess: it posts room for the slot plus its own capacity.
  *
  * The two sides choose their layout independently (the bytes on the wire are the same):
- *  - copy: contiguous data of at most MPIRR_WIRE_COPY_MAX bytes goes through a buffer holding
- *    the slot and a copy of the data (a memcpy costs less than anything MPI does per message);
+ *  - copy: contiguous data up to a limit goes through a buffer holding the slot and a copy of
+ *    the data (a memcpy costs less than anything MPI does per small message). The limit is
+ *    4 KiB (Open MPI's eager limit) when every rank of the node has a core, since larger
+ *    messages in place beat native (0.6-0.95x, docs/piggyback.md); it is 1 MiB when ranks
+ *    share cores, where a struct type's rendezvous round trips each wait for a time slice
+ *    (1.5-1.8x on Table 1's mesh and mult, copies 0.98-1.10x);
  *  - struct: anything else is sent or received in place with a struct datatype
  *    {slot bytes, count x the user's type} at absolute addresses.
  * A completed receive is stripped (mpirr_wire_received): its data copied out in copy mode and
@@ -25,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { MPIRR_WIRE_SLOT = 32, MPIRR_WIRE_COPY_MAX = 16384, MPIRR_WIRE_LOCAL = 256 };
+enum { MPIRR_WIRE_SLOT = 32, MPIRR_WIRE_LOCAL = 256 };
 
 /* What a completion needs of a receive's layout (kept in its tracked request). */
 typedef struct mpirr_wire_data {
@@ -47,6 +51,9 @@ typedef struct mpirr_wire {
     uint8_t local[MPIRR_WIRE_SLOT + MPIRR_WIRE_LOCAL]; /* a small blocking message's */
 } mpirr_wire;
 
+/* Collective over MPI_COMM_WORLD (at MPI_Init): sets the copy limit from whether the ranks of
+ * this node outnumber its cores. */
+void mpirr_wire_init(void);
 /* The user's arguments as they are (no slot: an unregistered communicator, MPI_PROC_NULL). */
 void mpirr_wire_plain(mpirr_wire *w, const void *buf, int count, MPI_Datatype type);
 /* Lays out a send of count x type at buf (the data is copied now in copy mode), or a receive

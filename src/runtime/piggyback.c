@@ -31,6 +31,7 @@ void mpirr_piggyback_init(void)
     rbuf_len = (int)mpirr_vc_header_max();
     rbuf = malloc((size_t)rbuf_len);
     if (!rbuf) mpirr_fatal("out of memory for piggyback headers");
+    mpirr_wire_init();
 }
 
 static int world_rank_of(const mpirr_comm_info *ci, int rank)

@@ -554,7 +554,7 @@ static void check_truncation(void) {
  * into a large receive, a non-contiguous Sendrecv_replace (packed), MPI_Request_get_status
  * before the completion, a large buffered send, and persistent sends whose data changes
  * between starts (small: copied again at every start; large: in place). */
-enum { BIG = 3000 }; /* ints: 12000 bytes, above the 4 KiB copy limit */
+enum { BIG = 300000 }; /* ints: 1.2 MB, above the copy limit, which is 4 KiB or 1 MiB */
 static void check_layouts(void) {
   static int big[BIG], big2[BIG];
   MPI_Status st;
