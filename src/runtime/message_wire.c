@@ -94,8 +94,8 @@ static MPI_Datatype make_struct(const uint8_t *slot, const void *buf, int count,
  * come back (a loop over the same buffers; a blocking call's slot is on its stack, at the same
  * place every time): making one costs 140-260 ns (docs/piggyback.md), which a message of a few
  * KiB notices. Predefined types only: a derived type's handle may be freed and given to
- * another type. Direct-mapped (an entry with a NULL slot is empty); guarded by the runtime
- * lock. */
+ * another type. Not under MPI_THREAD_MULTIPLE: another thread could free a kept type between
+ * its lookup here and its use in MPI. Direct-mapped (an entry with a NULL slot is empty). */
 enum { STRUCTS_KEPT = 32 };
 static struct kept_struct {
     const void *slot, *buf;
@@ -106,15 +106,12 @@ static struct kept_struct {
 static MPI_Datatype kept_struct(const uint8_t *slot, const void *buf, int count, MPI_Datatype type)
 {
     uintptr_t h = ((uintptr_t)buf >> 4) ^ ((uintptr_t)slot >> 4) ^ (uintptr_t)count;
-    mpirr_lock();
     struct kept_struct *k = &kept[(h ^ (h >> 7)) % STRUCTS_KEPT];
     if (k->slot != slot || k->buf != buf || k->count != count || k->type != type) {
         if (k->slot) PMPI_Type_free(&k->made); /* MPI keeps it while a message uses it */
         *k = (struct kept_struct){slot, buf, count, type, make_struct(slot, buf, count, type)};
     }
-    MPI_Datatype made = k->made;
-    mpirr_unlock();
-    return made;
+    return k->made;
 }
 
 static void layout_struct(mpirr_wire *w, const void *buf, int count, MPI_Datatype type, int keep)
@@ -122,7 +119,7 @@ static void layout_struct(mpirr_wire *w, const void *buf, int count, MPI_Datatyp
     w->d.slot = storage(w, 0, keep);
     w->buf = MPI_BOTTOM;
     w->count = 1;
-    if (basic_size(type)) {
+    if (basic_size(type) && !mpirr_rt.threaded) {
         w->type = kept_struct(w->d.slot, buf, count, type);
     } else {
         w->made = make_struct(w->d.slot, buf, count, type);
