@@ -39,35 +39,38 @@ static int world_rank_of(const mpirr_comm_info *ci, int rank)
     return rank >= 0 && rank < ci->npeers ? ci->world[rank] : -1;
 }
 
-int mpirr_wired(int rank, MPI_Comm comm)
+/* comm's entry when a message to or from rank on it has a slot (races mode records, comm
+ * carries headers, rank is one of its ranks or MPI_ANY_SOURCE), else NULL; *w: rank's world
+ * rank, -1 for MPI_ANY_SOURCE. */
+static mpirr_comm_info *wired_info(int rank, MPI_Comm comm, int *w)
 {
-    if (!mpirr_piggybacking() || rank == MPI_PROC_NULL) return 0;
+    *w = -1;
+    if (!mpirr_piggybacking() || rank == MPI_PROC_NULL) return NULL;
     mpirr_lock();
     mpirr_comm_info *ci = mpirr_comm_find(comm);
-    int wired = ci && (rank == MPI_ANY_SOURCE || world_rank_of(ci, rank) >= 0);
+    if (ci) *w = world_rank_of(ci, rank);
     mpirr_unlock();
-    return wired;
+    return ci && (*w >= 0 || rank == MPI_ANY_SOURCE) ? ci : NULL;
+}
+
+int mpirr_wired(int rank, MPI_Comm comm)
+{
+    int w;
+    return wired_info(rank, comm, &w) != NULL;
 }
 
 /* slot[0]: the header's length when it follows in the slot, or one of these */
 enum { SLOT_NO_HEADER = 0, SLOT_ON_SHADOW = 0xFF };
 
-void mpirr_header_fill(mpirr_header_send *h, uint8_t *slot, int dest, int tag, MPI_Comm comm,
-                       uint64_t now, int blocking)
+/* Writes the header of a message to dest (world rank w) on ci made at event now into slot,
+ * or posts it on the shadow and says so in the slot. */
+static void fill(mpirr_header_send *h, uint8_t *slot, const mpirr_comm_info *ci, int w, int dest,
+                 int tag, uint64_t now, int blocking)
 {
-    h->active = 0;
-    slot[0] = SLOT_NO_HEADER;
-    mpirr_lock();
-    mpirr_comm_info *ci = mpirr_comm_find(comm);
-    int w = ci ? world_rank_of(ci, dest) : -1;
-    if (w < 0) { /* freed meanwhile by another thread: MPI reports it */
-        mpirr_unlock();
-        return;
-    }
-    MPI_Comm shadow = ci->shadow;
     size_t max = mpirr_vc_header_max();
     uint8_t *enc = max <= sizeof h->local ? h->local : malloc(max);
     if (!enc) mpirr_fatal("out of memory for piggyback headers");
+    mpirr_lock();
     uint64_t seq = mpirr_race_next_seq(w);
     size_t len = mpirr_vc_header(w, seq, now, enc);
     mpirr_rt.counters[MPIRR_CTR_PIGGYBACK_BYTES] += len;
@@ -87,23 +90,34 @@ void mpirr_header_fill(mpirr_header_send *h, uint8_t *slot, int dest, int tag, M
         memcpy(enc, h->local, len);
     }
     h->buf = enc;
-    if (PMPI_Isend(h->buf, (int)len, MPI_BYTE, dest, tag, shadow, &h->req) != MPI_SUCCESS)
+    if (PMPI_Isend(h->buf, (int)len, MPI_BYTE, dest, tag, ci->shadow, &h->req) != MPI_SUCCESS)
         mpirr_fatal("races mode: rank %d could not send a timestamp header", mpirr_rt.rank);
     h->active = 1;
+}
+
+void mpirr_header_fill(mpirr_header_send *h, uint8_t *slot, int dest, int tag, MPI_Comm comm,
+                       uint64_t now, int blocking)
+{
+    int w;
+    const mpirr_comm_info *ci = wired_info(dest, comm, &w);
+    h->active = 0;
+    slot[0] = SLOT_NO_HEADER;
+    if (ci && w >= 0) fill(h, slot, ci, w, dest, tag, now, blocking); /* else freed meanwhile */
 }
 
 void mpirr_header_post(mpirr_header_send *h, mpirr_wire *w, const void *buf, int count,
                        MPI_Datatype type, int dest, int tag, MPI_Comm comm, uint64_t now,
                        int blocking)
 {
+    int wdest;
     h->active = 0;
     mpirr_wire_plain(w, buf, count, type);
-    if (dest == MPI_PROC_NULL || !mpirr_rt.active) return;
-    mpirr_rt.counters[MPIRR_CTR_MSGS_SENT]++;
-    if (!mpirr_wired(dest, comm)) return;
+    if (!mpirr_message_counted(dest)) return;
+    const mpirr_comm_info *ci = wired_info(dest, comm, &wdest);
+    if (!ci || wdest < 0) return; /* no slot, or an invalid rank: MPI reports it */
     if (blocking == MPIRR_POST_COPY) mpirr_wire_send_copy(w, buf, count, type);
     else mpirr_wire_send(w, buf, count, type, !blocking);
-    if (w->d.slot) mpirr_header_fill(h, w->d.slot, dest, tag, comm, now, blocking != 0);
+    if (w->d.slot) fill(h, w->d.slot, ci, wdest, dest, tag, now, blocking != 0);
 }
 
 void mpirr_recv_wire(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int source,
@@ -207,12 +221,18 @@ static int read_header(const uint8_t *slot, int src, const MPI_Status *st, MPI_C
     return bad;
 }
 
+/* A status that consumed a message: not cancelled (*cancelled says), from a real source. */
+static int matched_message(const MPI_Status *st, int *cancelled)
+{
+    PMPI_Test_cancelled(st, cancelled);
+    return !*cancelled && mpirr_is_rank(st->MPI_SOURCE);
+}
+
 void mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, uint64_t now,
                           mpirr_wire_data *d)
 {
-    int cancelled = 0, consumed = mpirr_consumed_message(rc);
-    if (consumed) PMPI_Test_cancelled(st, &cancelled);
-    int matched = consumed && !cancelled && mpirr_is_rank(st->MPI_SOURCE);
+    int cancelled = 0;
+    int matched = mpirr_consumed_message(rc) && matched_message(st, &cancelled);
     const uint8_t *slot = matched && d && d->slot ? mpirr_wire_received(d, st) : NULL;
     if (!mpirr_rt.piggyback || !mpirr_rt.active) return;
     mpirr_lock();
@@ -238,17 +258,10 @@ void mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, ui
                              matched ? st->MPI_TAG : 0, src, cancelled);
 }
 
-/* A status that consumed a message (not cancelled, a real source). */
-static int matched_message(const MPI_Status *st)
-{
-    int cancelled = 0;
-    PMPI_Test_cancelled(st, &cancelled);
-    return !cancelled && mpirr_is_rank(st->MPI_SOURCE);
-}
-
 void mpirr_header_peek(mpirr_wire_data *d, MPI_Status *st)
 {
-    if (matched_message(st)) mpirr_wire_received(d, st);
+    int cancelled;
+    if (matched_message(st, &cancelled)) mpirr_wire_received(d, st);
 }
 
 void mpirr_header_probed(MPI_Comm comm, MPI_Status *st)

@@ -26,6 +26,15 @@ typedef struct mpirr_header_send {
 
 static inline int mpirr_piggybacking(void) { return mpirr_rt.piggyback && mpirr_rt.active; }
 
+/* Counts a message to dest in every record mode; 0 when there is none to count
+ * (MPI_PROC_NULL, or neither recording nor replaying). */
+static inline int mpirr_message_counted(int dest)
+{
+    if (dest == MPI_PROC_NULL || !mpirr_rt.active) return 0;
+    mpirr_rt.counters[MPIRR_CTR_MSGS_SENT]++;
+    return 1;
+}
+
 /* Whether a message to or from rank on comm has a slot: races mode records and comm carries
  * headers (rank MPI_PROC_NULL: no message). */
 int mpirr_wired(int rank, MPI_Comm comm);

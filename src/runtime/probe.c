@@ -67,8 +67,10 @@ int mpirr_MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *
     int wild = mpirr_is_wildcard(source, tag);
     MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc = PMPI_Iprobe(source, tag, comm, flag, st);
-    if (rc == MPI_SUCCESS && *flag) mpirr_header_probed(comm, st);
-    if (rc == MPI_SUCCESS && *flag) mpirr_record_test_ok(&call_, st, wild, 0, NULL);
+    if (rc == MPI_SUCCESS && *flag) {
+        mpirr_header_probed(comm, st);
+        mpirr_record_test_ok(&call_, st, wild, 0, NULL);
+    }
     return rc;
 }
 
@@ -88,8 +90,10 @@ int mpirr_MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message
     int wild = mpirr_is_wildcard(source, tag);
     MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc = PMPI_Improbe(source, tag, comm, flag, message, st);
-    if (rc == MPI_SUCCESS && *flag) mpirr_header_probed(comm, st);
-    if (rc == MPI_SUCCESS && *flag) mpirr_record_test_ok(&call_, st, wild, 0, NULL);
-    if (rc == MPI_SUCCESS && *flag && mpirr_piggybacking()) mpirr_message_probed(*message, comm);
+    if (rc == MPI_SUCCESS && *flag) {
+        mpirr_header_probed(comm, st);
+        mpirr_record_test_ok(&call_, st, wild, 0, NULL);
+        if (mpirr_piggybacking()) mpirr_message_probed(*message, comm);
+    }
     return rc;
 }

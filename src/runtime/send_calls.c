@@ -97,9 +97,7 @@ static void persistent_send_created(MPI_Request req, int dest, int tag, MPI_Comm
 void mpirr_send_started(const mpirr_call *c, tracked_request *e)
 {
     e->flags |= TRACK_ACTIVE; /* its storage is in use until it completes */
-    if (e->source == MPI_PROC_NULL || !mpirr_rt.active) return;
-    mpirr_rt.counters[MPIRR_CTR_MSGS_SENT]++;
-    if (!e->wire.slot) return;
+    if (!mpirr_message_counted(e->source) || !e->wire.slot) return;
     mpirr_header_send h;
     mpirr_wire_refill(&e->wire);
     mpirr_header_fill(&h, e->wire.slot, e->source, e->tag, e->comm, c->event, 0);
