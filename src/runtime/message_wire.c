@@ -147,7 +147,7 @@ void mpirr_wire_send(mpirr_wire *w, const void *buf, int count, MPI_Datatype typ
     if (c < 0) return;
     if (c && bytes <= copy_max) {
         layout_copy(w, (void *)buf, bytes, keep);
-        memcpy(w->d.slot + MPIRR_WIRE_SLOT, buf, bytes);
+        mpirr_wire_refill(&w->d);
     } else {
         layout_struct(w, buf, count, type, keep);
     }
@@ -171,17 +171,16 @@ void mpirr_wire_send_copy(mpirr_wire *w, const void *buf, int count, MPI_Datatyp
     if (c < 0) return;
     if (c) {
         layout_copy(w, (void *)buf, bytes, 0);
-        memcpy(w->d.slot + MPIRR_WIRE_SLOT, buf, bytes);
+        mpirr_wire_refill(&w->d);
         return;
     }
     int room, pos = 0;
     if (PMPI_Pack_size(count, type, MPI_COMM_SELF, &room) != MPI_SUCCESS) return;
-    layout_copy(w, NULL, (size_t)room, 0);
+    layout_copy(w, NULL, (size_t)room, 0); /* no user buffer: nothing to refill or copy back */
     packed = PMPI_Pack(buf, count, type, w->d.slot + MPIRR_WIRE_SLOT, room, &pos, MPI_COMM_SELF);
     if (packed != MPI_SUCCESS)
         mpirr_fatal("races mode: rank %d could not copy a message to send", mpirr_rt.rank);
     w->count = MPIRR_WIRE_SLOT + pos;
-    w->d.user = NULL; /* nothing to refill or copy back */
 }
 
 void mpirr_wire_posted(mpirr_wire *w)
