@@ -8,10 +8,44 @@
 
 #define MPIRR_VARINT_MAX 10 /* bytes of the longest 64-bit varint */
 
+/* LEB128: 7 bits a byte, low bits first, high bit = more follows. Inline: races mode codes
+ * several per message (vector_clock.c), where a call each was a tenth of its bookkeeping. */
+
 /* Writes v at p (room for MPIRR_VARINT_MAX bytes); returns bytes written. */
-size_t mpirr_varint_put(uint8_t *p, uint64_t v);
+static inline size_t mpirr_varint_put(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
 /* Reads a varint from [*p, end); advances *p. 0 on success, -1 if truncated or overlong. */
-int mpirr_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v);
+static inline int mpirr_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *q = *p;
+    if (q < end && *q < 0x80) { /* one byte: most values */
+        *v = *q;
+        *p = q + 1;
+        return 0;
+    }
+    uint64_t r = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        if (q >= end) return -1;
+        uint8_t b = *q++;
+        if (shift == 63 && b > 1) return -1; /* would overflow 64 bits */
+        r |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *p = q;
+            *v = r;
+            return 0;
+        }
+    }
+    return -1;
+}
 
 static inline uint64_t mpirr_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 static inline int64_t mpirr_unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }

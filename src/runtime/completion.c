@@ -14,6 +14,7 @@
 #include "request_table.h"
 #include "runtime.h"
 #include "special_calls.h"
+#include "status_fields.h"
 
 static int active(void) { return mpirr_recording() || mpirr_replaying(); }
 
@@ -84,8 +85,7 @@ static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Reque
         mpirr_header_receive(e->comm, rc, st, e->race_id, c->event, &e->wire);
         e->race_id = -1;
     }
-    int cancelled = 0;
-    if (rc == MPI_SUCCESS) PMPI_Test_cancelled(st, &cancelled);
+    int cancelled = rc == MPI_SUCCESS && mpirr_status_cancelled(st);
     if (rc != MPI_SUCCESS) {
         /* failed: nothing to log or check */
     } else if (mpirr_recording() && (e->flags & TRACK_WILDCARD)) {

@@ -18,6 +18,7 @@
 #include "race_check.h"
 #include "replay_cursor.h"
 #include "runtime.h"
+#include "status_fields.h"
 #include "settings.h"
 #include "replay_control.h"
 #include "special_calls.h"
@@ -155,6 +156,7 @@ static void start(void)
     if (mpirr_rt.mode != MPIRR_MODE_RECORD && mpirr_rt.mode != MPIRR_MODE_REPLAY) return;
     PMPI_Comm_rank(MPI_COMM_WORLD, &mpirr_rt.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &mpirr_rt.nranks);
+    mpirr_status_fields_check();
     mpirr_log_path(mpirr_rt.log_path, sizeof mpirr_rt.log_path, mpirr_rt.dir, mpirr_rt.rank, "log");
     mpirr_rt.have_shadow = PMPI_Comm_dup(MPI_COMM_SELF, &mpirr_rt.shadow) == MPI_SUCCESS;
     if (mpirr_rt.mode == MPIRR_MODE_RECORD) start_recording();

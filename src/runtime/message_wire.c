@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "runtime.h"
+#include "status_fields.h"
 
 static size_t copy_max = 4096;
 
@@ -193,31 +194,23 @@ void mpirr_wire_refill(const mpirr_wire_data *d)
     if (d->copy && d->user) memcpy(d->slot + MPIRR_WIRE_SLOT, d->user, d->bytes);
 }
 
-/* Bytes a status counts; -1 if MPI cannot say. */
-static MPI_Count status_bytes(const MPI_Status *st)
-{
-    MPI_Count n;
-    if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) return -1;
-    return n;
-}
-
 const uint8_t *mpirr_wire_received(mpirr_wire_data *d, MPI_Status *st)
 {
-    MPI_Count n = status_bytes(st);
+    MPI_Count n = mpirr_status_bytes(st);
     if (n < MPIRR_WIRE_SLOT) return NULL;
     MPI_Count data = n - MPIRR_WIRE_SLOT;
     if (d->copy && !d->copied) {
         memcpy(d->user, d->slot + MPIRR_WIRE_SLOT, (size_t)data < d->bytes ? (size_t)data : d->bytes);
         d->copied = 1;
     }
-    PMPI_Status_set_elements_x(st, MPI_BYTE, data);
+    mpirr_status_set_bytes(st, data);
     return d->slot;
 }
 
 void mpirr_wire_probed(MPI_Status *st)
 {
-    MPI_Count n = status_bytes(st);
-    if (n >= MPIRR_WIRE_SLOT) PMPI_Status_set_elements_x(st, MPI_BYTE, n - MPIRR_WIRE_SLOT);
+    MPI_Count n = mpirr_status_bytes(st);
+    if (n >= MPIRR_WIRE_SLOT) mpirr_status_set_bytes(st, n - MPIRR_WIRE_SLOT);
 }
 
 /* Blocks of requests freed while active. */

@@ -6,6 +6,7 @@
 
 #include "race_check.h"
 #include "request_table.h"
+#include "status_fields.h"
 #include "vector_clock.h"
 
 /* Headers of nonblocking sends still in flight, reclaimed in batches. */
@@ -15,7 +16,10 @@ struct inflight {
     int n, cap;
 };
 static struct inflight fly;
-static uint8_t *rbuf; /* receive buffer, mpirr_vc_header_max() bytes */
+/* A received shadow header, and the header a send is coding, mpirr_vc_header_max() bytes
+ * each: races mode's MPI calls come from one thread at a time (a MPI_THREAD_MULTIPLE program
+ * is recorded in sources mode, init_finalize.c). */
+static uint8_t *rbuf, *coded;
 static int rbuf_len;
 
 struct probed {
@@ -30,7 +34,8 @@ void mpirr_piggyback_init(void)
     if (mpirr_vc_init(mpirr_rt.nranks, mpirr_rt.rank)) mpirr_fatal("out of memory for vector clocks");
     rbuf_len = (int)mpirr_vc_header_max();
     rbuf = malloc((size_t)rbuf_len);
-    if (!rbuf) mpirr_fatal("out of memory for piggyback headers");
+    coded = malloc((size_t)rbuf_len);
+    if (!rbuf || !coded) mpirr_fatal("out of memory for piggyback headers");
     mpirr_wire_init();
 }
 
@@ -67,29 +72,24 @@ enum { SLOT_NO_HEADER = 0, SLOT_ON_SHADOW = 0xFF };
 static void fill(mpirr_header_send *h, uint8_t *slot, const mpirr_comm_info *ci, int w, int dest,
                  int tag, uint64_t now, int blocking)
 {
-    size_t max = mpirr_vc_header_max();
-    uint8_t *enc = max <= sizeof h->local ? h->local : malloc(max);
-    if (!enc) mpirr_fatal("out of memory for piggyback headers");
     mpirr_lock();
     uint64_t seq = mpirr_race_next_seq(w);
-    size_t len = mpirr_vc_header(w, seq, now, enc);
+    size_t len = mpirr_vc_header(w, seq, now, coded);
     mpirr_rt.counters[MPIRR_CTR_PIGGYBACK_BYTES] += len;
     mpirr_rt.counters[MPIRR_CTR_PIGGYBACK_MSGS]++;
-    mpirr_unlock();
     if (len < MPIRR_WIRE_SLOT) {
         slot[0] = (uint8_t)len;
-        memcpy(slot + 1, enc, len);
-        if (enc != h->local) free(enc);
+        memcpy(slot + 1, coded, MPIRR_WIRE_SLOT - 1); /* a constant size: a few moves */
+        mpirr_unlock();
         return;
     }
     slot[0] = SLOT_ON_SHADOW;
     h->to_self = w == mpirr_rt.rank;
-    if ((!blocking || h->to_self) && enc == h->local) { /* must outlive the call */
-        enc = malloc(len);
-        if (!enc) mpirr_fatal("out of memory for piggyback headers");
-        memcpy(enc, h->local, len);
-    }
-    h->buf = enc;
+    /* a nonblocking send's header, or one to self (never waited for), outlives the call */
+    h->buf = blocking && !h->to_self && len <= sizeof h->local ? h->local : malloc(len);
+    if (!h->buf) mpirr_fatal("out of memory for piggyback headers");
+    memcpy(h->buf, coded, len);
+    mpirr_unlock();
     if (PMPI_Isend(h->buf, (int)len, MPI_BYTE, dest, tag, ci->shadow, &h->req) != MPI_SUCCESS)
         mpirr_fatal("races mode: rank %d could not send a timestamp header", mpirr_rt.rank);
     h->active = 1;
@@ -111,10 +111,11 @@ void mpirr_header_post(mpirr_header_send *h, mpirr_wire *w, const void *buf, int
 {
     int wdest;
     h->active = 0;
-    mpirr_wire_plain(w, buf, count, type);
-    if (!mpirr_message_counted(dest)) return;
-    const mpirr_comm_info *ci = wired_info(dest, comm, &wdest);
-    if (!ci || wdest < 0) return; /* no slot, or an invalid rank: MPI reports it */
+    const mpirr_comm_info *ci = mpirr_message_counted(dest) ? wired_info(dest, comm, &wdest) : NULL;
+    if (!ci || wdest < 0) { /* no slot, or an invalid rank: MPI reports it */
+        mpirr_wire_plain(w, buf, count, type);
+        return;
+    }
     if (blocking == MPIRR_POST_COPY) mpirr_wire_send_copy(w, buf, count, type);
     else mpirr_wire_send(w, buf, count, type, !blocking);
     if (w->d.slot) fill(h, w->d.slot, ci, wdest, dest, tag, now, blocking != 0);
@@ -224,7 +225,7 @@ static int read_header(const uint8_t *slot, int src, const MPI_Status *st, MPI_C
 /* A status that consumed a message: not cancelled (*cancelled says), from a real source. */
 static int matched_message(const MPI_Status *st, int *cancelled)
 {
-    PMPI_Test_cancelled(st, cancelled);
+    *cancelled = mpirr_status_cancelled(st);
     return !*cancelled && mpirr_is_rank(st->MPI_SOURCE);
 }
 
@@ -312,7 +313,8 @@ void mpirr_piggyback_finish(void)
     probed = NULL;
     nprobed = capprobed = 0;
     free(rbuf);
-    rbuf = NULL;
+    free(coded);
+    rbuf = coded = NULL;
     mpirr_vc_free();
     mpirr_wire_finish();
 }
