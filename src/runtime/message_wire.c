@@ -48,15 +48,9 @@ static size_t basic_size(MPI_Datatype t)
     return 0;
 }
 
-/* 1: count x type is `*bytes` contiguous bytes from the buffer's start; 0: it is not (holes,
- * a lower bound, absolute addresses with MPI_BOTTOM); -1: MPI will reject the arguments. */
-static int contiguous(int count, MPI_Datatype type, size_t *bytes)
+/* contiguous() for types basic_size does not know: asks MPI (three calls). */
+static __attribute__((noinline)) int contiguous_queried(int count, MPI_Datatype type, size_t *bytes)
 {
-    size_t basic = basic_size(type);
-    if (basic && count >= 0) {
-        *bytes = (size_t)count * basic;
-        return 1;
-    }
     int size;
     MPI_Aint lb, extent, true_lb, true_extent;
     if (count < 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
@@ -65,6 +59,19 @@ static int contiguous(int count, MPI_Datatype type, size_t *bytes)
         return -1;
     *bytes = (size_t)count * (size_t)size;
     return true_lb == 0 && true_extent == size && (count <= 1 || extent == size);
+}
+
+/* 1: count x type is `*bytes` contiguous bytes from the buffer's start; 0: it is not (holes,
+ * a lower bound, absolute addresses with MPI_BOTTOM); -1: MPI will reject the arguments.
+ * Inline for the basic types: it runs twice a message. */
+static inline int contiguous(int count, MPI_Datatype type, size_t *bytes)
+{
+    size_t basic = basic_size(type);
+    if (basic && count >= 0) {
+        *bytes = (size_t)count * basic;
+        return 1;
+    }
+    return contiguous_queried(count, type, bytes);
 }
 
 /* Storage for the slot and `data` bytes after it: the wire's own bytes, or the heap. */
@@ -182,11 +189,6 @@ void mpirr_wire_send_copy(mpirr_wire *w, const void *buf, int count, MPI_Datatyp
     if (packed != MPI_SUCCESS)
         mpirr_fatal("races mode: rank %d could not copy a message to send", mpirr_rt.rank);
     w->count = MPIRR_WIRE_SLOT + pos;
-}
-
-void mpirr_wire_posted(mpirr_wire *w)
-{
-    if (w->made != MPI_DATATYPE_NULL) PMPI_Type_free(&w->made);
 }
 
 void mpirr_wire_refill(const mpirr_wire_data *d)

@@ -65,7 +65,10 @@ void mpirr_wire_recv(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int
  * always a copy (packed with MPI_Pack when not contiguous). */
 void mpirr_wire_send_copy(mpirr_wire *w, const void *buf, int count, MPI_Datatype type);
 /* After the call that posted it: frees the struct type (MPI keeps what it needs). */
-void mpirr_wire_posted(mpirr_wire *w);
+static inline void mpirr_wire_posted(mpirr_wire *w)
+{
+    if (w->made != MPI_DATATYPE_NULL) PMPI_Type_free(&w->made);
+}
 /* A persistent send starts again: copies the user's data into its copy-mode buffer. */
 void mpirr_wire_refill(const mpirr_wire_data *d);
 

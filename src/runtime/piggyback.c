@@ -47,7 +47,7 @@ static int world_rank_of(const mpirr_comm_info *ci, int rank)
 /* comm's entry when a message to or from rank on it has a slot (races mode records, comm
  * carries headers, rank is one of its ranks or MPI_ANY_SOURCE), else NULL; *w: rank's world
  * rank, -1 for MPI_ANY_SOURCE. */
-static mpirr_comm_info *wired_info(int rank, MPI_Comm comm, int *w)
+static inline __attribute__((always_inline)) mpirr_comm_info *wired_info(int rank, MPI_Comm comm, int *w)
 {
     *w = -1;
     if (!mpirr_piggybacking() || rank == MPI_PROC_NULL) return NULL;
@@ -131,7 +131,7 @@ void mpirr_recv_wire(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int
 /* A nonblocking send's heap storage: freed when MPI is done with it, which the request's
  * completion tells (completion.c), or now. Only an incomplete request is tracked: its handle
  * is unique, where a completed one may be a handle MPI shares (request_table.h). */
-static void send_storage(void *heap, int rc, const MPI_Request *request)
+void mpirr_header_send_storage(void *heap, int rc, const MPI_Request *request)
 {
     int done = 1;
     if (rc == MPI_SUCCESS && request && *request != MPI_REQUEST_NULL &&
@@ -172,14 +172,8 @@ static void reclaim(void)
     free(sts);
 }
 
-void mpirr_header_done(mpirr_header_send *h, mpirr_wire *w, int blocking, int rc,
-                       const MPI_Request *request)
+void mpirr_header_shadow_done(mpirr_header_send *h, int blocking)
 {
-    if (w) {
-        mpirr_wire_posted(w);
-        if (w->d.heap) send_storage(w->d.heap, rc, blocking ? NULL : request);
-    }
-    if (!h->active) return;
     if (blocking && !h->to_self) {
         PMPI_Wait(&h->req, MPI_STATUS_IGNORE);
         if (h->buf != h->local) free(h->buf);

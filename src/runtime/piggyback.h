@@ -55,8 +55,18 @@ void mpirr_header_fill(mpirr_header_send *h, uint8_t *slot, int dest, int tag, M
  * send waits for a shadow header, a nonblocking one leaves it to complete in the background
  * (reclaimed later, all waited for at MPI_Finalize); a nonblocking send's heap storage is
  * freed at its completion (completion.c), or now if MPI is already done with it. */
-void mpirr_header_done(mpirr_header_send *h, mpirr_wire *w, int blocking, int rc,
-                       const MPI_Request *request);
+/* (mpirr_header_done's two rare cases: a send's heap storage, a shadow header) */
+void mpirr_header_send_storage(void *heap, int rc, const MPI_Request *request);
+void mpirr_header_shadow_done(mpirr_header_send *h, int blocking);
+static inline void mpirr_header_done(mpirr_header_send *h, mpirr_wire *w, int blocking, int rc,
+                                     const MPI_Request *request)
+{
+    if (w) {
+        mpirr_wire_posted(w);
+        if (w->d.heap) mpirr_header_send_storage(w->d.heap, rc, blocking ? NULL : request);
+    }
+    if (h->active) mpirr_header_shadow_done(h, blocking);
+}
 
 /* Lays out, in w, a receive from source on comm (keep: it completes after the call returns). */
 void mpirr_recv_wire(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int source,

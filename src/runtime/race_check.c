@@ -277,7 +277,7 @@ static void note_order(int src, uint64_t seq, uint64_t knows)
         early[src][i] = early[src][--nearly[src]];
         i = 0;
     }
-    apply_checkpoints(src);
+    if (ncps[src]) apply_checkpoints(src);
 }
 
 void mpirr_race_arrived(const mpirr_comm_info *ci, int src, int tag, uint64_t seq,

@@ -110,7 +110,7 @@ static inline void mpirr_unlock(void)
 }
 
 /* Numbers the call and makes the per-call checks; the caller holds the runtime lock. */
-static inline void mpirr_call_numbered(mpirr_call *c, unsigned id)
+static inline __attribute__((always_inline)) void mpirr_call_numbered(mpirr_call *c, unsigned id)
 {
     c->id = id;
     c->event = ++mpirr_current_event;
@@ -128,7 +128,7 @@ static inline void mpirr_call_numbered(mpirr_call *c, unsigned id)
  * replayed (threads/sync_order.h), so that event numbers go to the same calls. */
 void mpirr_threaded_call_begin(mpirr_call *c, unsigned id);
 
-static inline void mpirr_call_begin(mpirr_call *c, unsigned id)
+static inline __attribute__((always_inline)) void mpirr_call_begin(mpirr_call *c, unsigned id)
 {
     if (__builtin_expect(mpirr_rt.noise_us != 0, 0)) mpirr_noise();
     if (__builtin_expect(mpirr_rt.threaded, 0)) {
