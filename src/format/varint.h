@@ -27,18 +27,12 @@ static inline size_t mpirr_varint_put(uint8_t *p, uint64_t v)
 static inline int mpirr_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     const uint8_t *q = *p;
-    if (q < end && *q < 0x80) { /* one byte: most values */
-        *v = *q;
-        *p = q + 1;
-        return 0;
-    }
     uint64_t r = 0;
-    for (unsigned shift = 0; shift < 64; shift += 7) {
-        if (q >= end) return -1;
-        uint8_t b = *q++;
-        if (shift == 63 && b > 1) return -1; /* would overflow 64 bits */
-        r |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
+    for (unsigned shift = 0; shift < 64 && q < end; shift += 7) {
+        uint64_t b = *q++;
+        r |= (b & 0x7f) << shift;
+        if (b < 0x80) {
+            if (shift == 63 && b > 1) return -1; /* would overflow 64 bits */
             *p = q;
             *v = r;
             return 0;
