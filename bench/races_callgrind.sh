@@ -1,0 +1,56 @@
+#!/bin/bash
+# races_callgrind.sh BUILD [OLD_BUILD]: races mode's bookkeeping per message, in instructions
+# (deterministic, unlike the ns of a 2-core VM): rank 0 of bench/pingpong (8 bytes, named
+# sources) recorded under callgrind at two sizes, in sources and races mode, for each MPI
+# built; the difference of the two runs over the difference in round trips is the cost of one
+# round trip (a send and a receive), start-up and the log's close cancelling out. Columns:
+#  - libmpirr: instructions in libmpirr.so, less its interposed pthread and clock functions,
+#    whose calls come from the MPI library's polling and so vary from run to run;
+#  - MPI status calls: MPI_Get_elements_x, MPI_Status_set_elements_x, MPI_Test_cancelled
+#    and what they call, which races mode made for every message it received before it kept
+#    the status fields in place (src/runtime/status_fields.h).
+# With OLD_BUILD (a build of another commit), both side by side. Prints a markdown table.
+set -u
+NEW=$1
+OLD=${2:-}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+TMP=$(mktemp -d /tmp/mpirr-racescg.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+command -v valgrind >/dev/null || { echo "races_callgrind: needs valgrind" >&2; exit 1; }
+SMALL=10000 LARGE=30000
+
+# ir BUILD IMPL MODE ROUNDS: "libmpirr_Ir status_Ir" of rank 0 of one recorded ping-pong
+ir() {
+    local build=$1 impl=$2 mode=$3 rounds=$4 L
+    [ "$impl" = openmpi ] && L=(mpirun.openmpi -np 2) || L=(mpiexec.mpich -n 2)
+    rm -rf "$TMP/rec" "$TMP"/cg.*
+    timeout 900 "$build/bin/mpirr" record --no-wtime --mode="$mode" -o "$TMP/rec" -- "${L[@]}" \
+        valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.%p" \
+        "$build/bench/$impl/pingpong" "$rounds" >/dev/null 2>&1
+    # the lower pid is rank 0 under both launchers
+    local out
+    out=$(ls "$TMP"/cg.* | sort -t. -k2 -n | head -1)
+    callgrind_annotate --inclusive=no --threshold=100 "$out" 2>/dev/null | tr -d , | awk '
+        /libmpirr\.so\]/ && !/sync_wrappers|sync_order|libc_interpose/ {lib += $1}
+        /PMPI_Get_elements_x|PMPI_Status_set_elements_x|PMPI_Test_cancelled|ompi_datatype_get_elements|MPIR_Get_elements_x|MPIR_Status_set_elements_x/ {st += $1}
+        END {print lib + 0, st + 0}'
+}
+
+# per_round BUILD IMPL MODE: "libmpirr status" per round trip
+per_round() {
+    read -r l1 s1 <<<"$(ir "$1" "$2" "$3" $SMALL)"
+    read -r l2 s2 <<<"$(ir "$1" "$2" "$3" $LARGE)"
+    awk -v l1="$l1" -v l2="$l2" -v s1="$s1" -v s2="$s2" -v d=$((LARGE - SMALL)) \
+        'BEGIN {printf "%.0f %.0f", (l2 - l1) / d, (s2 - s1) / d}'
+}
+
+printf '| mpi | build | mode | libmpirr instructions per round trip | MPI status calls |\n|---|---|---|---|---|\n'
+for impl in openmpi mpich; do
+    [ -x "$NEW/bench/$impl/pingpong" ] || continue
+    for b in "$NEW" $OLD; do
+        for mode in sources races; do
+            read -r l s <<<"$(per_round "$b" "$impl" "$mode")"
+            printf '| %s | %s | %s | %s | %s |\n' "$impl" "$b" "$mode" "$l" "$s"
+        done
+    done
+done
