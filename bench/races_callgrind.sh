@@ -10,13 +10,7 @@
 #    and what they call, which races mode made for every message it received before it kept
 #    the status fields in place (src/runtime/status_fields.h).
 # With OLD_BUILD (a build of another commit), both side by side. Prints a markdown table.
-set -u
-NEW=$1
-OLD=${2:-}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-TMP=$(mktemp -d /tmp/mpirr-racescg.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-command -v valgrind >/dev/null || { echo "races_callgrind: needs valgrind" >&2; exit 1; }
+. "$(dirname "$0")/callgrind_setup.sh" races_callgrind "$@"
 SMALL=10000 LARGE=30000
 
 # ir BUILD IMPL MODE ROUNDS: "libmpirr_Ir status_Ir" of rank 0 of one recorded ping-pong

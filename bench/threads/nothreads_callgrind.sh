@@ -5,13 +5,7 @@
 # difference in MPI calls is the instructions per MPI call, in all and in libmpirr.so alone
 # (start-up and the log's close cancel out). With OLD_BUILD (a build of another commit, e.g.
 # the one before src/runtime/threads/), both builds side by side. Prints a markdown table.
-set -u
-NEW=$1
-OLD=${2:-}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-TMP=$(mktemp -d /tmp/mpirr-cgbench.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-command -v valgrind >/dev/null || { echo "nothreads_callgrind: needs valgrind" >&2; exit 1; }
+. "$(dirname "$0")/../callgrind_setup.sh" nothreads_callgrind "$@"
 SMALL=40000 LARGE=80000
 
 # ir BUILD IMPL ITERS: "calls total_Ir libmpirr_Ir" of one recorded callcost run
