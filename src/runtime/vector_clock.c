@@ -103,19 +103,21 @@ static size_t put_dense(uint8_t *p, int dest, uint64_t sent_at)
     return (size_t)(out - p);
 }
 
-size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out)
+size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_t room)
 {
+    if (room < 3 * MPIRR_VARINT_MAX) return 0;
     uint8_t *p = out;
     uint64_t sent_at = MPIRR_VC_SEND(now);
     p += mpirr_varint_put(p, seq);
     p += mpirr_varint_put(p, sent_at);
     p += put_diff(p, sent_at, dest == me ? sent_at : v[dest]);
     /* Sparse first: most headers name a few entries; a bitmap pays off once the indices
-     * alone take more room than it. */
+     * alone take more room than it (and so fits wherever they did). */
     uint8_t *entries = p;
     size_t index_bytes = 0, bitmap_bytes = 1 + ((size_t)n + 7) / 8;
     for (int i = head; i >= 0 && lu[i] > ls[dest]; i = next[i]) {
         if (i == dest) continue;
+        if (room - (size_t)(p - out) < 2 * MPIRR_VARINT_MAX) return 0; /* may not fit */
         size_t k = mpirr_varint_put(p, (uint64_t)i + 1);
         index_bytes += k;
         p += k;

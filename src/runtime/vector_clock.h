@@ -42,8 +42,11 @@ void mpirr_vc_free(void);
 /* Bytes a header can take at most. */
 size_t mpirr_vc_header_max(void);
 /* Encodes the header for a message to world rank dest: seq (its number among this rank's
- * messages to dest), now (the send's event), dest's entry, then the changed entries. */
-size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out);
+ * messages to dest), now (the send's event), dest's entry, then the changed entries. Writes
+ * at most room bytes (mpirr_vc_header_max() holds any header); returns 0, changing nothing,
+ * when the header might not fit (the bound is conservative: a header that would just fit may
+ * be refused). */
+size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_t room);
 /* Merges a header from world rank src; returns -1 if it is malformed. *knows_me: the sender's
  * entry for this rank (the race check's input). */
 int mpirr_vc_apply(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows_me);

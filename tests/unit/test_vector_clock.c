@@ -44,7 +44,7 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
         s->seq = seqs[s->dest]++;
         memcpy(s->vec, mpirr_vc_snapshot(now), (size_t)nranks * sizeof *s->vec);
         s->knows_dest = s->dest == sender ? MPIRR_VC_SEND(now) : s->vec[s->dest];
-        s->len = mpirr_vc_header(s->dest, s->seq, now, s->header);
+        s->len = mpirr_vc_header(s->dest, s->seq, now, s->header, sizeof s->header);
         CHECK(s->len <= mpirr_vc_header_max());
     }
     mpirr_vc_free();
@@ -95,10 +95,10 @@ static void forms(void)
     uint64_t all[64];
     for (int i = 0; i < nranks; i++) all[i] = 1000 + (uint64_t)i;
     mpirr_vc_merge(all);
-    size_t dense = mpirr_vc_header(5, 0, 600, h);
+    size_t dense = mpirr_vc_header(5, 0, 600, h, sizeof h);
     all[9] += 3;
     mpirr_vc_merge(all);
-    size_t sparse = mpirr_vc_header(5, 1, 601, h);
+    size_t sparse = mpirr_vc_header(5, 1, 601, h, sizeof h);
     mpirr_vc_free();
     /* 62 changed entries (not the sender, not the destination): 3 varints + marker + 8-byte
      * bitmap + 62 one-byte steps, against 2 or more bytes per entry in pairs */
