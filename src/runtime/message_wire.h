@@ -16,7 +16,8 @@
  *    {slot bytes, count x the user's type} at absolute addresses.
  * A completed receive is stripped (mpirr_wire_received): its data copied out in copy mode and
  * its status count set to the user's part (in place where the status layout is known,
- * status_fields.h), so MPI_Get_count and MPI_Get_elements see what they would natively. Probes see the slot too and are repaired the same way.
+ * status_fields.h), so MPI_Get_count and MPI_Get_elements see what they would natively.
+ * Probes see the slot too and are repaired the same way.
  *
  * Storage: a blocking call with at most MPIRR_WIRE_LOCAL bytes of data uses the bytes inside
  * its mpirr_wire (on its stack, kept small: a page of stack per call measured slower); others

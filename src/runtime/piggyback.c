@@ -46,8 +46,10 @@ static int world_rank_of(const mpirr_comm_info *ci, int rank)
 
 /* comm's entry when a message to or from rank on it has a slot (races mode records, comm
  * carries headers, rank is one of its ranks or MPI_ANY_SOURCE), else NULL; *w: rank's world
- * rank, -1 for MPI_ANY_SOURCE. */
-static inline __attribute__((always_inline)) mpirr_comm_info *wired_info(int rank, MPI_Comm comm, int *w)
+ * rank, -1 for MPI_ANY_SOURCE. Always inline: every message asks, and the call was 30
+ * instructions of the ~50 asking took. */
+static inline __attribute__((always_inline)) mpirr_comm_info *wired_info(int rank, MPI_Comm comm,
+                                                                        int *w)
 {
     *w = -1;
     if (!mpirr_piggybacking() || rank == MPI_PROC_NULL) return NULL;

@@ -50,14 +50,14 @@ void mpirr_header_post(mpirr_header_send *h, mpirr_wire *w, const void *buf, int
  * at every start), or, when it does not fit, posts it on the shadow and says so in the slot. */
 void mpirr_header_fill(mpirr_header_send *h, uint8_t *slot, int dest, int tag, MPI_Comm comm,
                        uint64_t now, int blocking);
+/* mpirr_header_done's two rare cases, out of line: a send's heap storage, a shadow header. */
+void mpirr_header_send_storage(void *heap, int rc, const MPI_Request *request);
+void mpirr_header_shadow_done(mpirr_header_send *h, int blocking);
 /* After the send call laid out by w (NULL: a persistent send's start; error code rc; request:
  * a nonblocking send's, else NULL): a blocking
  * send waits for a shadow header, a nonblocking one leaves it to complete in the background
  * (reclaimed later, all waited for at MPI_Finalize); a nonblocking send's heap storage is
  * freed at its completion (completion.c), or now if MPI is already done with it. */
-/* (mpirr_header_done's two rare cases: a send's heap storage, a shadow header) */
-void mpirr_header_send_storage(void *heap, int rc, const MPI_Request *request);
-void mpirr_header_shadow_done(mpirr_header_send *h, int blocking);
 static inline void mpirr_header_done(mpirr_header_send *h, mpirr_wire *w, int blocking, int rc,
                                      const MPI_Request *request)
 {

@@ -68,7 +68,8 @@ static MPI_Status *recv_prepare(const mpirr_call *c, int *source, int *tag, MPI_
         if (*source == MPI_ANY_SOURCE) mpirr_replay_post_args(c->event, 0, source, tag, &comm);
         return status;
     }
-    if (*source == MPI_ANY_SOURCE) rr->id = mpirr_race_entry_for(c, 0, *source, *tag, comm, &rr->log_now);
+    if (*source == MPI_ANY_SOURCE)
+        rr->id = mpirr_race_entry_for(c, 0, *source, *tag, comm, &rr->log_now);
     MPI_Status *st = mpirr_status_or(status, local);
     st->MPI_SOURCE = MPI_ANY_SOURCE;
     return st;
