@@ -33,6 +33,7 @@
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,7 +53,10 @@ static int queue[1024], qhead, qtail, produced_all, shared_value;
 /* About n tenths of a microsecond of work: long enough that threads on two cores interleave.
  * Up to half as much again is added at random (from /dev/urandom, which mpirr does not record),
  * so that native runs differ even on a quiet machine where two threads would keep in step; a
- * replay's threads get other amounts than the recorded run's, and must still print the same. */
+ * replay's threads get other amounts than the recorded run's, and must still print the same.
+ * Then, at random, the thread yields: when another rank's polling leaves a rank's threads one
+ * core, the first thread to run would otherwise finish all of its calls within its time slice,
+ * in the same order every run (sending printed the same in 12 native runs of 12). */
 static unsigned jitter_seed;
 static void seed_jitter(void)
 {
@@ -65,6 +69,7 @@ static void spin(unsigned n)
     static _Thread_local unsigned state;
     if (!state) state = (jitter_seed ^ (unsigned)(uintptr_t)&state) | 1;
     (void)busy_work(100ull * (n + (unsigned)rand_r(&state) % (n / 2 + 1)));
+    if (rand_r(&state) & 1) sched_yield();
 }
 
 /* threads start together, so that they race from their first call */
