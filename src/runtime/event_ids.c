@@ -13,6 +13,7 @@
 #include "event_stream.h"
 #include "u64_map.h"
 #include "runtime.h"
+#include "status_fields.h"
 
 struct slot {
     uint64_t handle;
@@ -265,8 +266,7 @@ void mpirr_ev_completed(mpirr_ev_call *c, int i, const MPI_Status *st, int keep)
     mpirr_unlock();
     it->slot = s >= 0 ? (uint32_t)s : UINT32_MAX;
     it->flags = flags & (MPIRR_EVI_RECV | MPIRR_EVI_UNKNOWN);
-    int cancelled = 0;
-    if (st && PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS && cancelled) {
+    if (st && mpirr_status_cancelled(st)) {
         it->flags = (it->flags & ~(uint32_t)MPIRR_EVI_RECV) | MPIRR_EVI_CANCELLED;
     } else if (st && (flags & MPIRR_EVI_RECV)) {
         int n = 0;

@@ -20,7 +20,7 @@ static struct inflight fly;
  * each: races mode's MPI calls come from one thread at a time (a MPI_THREAD_MULTIPLE program
  * is recorded in sources mode, init_finalize.c). */
 static uint8_t *rbuf, *coded;
-static int rbuf_len;
+static int header_max;
 
 struct probed {
     MPI_Message msg;
@@ -32,9 +32,9 @@ static int nprobed, capprobed;
 void mpirr_piggyback_init(void)
 {
     if (mpirr_vc_init(mpirr_rt.nranks, mpirr_rt.rank)) mpirr_fatal("out of memory for vector clocks");
-    rbuf_len = (int)mpirr_vc_header_max();
-    rbuf = malloc((size_t)rbuf_len);
-    coded = malloc((size_t)rbuf_len);
+    header_max = (int)mpirr_vc_header_max();
+    rbuf = malloc((size_t)header_max);
+    coded = malloc((size_t)header_max);
     if (!rbuf || !coded) mpirr_fatal("out of memory for piggyback headers");
     mpirr_wire_init();
 }
@@ -72,7 +72,7 @@ enum { SLOT_NO_HEADER = 0, SLOT_ON_SHADOW = 0xFF };
 /* A header that may not fit in its slot, coded in `coded` (rare: kept out of fill's way). */
 static __attribute__((cold, noinline)) size_t code_long(int w, uint64_t seq, uint64_t now)
 {
-    return mpirr_vc_header(w, seq, now, coded, (size_t)rbuf_len);
+    return mpirr_vc_header(w, seq, now, coded, (size_t)header_max);
 }
 
 /* Writes the header of a message to dest (world rank w) on ci made at event now into slot,
@@ -217,7 +217,7 @@ static int read_header(const uint8_t *slot, int src, const MPI_Status *st, MPI_C
     if (slot[0] == SLOT_ON_SHADOW) {
         /* The header is on its way: its sender posted it before the data message. */
         MPI_Status hs;
-        if (PMPI_Recv(rbuf, rbuf_len, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, shadow, &hs) != MPI_SUCCESS)
+        if (PMPI_Recv(rbuf, header_max, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, shadow, &hs) != MPI_SUCCESS)
             mpirr_fatal("races mode: rank %d could not receive a timestamp header", mpirr_rt.rank);
         PMPI_Get_count(&hs, MPI_BYTE, &len);
         hdr = rbuf;
