@@ -2,7 +2,7 @@
  * also carries its header's slot (message_wire.h), which the program did not size its buffer
  * for: mpirr attaches a larger buffer of its own in its place, with a slot's room more for
  * every message the program's buffer could hold, and hands the program's buffer back at
- * detach. */
+ * detach, or frees its own at MPI_Finalize when the program never detached. */
 #include <limits.h>
 #include <stdlib.h>
 
@@ -54,4 +54,16 @@ int mpirr_MPI_Buffer_detach(void *buffer_addr, int *size)
     *(void **)buffer_addr = got;
     *size = got_size;
     return rc;
+}
+
+/* MPI_Finalize detaches a buffer still attached, waiting for its messages as MPI_Finalize
+ * would; mpirr's own is then freed rather than left behind in the program. */
+void mpirr_bsend_room_finish(void)
+{
+    if (!own_buffer) return;
+    void *got;
+    int got_size;
+    if (PMPI_Buffer_detach(&got, &got_size) == MPI_SUCCESS && got == own_buffer) free(own_buffer);
+    own_buffer = program_buffer = NULL;
+    program_size = 0;
 }

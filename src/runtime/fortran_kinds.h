@@ -167,8 +167,9 @@
 #define FOVR_MPI_Waitsome_array_of_statuses ~, (STATUSES, *incount)
 #define FOVR_MPI_Testsome_array_of_statuses ~, (STATUSES, *incount)
 
-/* No Fortran binding: a Fortran user function has another calling convention, and Fortran's
- * MPI_BUFFER_DETACH returns no address. Open MPI's own bindings serve them, uncounted. */
+/* No generated Fortran binding: a Fortran user function has another calling convention (Open
+ * MPI's own bindings serve MPI_Op_create, uncounted); MPI_BUFFER_DETACH returns its address in
+ * mpi_f08 only, so its bindings are written out in fortran_wrappers.c. */
 #define FSKIP_MPI_Op_create ~, SKIP
 #define FSKIP_MPI_Buffer_detach ~, SKIP
 

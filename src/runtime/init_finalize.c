@@ -244,6 +244,7 @@ int mpirr_MPI_Finalize(void)
         mpirr_unlock();
     }
     if (mpirr_recording() && mpirr_rt.piggyback) {
+        mpirr_bsend_room_finish();
         mpirr_race_finish();
         mpirr_piggyback_finish();
         mpirr_comms_reset();

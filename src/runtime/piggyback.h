@@ -93,5 +93,8 @@ MPI_Comm mpirr_message_comm(MPI_Message msg); /* forgets it; MPI_COMM_NULL if un
 void mpirr_piggyback_init(void);
 /* Waits for the headers still in flight and frees everything (before MPI_Finalize). */
 void mpirr_piggyback_finish(void);
+/* Detaches and frees the MPI_Bsend buffer mpirr attached for the program, if the program left
+ * it attached (bsend_room.c; before MPI_Finalize). */
+void mpirr_bsend_room_finish(void);
 
 #endif

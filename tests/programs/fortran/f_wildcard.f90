@@ -2,14 +2,17 @@
 ! sources matched by MPI_ANY_SOURCE receives (MPI_Recv with a status and with
 ! MPI_STATUS_IGNORE), the number of unsuccessful MPI_Test calls polling a wildcard MPI_Irecv,
 ! and which sender lands in which buffer of wildcard MPI_Irecvs completed by MPI_Waitall with
-! MPI_STATUSES_IGNORE. Rank 0 receives; the others send with uneven work in between.
+! MPI_STATUSES_IGNORE. Rank 0 receives; the others send with uneven work in between. Last,
+! every rank MPI_Bsends to itself and checks the size MPI_Buffer_detach gives back.
 ! argv(1): rounds (default 3 * ranks).
 program f_wildcard
   use mpi
   use fcommon
   implicit none
   integer, parameter :: TAG_RECV = 71, TAG_TEST = 72, TAG_ALL = 73, TAG_IGN = 74
-  integer :: ierr, rank, nranks, round, rounds, k, nfail, req
+  integer, parameter :: TAG_BSEND = 75, BSIZE = 4096
+  integer :: ierr, rank, nranks, round, rounds, k, nfail, req, dsize
+  integer :: bbuf(BSIZE / 4)
   integer :: st(MPI_STATUS_SIZE), msg(2)
   integer, allocatable :: bufs(:, :), reqs(:)
   logical :: flag
@@ -76,6 +79,18 @@ program f_wildcard
       call fold(msg(1))
     end do
   end do
+  ! the size attached comes back (races mode attaches a larger buffer in the program's place)
+  call MPI_Buffer_attach(bbuf, BSIZE, ierr)
+  call ok(ierr, 'MPI_Buffer_attach')
+  msg = (/ rank, rounds /)
+  call MPI_Bsend(msg, 2, MPI_INTEGER, rank, TAG_BSEND, MPI_COMM_WORLD, ierr)
+  call ok(ierr, 'MPI_Bsend')
+  call MPI_Recv(msg, 2, MPI_INTEGER, rank, TAG_BSEND, MPI_COMM_WORLD, st, ierr)
+  call ok(ierr, 'MPI_Recv of the MPI_Bsend')
+  if (msg(1) /= rank .or. msg(2) /= rounds) call ok(-1, 'MPI_Bsend data')
+  call MPI_Buffer_detach(bbuf, dsize, ierr)
+  call ok(ierr, 'MPI_Buffer_detach')
+  if (dsize /= BSIZE) call ok(-1, 'MPI_Buffer_detach size')
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   if (rank == 0) call print_digest()
   call MPI_Finalize(ierr)
