@@ -72,9 +72,17 @@ function interactionChecks(D) {
   out.logical = { on: V.logical, backwardArrows: backward, arrowsDrawn: V.counts.arrowsDrawn };
   document.dispatchEvent(new KeyboardEvent('keydown', { key: 'l', bubbles: true }));
   frameNow();
-  // a click on a call (the first racing receive, else rank 0's middle call) at its pixel
+  // a click on a call at its pixel: the first racing receive, else rank 0's middle call, that
+  // its neighbours do not hide (a call without length in the same tick as the one before or
+  // after it is drawn on the same pixel, where only search or logical time tell them apart)
+  const apart = (r, j) => {
+    const b = beginOf(r), e = endOf(r), n = D.ranks[r].n;
+    const same = (k) => k >= 0 && k < n && b[k] === b[j] && e[k] === e[j];
+    return !same(j - 1) && !same(j + 1);
+  };
   let q = 0, i = Math.floor(D.ranks[0].n / 2);
-  if (D.nraces && D.raceI[0] >= 0) { q = D.raceRank[0]; i = D.raceI[0]; }
+  for (let k = 0; k < D.nraces; k++)
+    if (D.raceI[k] >= 0 && apart(D.raceRank[k], D.raceI[k])) { q = D.raceRank[k]; i = D.raceI[k]; break; }
   centerOn(q, i);
   frameNow();
   const x = (X(beginOf(q)[i]) + X(endOf(q)[i])) / 2, y = laneMid(q);
