@@ -28,6 +28,11 @@
 /* Bit 8: MPI_Wtime values are coded as nanosecond deltas (record_codec.c); every writer sets
  * it, a log without it (older) has them as deltas of the double's bits. */
 #define MPIRR_LOG_FLAG_WTIME_NS 256u
+/* Bit 9: with bit 8, each nanosecond step is coded as its bit length and the bits below its
+ * leading one, and a frame keeps those bits in one column after its records (record_codec.h);
+ * every writer sets it. */
+#define MPIRR_LOG_FLAG_WTIME_SPLIT 512u
+#define MPIRR_LOG_FLAGS_KNOWN 1023u /* a reader refuses a log with any other flag */
 #define MPIRR_LOG_HEADER_BYTES 768 /* fixed file header at the start of every rank log */
 
 typedef struct mpirr_log_header {

@@ -26,6 +26,7 @@ struct mpirr_log_reader {
     const uint8_t *pos, *end;
     uint32_t left;         /* records left in the current frame/tail */
     mpirr_codec_state codec;
+    mpirr_bit_column col;  /* the current frame's MPI_Wtime bits (MPIRR_LOG_FLAG_WTIME_SPLIT) */
     uint32_t frames;       /* complete frames read */
     int in_tail, done;
     int32_t *idx;
@@ -66,6 +67,10 @@ int mpirr_header_decode(const uint8_t in[FILE_HEADER_BYTES], mpirr_log_header *h
         return -1;
     }
     h->flags = mpirr_get_u32(in + FH_FLAGS);
+    if (h->flags & ~MPIRR_LOG_FLAGS_KNOWN) {
+        *msg = "unknown header flags (written by a newer mpirr)";
+        return -1;
+    }
     h->rank = (int32_t)mpirr_get_u32(in + FH_RANK);
     h->nranks = (int32_t)mpirr_get_u32(in + FH_NRANKS);
     h->pid = (int32_t)mpirr_get_u32(in + FH_PID);
@@ -191,6 +196,7 @@ mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errl
     }
     r->bytes = sizeof hdr;
     r->codec.wtime_ns = (r->header.flags & MPIRR_LOG_FLAG_WTIME_NS) != 0;
+    r->codec.wtime_split = r->codec.wtime_ns && (r->header.flags & MPIRR_LOG_FLAG_WTIME_SPLIT);
     load_tail(r);
     return r;
 }
@@ -282,6 +288,14 @@ static int next_frame(mpirr_log_reader *r)
     r->left = mpirr_get_u32(fh + FR_NREC);
     mpirr_codec_rebase(&r->codec, mpirr_get_u64(fh + FR_BASE_WRITTEN),
                        mpirr_get_u64(fh + FR_BASE_WTIME));
+    if (r->codec.wtime_split) { /* the records' length, the records, their Wtime bits */
+        uint64_t n;
+        if (mpirr_varint_get(&r->pos, r->end, &n) || n > (uint64_t)(r->end - r->pos))
+            return damaged(r, "corrupt frame (records longer than the frame)");
+        r->col = (mpirr_bit_column){.in = r->pos + n, .len = (size_t)(r->end - r->pos - n)};
+        r->end = r->pos + n;
+        r->codec.col = &r->col;
+    }
     r->frames++;
     r->bytes += FRAME_HEADER_BYTES + zlen;
     r->raw_bytes += rawlen;
@@ -315,6 +329,8 @@ int mpirr_log_read(mpirr_log_reader *r, mpirr_record *out)
     }
     r->left--;
     if (!r->left && r->pos != r->end && !r->in_tail) return damaged(r, "trailing bytes");
+    if (!r->left && r->codec.col && !mpirr_bit_column_done(r->codec.col))
+        return damaged(r, "MPI_Wtime bits left over after the frame's records");
     r->last_event = out->event;
     if (out->kind == MPIRR_REC_END) r->saw_end = 1;
     return 1;

@@ -42,6 +42,10 @@ struct mpirr_log_writer {
     ZSTD_CCtx *zc;
     uint8_t *zbuf;
     size_t zcap;
+    uint8_t *split;          /* a frame's records and bit column, before compression */
+    size_t split_cap;
+    int32_t *idx;            /* index lists of the records read back for it */
+    size_t idx_cap;
     uint64_t log_bytes;
     int failed;              /* a .log write failed: the stage keeps its records for good */
     char tail_path[4096], log_path[4096];
@@ -205,6 +209,7 @@ mpirr_log_writer *mpirr_log_writer_open_at(const char *log_path, const mpirr_log
     mpirr_log_set_ending(w, MPIRR_END_CUT, 0);
     *mpirr_log_progress(w) = mpirr_progress_word(0, 0);
     w->codec.wtime_ns = 1;
+    w->codec.wtime_split = 1;
     tail_reset(w);
     w->zc = ZSTD_createCCtx();
     w->zcap = ZSTD_compressBound(w->stage_cap);
@@ -217,7 +222,7 @@ mpirr_log_writer *mpirr_log_writer_open_at(const char *log_path, const mpirr_log
     ZSTD_CCtx_setParameter(w->zc, ZSTD_c_checksumFlag, 1);
     uint8_t hdr[FILE_HEADER_BYTES];
     mpirr_log_header coded = *h;
-    coded.flags |= MPIRR_LOG_FLAG_WTIME_NS;
+    coded.flags |= MPIRR_LOG_FLAG_WTIME_NS | MPIRR_LOG_FLAG_WTIME_SPLIT;
     mpirr_header_encode(hdr, &coded);
     /* written under a new name, then linked to its own (which must not exist yet) */
     snprintf(w->new_path, sizeof w->new_path, "%s.new", path);
@@ -256,10 +261,55 @@ fail:
     return NULL;
 }
 
+/* Header flag bit 9: a frame holds a varint, its records without the bits below each MPI_Wtime
+ * step's leading one (that many bytes), then those bits as one column (record_codec.h). The
+ * stage's records, which carry them inline, are read back and coded again against the frame's
+ * base b: without them no record is longer, and the column is no longer than they were. */
+static int split_frame(mpirr_log_writer *w, const uint8_t **data, size_t *len, uint32_t nrec,
+                       const mpirr_codec_state *b)
+{
+    size_t need = MPIRR_VARINT_MAX + 2 * *len;
+    if (need > w->split_cap) {
+        uint8_t *grown = realloc(w->split, need);
+        if (!grown) {
+            snprintf(w->err, sizeof w->err, "out of memory");
+            return -1;
+        }
+        w->split = grown;
+        w->split_cap = need;
+    }
+    uint8_t *recs = w->split + MPIRR_VARINT_MAX;
+    mpirr_bit_column col = {.out = recs + *len};
+    mpirr_codec_state staged = *b, framed = *b;
+    staged.col = NULL;
+    framed.col = &col;
+    const uint8_t *p = *data, *end = *data + *len;
+    size_t n = 0;
+    for (uint32_t i = 0; i < nrec; i++) {
+        mpirr_record r;
+        const char *msg;
+        if (mpirr_record_decode(&p, end, &r, &staged, &w->idx, &w->idx_cap, &msg)) {
+            snprintf(w->err, sizeof w->err, "%s: a staged record does not read back: %s",
+                     w->tail_path, msg);
+            return -1;
+        }
+        n += mpirr_record_encode(recs + n, &r, &framed);
+    }
+    size_t bytes = (size_t)((col.pos + 7) / 8);
+    memmove(recs + n, col.out, bytes);
+    uint8_t head[MPIRR_VARINT_MAX];
+    size_t k = mpirr_varint_put(head, n);
+    memcpy(recs - k, head, k);
+    *data = recs - k;
+    *len = k + n + bytes;
+    return 0;
+}
+
 /* Compresses data (encoded with codec base b) into one frame appended to the .log. */
 static int write_frame(mpirr_log_writer *w, const uint8_t *data, size_t len, uint32_t nrec,
                        const mpirr_codec_state *b)
 {
+    if (b->wtime_split && split_frame(w, &data, &len, nrec, b)) return -1;
     size_t need = ZSTD_compressBound(len);
     if (need > w->zcap) {
         uint8_t *grown = realloc(w->zbuf, FRAME_HEADER_BYTES + need);
@@ -389,6 +439,8 @@ int mpirr_log_close(mpirr_log_writer *w)
     }
     ZSTD_freeCCtx(w->zc);
     free(w->zbuf);
+    free(w->split);
+    free(w->idx);
     free(w);
     return rc;
 }

@@ -72,35 +72,125 @@ static uint64_t wtime_bits_of(int64_t ns)
     memcpy(&bits, &v, sizeof bits);
     return bits;
 }
+
+/* wtime_split: the step d = ns - previous ns as the code how << 7 | (d < 0) << 6 | len(|d|)
+ * (len: bit length, 0 for no step; one byte for a forward step of an exact value), then the
+ * len - 1 bits below |d|'s leading one: in the frame's column, or inline as whole bytes, most
+ * significant first; how 3 is the code 3 << 7 alone, followed as above. The length is what the
+ * calls between two values predict; the bits below it are timing jitter, which a byte-wise
+ * compressor cannot shrink: apart, they cost what they are and no more (docs/format.md). */
+enum { WT_NEG = 1 << 6, WT_HOW = 7, WT_RAW = 3 << WT_HOW };
+static void col_put(mpirr_bit_column *c, uint64_t v, unsigned k)
+{
+    while (k) {
+        size_t byte = (size_t)(c->pos >> 3);
+        unsigned used = (unsigned)(c->pos & 7), take = k < 8 - used ? k : 8 - used;
+        uint8_t chunk = (uint8_t)((v >> (k - take)) & ((1u << take) - 1));
+        if (!used) c->out[byte] = 0;
+        c->out[byte] |= (uint8_t)(chunk << (8 - used - take));
+        c->pos += take;
+        k -= take;
+    }
+}
+static int col_get(mpirr_bit_column *c, unsigned k, uint64_t *v)
+{
+    if (k > (uint64_t)c->len * 8 - c->pos) return -1;
+    uint64_t x = 0;
+    while (k) {
+        size_t byte = (size_t)(c->pos >> 3);
+        unsigned used = (unsigned)(c->pos & 7), take = k < 8 - used ? k : 8 - used;
+        x = x << take | ((uint64_t)(c->in[byte] >> (8 - used - take)) & ((1u << take) - 1));
+        c->pos += take;
+        k -= take;
+    }
+    *v = x;
+    return 0;
+}
+int mpirr_bit_column_done(const mpirr_bit_column *c)
+{
+    if ((c->pos + 7) / 8 != c->len) return 0;
+    unsigned rest = (unsigned)((uint64_t)c->len * 8 - c->pos);
+    return rest == 0 || (c->in[c->len - 1] & ((1u << rest) - 1)) == 0;
+}
+static uint8_t *low_bits_put(uint8_t *p, uint64_t v, unsigned k, mpirr_codec_state *st)
+{
+    if (st->col) {
+        col_put(st->col, v, k);
+        return p;
+    }
+    for (unsigned n = (k + 7) / 8; n--;) *p++ = (uint8_t)(v >> (8 * n));
+    return p;
+}
+static int low_bits_get(const uint8_t **p, const uint8_t *end, unsigned k, uint64_t *v,
+                        mpirr_codec_state *st)
+{
+    if (st->col) return col_get(st->col, k, v);
+    unsigned n = (k + 7) / 8;
+    if ((size_t)(end - *p) < n) return -1;
+    uint64_t x = 0;
+    while (n--) x = x << 8 | *(*p)++;
+    *v = x;
+    return x >> k ? -1 : 0; /* k < 61: only the encoder's bits */
+}
+static uint8_t *wtime_step_put(uint8_t *p, int64_t d, unsigned how, mpirr_codec_state *st)
+{
+    uint64_t a = d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d;
+    unsigned len = a ? 64 - (unsigned)__builtin_clzll(a) : 0;
+    p += mpirr_varint_put(p, (uint64_t)how << WT_HOW | (d < 0 ? WT_NEG : 0) | len);
+    return len > 1 ? low_bits_put(p, a & ((1ull << (len - 1)) - 1), len - 1, st) : p;
+}
+
+/* The value how (0-2) says, of nanoseconds ns; the previous value from here on. */
+static int wtime_of_ns(int64_t ns, unsigned how, uint64_t *bits, mpirr_codec_state *st)
+{
+    if (ns <= -(int64_t)1e18 || ns >= (int64_t)1e18) return -1; /* not from the encoder */
+    *bits = wtime_bits_of(ns) + (how == 1 ? 1 : how == 2 ? (uint64_t)-1 : 0);
+    st->prev_wtime = *bits;
+    return 0;
+}
+static int wtime_step_get(const uint8_t **p, const uint8_t *end, uint64_t code, uint64_t *bits,
+                          mpirr_codec_state *st)
+{
+    uint64_t len = code & (WT_NEG - 1), neg = code & WT_NEG, low = 0;
+    if (len > 61 || (len == 0 && neg)) return -1;
+    if (len > 1 && low_bits_get(p, end, (unsigned)len - 1, &low, st)) return -1;
+    uint64_t a = (len ? 1ull << (len - 1) : 0) | low;
+    int prev_ok;
+    uint64_t prev = (uint64_t)wtime_ns_of(st->prev_wtime, &prev_ok);
+    return wtime_of_ns((int64_t)(neg ? prev - a : prev + a), (unsigned)(code >> WT_HOW), bits, st);
+}
+
 static uint8_t *wtime_encode(uint8_t *p, uint64_t bits, mpirr_codec_state *st)
 {
     int ok, prev_ok;
     int64_t ns = wtime_ns_of(bits, &ok), prev = wtime_ns_of(st->prev_wtime, &prev_ok);
     int64_t off = ok ? (int64_t)(bits - wtime_bits_of(ns)) : 2;
     if (ok && off >= -1 && off <= 1) {
-        uint64_t how = off == 0 ? 0 : off == 1 ? 1 : 2;
-        p += mpirr_varint_put(p, mpirr_zigzag(ns - prev) << 2 | how);
+        unsigned how = off == 0 ? 0 : off == 1 ? 1 : 2;
+        if (st->wtime_split) p = wtime_step_put(p, ns - prev, how, st);
+        else p += mpirr_varint_put(p, mpirr_zigzag(ns - prev) << 2 | how);
     } else {
-        p += mpirr_varint_put(p, 3);
+        p += mpirr_varint_put(p, st->wtime_split ? WT_RAW : 3);
         p += mpirr_varint_put(p, mpirr_zigzag((int64_t)(bits - st->prev_wtime)));
     }
     st->prev_wtime = bits;
     return p;
 }
-static int wtime_decode(uint64_t code, uint64_t raw, uint64_t *bits, mpirr_codec_state *st)
+static int wtime_decode(const uint8_t **p, const uint8_t *end, uint64_t code, uint64_t *bits,
+                        mpirr_codec_state *st)
 {
+    if (st->wtime_split ? code == WT_RAW : (code & 3) == 3) {
+        uint64_t raw;
+        if (mpirr_varint_get(p, end, &raw)) return -1;
+        *bits = st->prev_wtime + (uint64_t)mpirr_unzigzag(raw);
+        st->prev_wtime = *bits;
+        return 0;
+    }
+    if (st->wtime_split) return code > WT_RAW ? -1 : wtime_step_get(p, end, code, bits, st);
+    unsigned how = (unsigned)(code & 3);
     int prev_ok;
     int64_t prev = wtime_ns_of(st->prev_wtime, &prev_ok);
-    unsigned how = (unsigned)(code & 3);
-    if (how == 3) {
-        *bits = st->prev_wtime + (uint64_t)mpirr_unzigzag(raw);
-    } else {
-        int64_t ns = (int64_t)((uint64_t)prev + (uint64_t)mpirr_unzigzag(code >> 2));
-        if (ns <= -(int64_t)1e18 || ns >= (int64_t)1e18) return -1; /* not from the encoder */
-        *bits = wtime_bits_of(ns) + (how == 1 ? 1 : how == 2 ? (uint64_t)-1 : 0);
-    }
-    st->prev_wtime = *bits;
-    return 0;
+    return wtime_of_ns((int64_t)((uint64_t)prev + (uint64_t)mpirr_unzigzag(code >> 2)), how, bits, st);
 }
 
 /* BYTES values stand alone (a return value); the others are differences within a family. */
@@ -319,9 +409,7 @@ int mpirr_record_decode(const uint8_t **p, const uint8_t *end, mpirr_record *r,
     case MPIRR_REC_WTIME:
         GET(v);
         if (st->wtime_ns) {
-            uint64_t raw = 0;
-            if ((v & 3) == 3) GET(raw);
-            if (wtime_decode(v, raw, &r->value, st)) {
+            if (wtime_decode(p, end, v, &r->value, st)) {
                 *msg = "impossible MPI_Wtime value";
                 return -1;
             }

@@ -10,19 +10,38 @@
 #include "libc_sources.h"
 #include "record.h"
 
+/* The bits below the leading one of each MPI_Wtime step (MPIRR_LOG_FLAG_WTIME_SPLIT), most
+ * significant first: a frame keeps them in one column after its records, where they are not
+ * padded to bytes one by one and do not dilute the statistics zstd keeps of the records' bytes;
+ * a stage keeps each record's own inline, in whole bytes, so that every record stands alone. */
+typedef struct mpirr_bit_column {
+    uint8_t *out;      /* writing: room for as many bytes as the records' inline bits take */
+    const uint8_t *in; /* reading: the column, len bytes */
+    size_t len;
+    uint64_t pos;      /* bits written or read so far */
+} mpirr_bit_column;
+
+/* Whether a column was read to its end: whole, with only zero bits padding its last byte. */
+int mpirr_bit_column_done(const mpirr_bit_column *c);
+
 typedef struct mpirr_codec_state {
     uint64_t prev_written; /* written event of the previous record */
     uint64_t prev_wtime;   /* bits of the previous MPI_Wtime value */
     int wtime_ns;          /* Wtime values as nanosecond deltas (MPIRR_LOG_FLAG_WTIME_NS); kept
                               across rebases */
+    int wtime_split;       /* ... as bit length and the bits below the leading one
+                              (MPIRR_LOG_FLAG_WTIME_SPLIT); kept across rebases */
+    mpirr_bit_column *col; /* where those bits go: NULL inline (a stage), else a frame's column */
     uint64_t prev_libc[MPIRR_LIBC_FAMILY_COUNT]; /* previous LIBC value of each family;
                                                     0 at the start of every frame and stage */
 } mpirr_codec_state;
 
-/* The state a frame or stage starts from: the bases its header stores, the rest zero. */
+/* The state a frame or stage starts from: the bases its header stores, the rest zero (no
+ * column: a frame's reader or writer sets its own). */
 static inline void mpirr_codec_rebase(mpirr_codec_state *st, uint64_t written, uint64_t wtime)
 {
-    *st = (mpirr_codec_state){.prev_written = written, .prev_wtime = wtime, .wtime_ns = st->wtime_ns};
+    *st = (mpirr_codec_state){.prev_written = written, .prev_wtime = wtime,
+                              .wtime_ns = st->wtime_ns, .wtime_split = st->wtime_split};
 }
 
 /* Upper bound of the encoded size of r. */

@@ -33,7 +33,7 @@ seed() { # seed NAME RECORDING_DIR [single-files-only]
     return 0
 }
 
-for prog in wildcard_storm:20 master_worker: persistent_wildcard: multi_comm: icoll_test: cancel_recv:; do
+for prog in wildcard_storm:20 master_worker: persistent_wildcard: multi_comm: icoll_test: cancel_recv: wtime_loop:2; do
     name=${prog%%:*} arg=${prog#*:}
     for mode in sources races; do
         "$MPIRR" record --mode=$mode --events -o "$TMP/$name-$mode" -- \

@@ -14,11 +14,15 @@
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next(void) { return test_rand(&rng); }
 
-/* Decodes everything in buf; returns records decoded before the first error. */
-static int decode_all(const uint8_t *buf, size_t n, int32_t **idx, size_t *cap)
+/* Decodes everything in buf with MPI_Wtime coding mode (0 bit deltas, 1 nanosecond deltas,
+ * 2 bit lengths with the low bits inline, 3 the low bits in col); returns records decoded
+ * before the first error. */
+static int decode_all(const uint8_t *buf, size_t n, int32_t **idx, size_t *cap, int mode,
+                      mpirr_bit_column *col)
 {
     const uint8_t *p = buf, *end = buf + n;
-    mpirr_codec_state st = {0};
+    mpirr_codec_state st = {.wtime_ns = mode > 0, .wtime_split = mode > 1,
+                            .col = mode == 3 ? col : NULL};
     int count = 0;
     while (p < end) {
         mpirr_record r;
@@ -35,9 +39,25 @@ static int decode_all(const uint8_t *buf, size_t n, int32_t **idx, size_t *cap)
               : r.kind == MPIRR_REC_SYNC ? mpirr_sync_call_name(r.call) != NULL
                                          : mpirr_call_name(r.call) != NULL);
         CHECK(r.event <= r.written);
+        if (mode == 3) CHECK(col->pos <= (uint64_t)col->len * 8); /* the column in bounds */
         count++;
     }
     return count;
+}
+
+/* buf in every MPI_Wtime coding, the column one of noise in an exactly sized heap buffer. */
+static long decode_modes(const uint8_t *buf, size_t n, int32_t **idx, size_t *cap)
+{
+    long decoded = 0;
+    size_t clen = next() % 12;
+    uint8_t *cbytes = malloc(clen ? clen : 1);
+    for (size_t i = 0; i < clen; i++) cbytes[i] = (uint8_t)next();
+    for (int mode = 0; mode < 4; mode++) {
+        mpirr_bit_column col = {.in = cbytes, .len = clen};
+        decoded += decode_all(buf, n, idx, cap, mode, &col);
+    }
+    free(cbytes);
+    return decoded;
 }
 
 int main(void)
@@ -51,7 +71,7 @@ int main(void)
         size_t n = 1 + next() % 64;
         uint8_t *heap = malloc(n);
         for (size_t i = 0; i < n; i++) heap[i] = (uint8_t)next();
-        decoded += decode_all(heap, n, &idx, &cap);
+        decoded += decode_modes(heap, n, &idx, &cap);
         free(heap);
     }
     /* 2. valid records with one mutated byte */
@@ -67,9 +87,28 @@ int main(void)
         buf[next() % n] ^= (uint8_t)(1u << (next() % 8));
         uint8_t *heap = malloc(n);
         memcpy(heap, buf, n);
-        decoded += decode_all(heap, n, &idx, &cap);
+        decoded += decode_all(heap, n, &idx, &cap, 0, NULL);
         free(heap);
     }
+    /* 3. MPI_Wtime records coded with their low bits inline (a stage), one mutated byte */
+    long wtime_decoded = 0;
+    for (int iter = 0; iter < 50000; iter++) {
+        mpirr_codec_state st = {.wtime_ns = 1, .wtime_split = 1};
+        size_t n = 0;
+        for (int k = 0; k < 4; k++) {
+            double v = (double)(1000000 + next() % 100000000) / 1e9;
+            mpirr_record w = {.kind = MPIRR_REC_WTIME, .call = MPIRR_ID_MPI_Wtime,
+                              .event = 10 + (uint64_t)k, .written = 10 + (uint64_t)k};
+            memcpy(&w.value, &v, sizeof v);
+            n += mpirr_record_encode(buf + n, &w, &st);
+        }
+        buf[next() % n] ^= (uint8_t)(1u << (next() % 8));
+        uint8_t *heap = malloc(n);
+        memcpy(heap, buf, n);
+        wtime_decoded += decode_all(heap, n, &idx, &cap, 2, NULL);
+        free(heap);
+    }
+    CHECK(wtime_decoded > 0);
     CHECK(decoded > 0); /* some mutations still decode: the loop did exercise decoding */
     free(idx);
     return CHECK_DONE();

@@ -2,7 +2,7 @@
  * left by a process that died (fatal signal, SIGKILL) without closing its log (with races mode's
  * pending verdicts and counters), and truncated or
  * corrupted files, which must yield exactly a prefix of the records and a message naming the
- * file, never a crash or a wrong record. */
+ * file, never a crash or a wrong record; every coding of MPI_Wtime values a reader meets. */
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -14,6 +14,7 @@
 #include "check.h"
 #include "pending_slots.h"
 #include "rank_log.h"
+#include "record_codec.h"
 
 enum { NREC = 5000 };
 static mpirr_record recs[NREC];
@@ -344,6 +345,65 @@ static void test_hold_point(void)
     }
 }
 
+/* Every MPI_Wtime coding readers meet (bit deltas, nanosecond deltas: older logs; bit length
+ * and low bits inline: a stage; the low bits in a column: a frame) gives back every value of
+ * every form, and a column cut short or padded with ones is refused. */
+static void test_wtime_codings(void)
+{
+    static uint8_t buf[NREC * 40], colbuf[NREC * 8];
+    for (int mode = 0; mode < 4; mode++) {
+        mpirr_bit_column col = {.out = colbuf};
+        mpirr_codec_state enc = {.wtime_ns = mode > 0, .wtime_split = mode > 1,
+                                 .col = mode == 3 ? &col : NULL};
+        mpirr_codec_state dec = enc;
+        size_t n = 0;
+        int nw = 0;
+        for (int i = 0; i < NREC; i++)
+            if (recs[i].kind == MPIRR_REC_WTIME) {
+                n += mpirr_record_encode(buf + n, &recs[i], &enc);
+                nw++;
+            }
+        mpirr_bit_column in = {.in = colbuf, .len = (size_t)((col.pos + 7) / 8)};
+        dec.col = mode == 3 ? &in : NULL;
+        const uint8_t *p = buf, *end = buf + n;
+        int32_t *idx = NULL;
+        size_t idx_cap = 0;
+        int got = 0, bad = 0;
+        for (int i = 0; i < NREC; i++)
+            if (recs[i].kind == MPIRR_REC_WTIME) {
+                mpirr_record r;
+                const char *msg;
+                if (mpirr_record_decode(&p, end, &r, &dec, &idx, &idx_cap, &msg) || !same(&r, &recs[i])) bad++;
+                got++;
+            }
+        CHECK(nw > 500 && got == nw && bad == 0 && p == end);
+        if (mode != 3) {
+            free(idx);
+            continue;
+        }
+        CHECK(col.pos > 0 && mpirr_bit_column_done(&in));
+        /* the last byte's padding set, or the column a byte short */
+        unsigned pad = (unsigned)(in.len * 8 - col.pos);
+        if (pad) {
+            colbuf[in.len - 1] |= 1;
+            CHECK(!mpirr_bit_column_done(&in));
+            colbuf[in.len - 1] &= (uint8_t)~1u;
+        }
+        mpirr_bit_column cut = {.in = colbuf, .len = in.len - 1};
+        mpirr_codec_state again = {.wtime_ns = 1, .wtime_split = 1, .col = &cut};
+        p = buf;
+        int failed = 0;
+        for (int i = 0; i < NREC && !failed; i++)
+            if (recs[i].kind == MPIRR_REC_WTIME) {
+                mpirr_record r;
+                const char *msg;
+                failed = mpirr_record_decode(&p, end, &r, &again, &idx, &idx_cap, &msg) != 0;
+            }
+        CHECK(failed || !mpirr_bit_column_done(&cut));
+        free(idx);
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) return 1;
@@ -474,6 +534,7 @@ int main(void)
 
     test_staged_damage();
     test_hold_point();
+    test_wtime_codings();
 
     /* 6. not a log at all */
     FILE *f = fopen(tpath, "wb");
