@@ -44,8 +44,8 @@ struct mpirr_log_writer {
     size_t zcap;
     uint8_t *split;          /* a frame's records and bit column, before compression */
     size_t split_cap;
-    int32_t *idx;            /* index lists of the records read back for it */
-    size_t idx_cap;
+    uint32_t *lows;          /* the staged records' inline MPI_Wtime bits: end << 6 | count */
+    uint32_t nlows, lows_cap;
     uint64_t log_bytes;
     int failed;              /* a .log write failed: the stage keeps its records for good */
     char tail_path[4096], log_path[4096];
@@ -152,6 +152,7 @@ static void tail_reset(mpirr_log_writer *w)
     mpirr_put_u64(stage + ST_BASE_WTIME, w->codec.prev_wtime);
     publish(w, STAGE_HEADER_BYTES);
     w->nrec = 0;
+    w->nlows = 0;
     w->base = w->codec;
 }
 
@@ -263,10 +264,10 @@ fail:
 
 /* Header flag bit 9: a frame holds a varint, its records without the bits below each MPI_Wtime
  * step's leading one (that many bytes), then those bits as one column (record_codec.h). The
- * stage's records, which carry them inline, are read back and coded again against the frame's
- * base b: without them no record is longer, and the column is no longer than they were. */
-static int split_frame(mpirr_log_writer *w, const uint8_t **data, size_t *len, uint32_t nrec,
-                       const mpirr_codec_state *b)
+ * staged records carry them inline, as their last bytes; lows[] says where each record's end
+ * (in data) and how many: the bytes are copied around them, the bits into the column. */
+static int split_frame(mpirr_log_writer *w, const uint8_t **data, size_t *len,
+                       const uint32_t *lows, uint32_t nlows)
 {
     size_t need = MPIRR_VARINT_MAX + 2 * *len;
     if (need > w->split_cap) {
@@ -280,36 +281,54 @@ static int split_frame(mpirr_log_writer *w, const uint8_t **data, size_t *len, u
     }
     uint8_t *recs = w->split + MPIRR_VARINT_MAX;
     mpirr_bit_column col = {.out = recs + *len};
-    mpirr_codec_state staged = *b, framed = *b;
-    staged.col = NULL;
-    framed.col = &col;
-    const uint8_t *p = *data, *end = *data + *len;
-    size_t n = 0;
-    for (uint32_t i = 0; i < nrec; i++) {
-        mpirr_record r;
-        const char *msg;
-        if (mpirr_record_decode(&p, end, &r, &staged, &w->idx, &w->idx_cap, &msg)) {
-            snprintf(w->err, sizeof w->err, "%s: a staged record does not read back: %s",
-                     w->tail_path, msg);
-            return -1;
-        }
-        n += mpirr_record_encode(recs + n, &r, &framed);
+    const uint8_t *in = *data;
+    size_t n = 0, from = 0;
+    for (uint32_t i = 0; i < nlows; i++) {
+        size_t end = lows[i] >> 6;
+        unsigned bits = lows[i] & 63, bytes = (bits + 7) / 8;
+        memcpy(recs + n, in + from, end - bytes - from);
+        n += end - bytes - from;
+        uint64_t v = 0;
+        for (size_t k = end - bytes; k < end; k++) v = v << 8 | in[k];
+        mpirr_bit_column_put(&col, v, bits);
+        from = end;
     }
-    size_t bytes = (size_t)((col.pos + 7) / 8);
-    memmove(recs + n, col.out, bytes);
+    memcpy(recs + n, in + from, *len - from);
+    n += *len - from;
+    size_t colbytes = (size_t)((col.pos + 7) / 8);
+    memmove(recs + n, col.out, colbytes);
     uint8_t head[MPIRR_VARINT_MAX];
     size_t k = mpirr_varint_put(head, n);
     memcpy(recs - k, head, k);
     *data = recs - k;
-    *len = k + n + bytes;
+    *len = k + n + colbytes;
+    return 0;
+}
+
+/* Notes a record staged to end at byte `end` of the stage's records, whose encoding (codec
+ * state st) left low bits inline. */
+static int note_lows(mpirr_log_writer *w, size_t end, const mpirr_codec_state *st)
+{
+    if (!st->low_bits) return 0;
+    if (w->nlows == w->lows_cap) {
+        uint32_t cap = w->lows_cap ? 2 * w->lows_cap : 1024;
+        uint32_t *grown = realloc(w->lows, cap * sizeof *grown);
+        if (!grown) {
+            snprintf(w->err, sizeof w->err, "out of memory");
+            return -1;
+        }
+        w->lows = grown;
+        w->lows_cap = cap;
+    }
+    w->lows[w->nlows++] = (uint32_t)end << 6 | st->low_bits;
     return 0;
 }
 
 /* Compresses data (encoded with codec base b) into one frame appended to the .log. */
 static int write_frame(mpirr_log_writer *w, const uint8_t *data, size_t len, uint32_t nrec,
-                       const mpirr_codec_state *b)
+                       const mpirr_codec_state *b, const uint32_t *lows, uint32_t nlows)
 {
-    if (b->wtime_split && split_frame(w, &data, &len, nrec, b)) return -1;
+    if (b->wtime_split && split_frame(w, &data, &len, lows, nlows)) return -1;
     size_t need = ZSTD_compressBound(len);
     if (need > w->zcap) {
         uint8_t *grown = realloc(w->zbuf, FRAME_HEADER_BYTES + need);
@@ -354,7 +373,7 @@ int mpirr_log_flush(mpirr_log_writer *w)
 {
     if (!w->nrec) return 0;
     if (write_frame(w, w->tail + TAIL_HEADER_BYTES + STAGE_HEADER_BYTES,
-                    w->used - STAGE_HEADER_BYTES, w->nrec, &w->base))
+                    w->used - STAGE_HEADER_BYTES, w->nrec, &w->base, w->lows, w->nlows))
         return -1;
     tail_reset(w);
     return 0;
@@ -369,6 +388,7 @@ int mpirr_log_append(mpirr_log_writer *w, const mpirr_record *r)
         snprintf(w->err, sizeof w->err, "out of memory");
         return -1;
     }
+    w->codec.low_bits = 0;
     mpirr_codec_state before = w->codec;
     size_t len = mpirr_record_encode(buf, r, &w->codec);
     uint32_t used = w->used;
@@ -383,10 +403,16 @@ int mpirr_log_append(mpirr_log_writer *w, const mpirr_record *r)
         len = mpirr_record_encode(buf, r, &w->codec);
         used = w->used;
         if (used + len > w->stage_cap) { /* a huge index list: a frame of its own */
-            rc = write_frame(w, buf, len, 1, &w->base);
+            uint32_t lows = (uint32_t)len << 6 | w->codec.low_bits;
+            rc = write_frame(w, buf, len, 1, &w->base, &lows, w->codec.low_bits ? 1 : 0);
             if (!rc) tail_reset(w);
             goto out;
         }
+    }
+    if (note_lows(w, used + len - STAGE_HEADER_BYTES, &w->codec)) {
+        w->codec = before;
+        rc = -1;
+        goto out;
     }
     memcpy(w->tail + TAIL_HEADER_BYTES + used, buf, len);
     w->nrec++;
@@ -440,7 +466,7 @@ int mpirr_log_close(mpirr_log_writer *w)
     ZSTD_freeCCtx(w->zc);
     free(w->zbuf);
     free(w->split);
-    free(w->idx);
+    free(w->lows);
     free(w);
     return rc;
 }

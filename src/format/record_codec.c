@@ -80,7 +80,7 @@ static uint64_t wtime_bits_of(int64_t ns)
  * calls between two values predict; the bits below it are timing jitter, which a byte-wise
  * compressor cannot shrink: apart, they cost what they are and no more (docs/format.md). */
 enum { WT_NEG = 1 << 6, WT_HOW = 7, WT_RAW = 3 << WT_HOW };
-static void col_put(mpirr_bit_column *c, uint64_t v, unsigned k)
+void mpirr_bit_column_put(mpirr_bit_column *c, uint64_t v, unsigned k)
 {
     while (k) {
         size_t byte = (size_t)(c->pos >> 3);
@@ -115,10 +115,11 @@ int mpirr_bit_column_done(const mpirr_bit_column *c)
 static uint8_t *low_bits_put(uint8_t *p, uint64_t v, unsigned k, mpirr_codec_state *st)
 {
     if (st->col) {
-        col_put(st->col, v, k);
+        mpirr_bit_column_put(st->col, v, k);
         return p;
     }
     for (unsigned n = (k + 7) / 8; n--;) *p++ = (uint8_t)(v >> (8 * n));
+    st->low_bits = k;
     return p;
 }
 static int low_bits_get(const uint8_t **p, const uint8_t *end, unsigned k, uint64_t *v,

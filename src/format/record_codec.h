@@ -21,6 +21,8 @@ typedef struct mpirr_bit_column {
     uint64_t pos;      /* bits written or read so far */
 } mpirr_bit_column;
 
+/* Appends the k low bits of v (k <= 64), most significant first. */
+void mpirr_bit_column_put(mpirr_bit_column *c, uint64_t v, unsigned k);
 /* Whether a column was read to its end: whole, with only zero bits padding its last byte. */
 int mpirr_bit_column_done(const mpirr_bit_column *c);
 
@@ -32,6 +34,9 @@ typedef struct mpirr_codec_state {
     int wtime_split;       /* ... as bit length and the bits below the leading one
                               (MPIRR_LOG_FLAG_WTIME_SPLIT); kept across rebases */
     mpirr_bit_column *col; /* where those bits go: NULL inline (a stage), else a frame's column */
+    /* How many such bits an encode wrote inline (left alone by others): the writer moves
+     * them, the last (low_bits + 7) / 8 bytes of the record, to a frame's column. */
+    unsigned low_bits;
     uint64_t prev_libc[MPIRR_LIBC_FAMILY_COUNT]; /* previous LIBC value of each family;
                                                     0 at the start of every frame and stage */
 } mpirr_codec_state;
