@@ -82,15 +82,17 @@ static uint64_t wtime_bits_of(int64_t ns)
 enum { WT_NEG = 1 << 6, WT_HOW = 7, WT_RAW = 3 << WT_HOW };
 void mpirr_bit_column_put(mpirr_bit_column *c, uint64_t v, unsigned k)
 {
-    while (k) {
-        size_t byte = (size_t)(c->pos >> 3);
-        unsigned used = (unsigned)(c->pos & 7), take = k < 8 - used ? k : 8 - used;
-        uint8_t chunk = (uint8_t)((v >> (k - take)) & ((1u << take) - 1));
-        if (!used) c->out[byte] = 0;
-        c->out[byte] |= (uint8_t)(chunk << (8 - used - take));
-        c->pos += take;
-        k -= take;
+    if (k > 56) { /* the bits already in the last byte and these must fit 64 */
+        mpirr_bit_column_put(c, v >> 32, k - 32);
+        v &= 0xffffffffu;
+        k = 32;
     }
+    size_t byte = (size_t)(c->pos >> 3);
+    unsigned used = (unsigned)(c->pos & 7), n = used + k, bytes = (n + 7) / 8;
+    uint64_t x = (used ? (uint64_t)(c->out[byte] >> (8 - used)) << k : 0) | (k ? v & (~0ull >> (64 - k)) : 0);
+    x <<= bytes * 8 - n; /* the last byte's unused bits zero */
+    for (unsigned i = bytes; i-- > 0; x >>= 8) c->out[byte + i] = (uint8_t)x;
+    c->pos += k;
 }
 static int col_get(mpirr_bit_column *c, unsigned k, uint64_t *v)
 {
