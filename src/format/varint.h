@@ -23,6 +23,17 @@ static inline size_t mpirr_varint_put(uint8_t *p, uint64_t v)
     return n;
 }
 
+/* The bytes mpirr_varint_put takes for v. */
+static inline size_t mpirr_varint_len(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
 /* Reads a varint from [*p, end); advances *p. 0 on success, -1 if truncated or overlong. */
 static inline int mpirr_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
