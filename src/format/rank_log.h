@@ -32,7 +32,8 @@
  * leading one, and a frame keeps those bits in one column after its records (record_codec.h);
  * every writer sets it. */
 #define MPIRR_LOG_FLAG_WTIME_SPLIT 512u
-#define MPIRR_LOG_FLAGS_KNOWN 1023u /* a reader refuses a log with any other flag */
+/* Every flag up to the newest: a reader refuses a log with any other. */
+#define MPIRR_LOG_FLAGS_KNOWN (2 * MPIRR_LOG_FLAG_WTIME_SPLIT - 1)
 #define MPIRR_LOG_HEADER_BYTES 768 /* fixed file header at the start of every rank log */
 
 typedef struct mpirr_log_header {

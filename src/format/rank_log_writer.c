@@ -264,8 +264,8 @@ fail:
 
 /* Header flag bit 9: a frame holds a varint, its records without the bits below each MPI_Wtime
  * step's leading one (that many bytes), then those bits as one column (record_codec.h). The
- * staged records carry them inline, as their last bytes; lows[] says where each record's end
- * (in data) and how many: the bytes are copied around them, the bits into the column. */
+ * staged records carry them inline, at their ends; lows[] says where each such record ends
+ * (in data) and how many bits: the bytes are copied around them, the bits into the column. */
 static int split_frame(mpirr_log_writer *w, const uint8_t **data, size_t *len,
                        const uint32_t *lows, uint32_t nlows)
 {
@@ -285,21 +285,17 @@ static int split_frame(mpirr_log_writer *w, const uint8_t **data, size_t *len,
     size_t n = 0, from = 0;
     for (uint32_t i = 0; i < nlows; i++) {
         size_t end = lows[i] >> 6;
-        unsigned bits = lows[i] & 63, bytes = (bits + 7) / 8;
+        size_t bytes = mpirr_bit_column_take(&col, in + end, lows[i] & 63);
         memcpy(recs + n, in + from, end - bytes - from);
         n += end - bytes - from;
-        uint64_t v = 0;
-        for (size_t k = end - bytes; k < end; k++) v = v << 8 | in[k];
-        mpirr_bit_column_put(&col, v, bits);
         from = end;
     }
     memcpy(recs + n, in + from, *len - from);
     n += *len - from;
     size_t colbytes = (size_t)((col.pos + 7) / 8);
     memmove(recs + n, col.out, colbytes);
-    uint8_t head[MPIRR_VARINT_MAX];
-    size_t k = mpirr_varint_put(head, n);
-    memcpy(recs - k, head, k);
+    size_t k = mpirr_varint_len(n);
+    mpirr_varint_put(recs - k, n);
     *data = recs - k;
     *len = k + n + colbytes;
     return 0;

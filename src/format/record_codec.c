@@ -89,7 +89,8 @@ void mpirr_bit_column_put(mpirr_bit_column *c, uint64_t v, unsigned k)
     }
     size_t byte = (size_t)(c->pos >> 3);
     unsigned used = (unsigned)(c->pos & 7), n = used + k, bytes = (n + 7) / 8;
-    uint64_t x = (used ? (uint64_t)(c->out[byte] >> (8 - used)) << k : 0) | (k ? v & (~0ull >> (64 - k)) : 0);
+    uint64_t before = used ? (uint64_t)(c->out[byte] >> (8 - used)) << k : 0;
+    uint64_t x = before | (k ? v & (~0ull >> (64 - k)) : 0);
     x <<= bytes * 8 - n; /* the last byte's unused bits zero */
     for (unsigned i = bytes; i-- > 0; x >>= 8) c->out[byte + i] = (uint8_t)x;
     c->pos += k;
@@ -124,16 +125,28 @@ static uint8_t *low_bits_put(uint8_t *p, uint64_t v, unsigned k, mpirr_codec_sta
     st->low_bits = k;
     return p;
 }
+/* k low bits inline: (k + 7) / 8 bytes at p, most significant first. */
+static uint64_t inline_bits(const uint8_t *p, unsigned k)
+{
+    uint64_t x = 0;
+    for (unsigned n = (k + 7) / 8; n--;) x = x << 8 | *p++;
+    return x;
+}
+size_t mpirr_bit_column_take(mpirr_bit_column *c, const uint8_t *record_end, unsigned k)
+{
+    unsigned n = (k + 7) / 8;
+    mpirr_bit_column_put(c, inline_bits(record_end - n, k), k);
+    return n;
+}
 static int low_bits_get(const uint8_t **p, const uint8_t *end, unsigned k, uint64_t *v,
                         mpirr_codec_state *st)
 {
     if (st->col) return col_get(st->col, k, v);
     unsigned n = (k + 7) / 8;
     if ((size_t)(end - *p) < n) return -1;
-    uint64_t x = 0;
-    while (n--) x = x << 8 | *(*p)++;
-    *v = x;
-    return x >> k ? -1 : 0; /* k < 61: only the encoder's bits */
+    *v = inline_bits(*p, k);
+    *p += n;
+    return *v >> k ? -1 : 0; /* k < 61: only the encoder's bits */
 }
 static uint8_t *wtime_step_put(uint8_t *p, int64_t d, unsigned how, mpirr_codec_state *st)
 {

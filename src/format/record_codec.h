@@ -23,6 +23,9 @@ typedef struct mpirr_bit_column {
 
 /* Appends the k low bits of v (k <= 64), most significant first. */
 void mpirr_bit_column_put(mpirr_bit_column *c, uint64_t v, unsigned k);
+/* Moves the k bits a staged record carries inline (its codec state's low_bits), which end it
+ * at record_end, into c; returns the bytes they took there. */
+size_t mpirr_bit_column_take(mpirr_bit_column *c, const uint8_t *record_end, unsigned k);
 /* Whether a column was read to its end: whole, with only zero bits padding its last byte. */
 int mpirr_bit_column_done(const mpirr_bit_column *c);
 
@@ -35,7 +38,7 @@ typedef struct mpirr_codec_state {
                               (MPIRR_LOG_FLAG_WTIME_SPLIT); kept across rebases */
     mpirr_bit_column *col; /* where those bits go: NULL inline (a stage), else a frame's column */
     /* How many such bits an encode wrote inline (left alone by others): the writer moves
-     * them, the last (low_bits + 7) / 8 bytes of the record, to a frame's column. */
+     * them to a frame's column (mpirr_bit_column_take). */
     unsigned low_bits;
     uint64_t prev_libc[MPIRR_LIBC_FAMILY_COUNT]; /* previous LIBC value of each family;
                                                     0 at the start of every frame and stage */

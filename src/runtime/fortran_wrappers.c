@@ -70,12 +70,12 @@ static void f_buffer_detach(void **address, MPI_Fint *size, MPI_Fint *ierr)
 {
     void *got = NULL;
     int got_size = 0;
-    int rc_ = MPI_Buffer_detach(&got, &got_size);
-    if (rc_ == MPI_SUCCESS) {
+    int rc = MPI_Buffer_detach(&got, &got_size);
+    if (rc == MPI_SUCCESS) {
         *size = got_size;
         if (address) *address = got;
     }
-    if (ierr) *ierr = rc_;
+    if (ierr) *ierr = rc;
 }
 void mpirr_f_MPI_Buffer_detach(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierr)
 {

@@ -112,13 +112,14 @@ size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_
     p += mpirr_varint_put(p, sent_at);
     p += put_diff(p, sent_at, dest == me ? sent_at : v[dest]);
     /* Sparse first: most headers name a few entries; a bitmap pays off once the indices
-     * alone take more room than it (and so fits wherever they did). */
+     * alone take more room than it. Each entry is checked against the room by its exact
+     * size (a margin of two longest varints an entry sent most 4-rank headers, which fit,
+     * the long way round, code_long in piggyback.c); the bitmap's steps, chained in rank
+     * order, are not the ones measured, so it is checked by their longest. */
     uint8_t *entries = p;
     size_t index_bytes = 0, bitmap_bytes = 1 + ((size_t)n + 7) / 8, count = 0;
     for (int i = head; i >= 0 && lu[i] > ls[dest]; i = next[i]) {
         if (i == dest) continue;
-        /* what this entry takes, exactly: a margin of two longest varints an entry sent most
-         * 4-rank headers, whose third entry would have fitted, the long way round */
         uint64_t z = mpirr_zigzag((int64_t)(sent_at - v[i]));
         size_t k = mpirr_varint_len((uint64_t)i + 1);
         if (room - (size_t)(p - out) < k + mpirr_varint_len(z)) return 0; /* does not fit */
@@ -129,7 +130,6 @@ size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_
         count++;
     }
     if (index_bytes > bitmap_bytes) {
-        /* its steps, chained in rank order, are not the ones just measured */
         if (room - (size_t)(entries - out) < bitmap_bytes + count * MPIRR_VARINT_MAX) return 0;
         p = entries + put_dense(entries, dest, sent_at);
     }
