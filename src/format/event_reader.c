@@ -38,6 +38,7 @@ struct mpirr_ev_reader {
      * [sp, send) (empty without EV_FLAG_SIZE_COLUMN) */
     const uint8_t *bp, *bend, *tp, *tend, *sp, *send;
     int coded;               /* the time column is range-coded (dec), else raw bytes at tp */
+    int times_v3;            /* header flag 8: blocks may be coded with TC_V3 */
     const uint8_t *block_start, *times_start, *sizes_start;
     size_t pending;          /* raw: time bytes of the record being decoded */
     tc_model *model;
@@ -283,11 +284,11 @@ static int start_block(mpirr_ev_reader *r)
         return (size_t)(end - (r->buf + r->lo)) < header_max
                    ? 0 : damaged(r, "%s", "malformed block header");
     if (nrec > EV_MAX_BLOCK || ntimes > EV_MAX_BLOCK || nsizes > EV_MAX_BLOCK ||
-        how > EV_TIMES_CODED2)
+        how > (r->times_v3 ? EV_TIMES_CODED3 : EV_TIMES_CODED2))
         return damaged(r, "%s", "block of impossible size or kind");
     if (how != EV_TIMES_RAW) {
         /* the model lives as long as the stream: every coded block of it uses the same one */
-        int version = how == EV_TIMES_CODED ? TC_V1 : TC_V2;
+        int version = how == EV_TIMES_CODED ? TC_V1 : how == EV_TIMES_CODED2 ? TC_V2 : TC_V3;
         if (!r->model && !(r->model = tc_model_new(version))) return damaged(r, "%s", "out of memory");
         if (tc_model_version(r->model) != version)
             return damaged(r, "%s", "time columns coded with two models");
@@ -447,6 +448,7 @@ mpirr_ev_reader *mpirr_evr_open(const char *dir, int rank, char *err, size_t err
     r->info.exact = (flags & EV_FLAG_EXACT) != 0;
     r->codec.size_codes = (flags & EV_FLAG_SIZE_CODES) != 0;
     r->codec.size_column = (flags & EV_FLAG_SIZE_COLUMN) != 0;
+    r->times_v3 = (flags & EV_FLAG_TIMES_V3) != 0;
     r->info.start_realtime_ns = mpirr_get_u64(h + EH_REALTIME_NS);
     if (r->info.tick_shift > 40) return open_fail(r, err, errlen, "impossible tick size"), NULL;
     r->zd = ZSTD_createDStream();

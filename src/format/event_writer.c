@@ -161,7 +161,7 @@ static int write_block(mpirr_ev_writer *w, const uint8_t *rec, size_t nrec, cons
     uint8_t head[4 * MPIRR_VARINT_MAX];
     size_t h = mpirr_varint_put(head, nrec);
     h += mpirr_varint_put(head + h, clen);
-    h += mpirr_varint_put(head + h, EV_TIMES_CODED2);
+    h += mpirr_varint_put(head + h, EV_TIMES_CODED3);
     h += mpirr_varint_put(head + h, nsizes);
     const uint8_t *piece[4] = {head, rec, sizes, w->coded};
     size_t len[4] = {h, nrec, nsizes, clen};
@@ -241,7 +241,8 @@ static void encode_header(uint8_t *h, const mpirr_ev_params *p)
     mpirr_put_u32(h + EH_RANK, (uint32_t)p->rank);
     mpirr_put_u32(h + EH_NRANKS, (uint32_t)p->nranks);
     mpirr_put_u32(h + EH_TICK_SHIFT, p->tick_shift);
-    mpirr_put_u32(h + EH_FLAGS, (p->exact ? EV_FLAG_EXACT : 0) | EV_FLAG_SIZE_CODES | EV_FLAG_SIZE_COLUMN);
+    mpirr_put_u32(h + EH_FLAGS, (p->exact ? EV_FLAG_EXACT : 0) | EV_FLAG_SIZE_CODES |
+                                    EV_FLAG_SIZE_COLUMN | EV_FLAG_TIMES_V3);
     mpirr_put_u32(h + EH_CODEC, EV_CODEC_ZSTD);
     mpirr_put_u64(h + EH_BASE_NS, p->base_ns);
     mpirr_put_u64(h + EH_REALTIME_NS, p->start_realtime_ns);
@@ -293,7 +294,7 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
     /* a whole block in one chunk: its records, sizes and coded time column */
     w->zcap = ZSTD_compressBound(2 * w->stage_cap + tc_bound(w->stage_cap)) + 4096;
     w->zbuf = malloc(EV_CHUNK_BYTES + w->zcap);
-    w->model = tc_model_new(TC_V2);
+    w->model = tc_model_new(TC_V3);
     w->coded = malloc(tc_bound(w->stage_cap));
     if (!w->tail || !w->zc || !w->zbuf || !w->model || !w->coded) {
         if (w->tail) snprintf(err, errlen, "out of memory");

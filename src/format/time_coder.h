@@ -5,21 +5,23 @@
  * which zstd, seeing only bytes, cannot approach. The model lives as long as the stream: a
  * block is coded knowing every block before it.
  *
- * Two models, named by the block header's `how` (docs/format.md): TC_V1 codes each record's
+ * Three models, named by the block header's `how` (docs/format.md): TC_V1 codes each record's
  * time byte as 8 decisions in context (site mod 32, previous byte folded), at a fixed
- * adaptation rate; TC_V2 (what the writer uses) codes the begin code and the end code as 4
+ * adaptation rate; TC_V2 codes the begin code and the end code as 4
  * decisions each, the begin in context (site, previous end code) and the end in context
  * (site, this begin code, previous end code), and adapts each probability at rate 1/(n+1.5)
  * for its first observations, then 1/32: a young context learns as fast as counting would,
  * which is most of the gain on a history of a few thousand time steps (SP skeleton at 600
- * steps: 0.211 -> 0.168 bytes per event on the same codes). */
+ * steps: 0.211 -> 0.168 bytes per event on the same codes); TC_V3 (what the writer uses)
+ * first codes one decision, whether both codes are 0 (most records), and only otherwise
+ * TC_V2's eight. */
 #ifndef MPIRR_TIME_CODER_H
 #define MPIRR_TIME_CODER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-enum { TC_V1 = 1, TC_V2 = 2 };
+enum { TC_V1 = 1, TC_V2 = 2, TC_V3 = 3 };
 
 typedef struct tc_model tc_model;
 

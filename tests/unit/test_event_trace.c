@@ -16,6 +16,7 @@
 #include "check.h"
 #include "event_trace.h"
 #include "time_coder.h"
+#include "varint.h"
 
 static char dir[] = "/tmp/mpirr-evtest.XXXXXX";
 
@@ -324,6 +325,42 @@ static void test_corrupted(void)
     CHECK(how == -2 && strstr(err, "not an mpirr event history"));
 }
 
+/* The header's flags (docs/format.md: at byte 24, the header's FNV-1a 64 at 56) announce the
+ * encodings a reader must know: one it does not know is refused as a newer mpirr's, and a
+ * block coded with TC_V3 in a history that does not announce it (flag 8) is damage. */
+static void set_flags(const char *path, uint32_t flags)
+{
+    unsigned char h[64];
+    int fd = open(path, O_RDWR);
+    CHECK(fd >= 0 && pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h);
+    memcpy(h + 24, &flags, 4);
+    uint64_t check = mpirr_fnv64(MPIRR_FNV64_OFFSET, h, 56);
+    memcpy(h + 56, &check, 8);
+    CHECK(pwrite(fd, h, sizeof h, 0) == (ssize_t)sizeof h);
+    close(fd);
+}
+
+static void test_header_flags(void)
+{
+    char path[600], err[700] = "";
+    int how;
+    uint32_t flags;
+    write_trace(9, 4096, 0);
+    mpirr_ev_path(path, sizeof path, dir, 9, 0);
+    int fd = open(path, O_RDONLY);
+    CHECK(fd >= 0 && pread(fd, &flags, 4, 24) == 4);
+    close(fd);
+    CHECK(flags & 8);
+    set_flags(path, flags | 16);
+    CHECK(read_trace(9, &how, err, sizeof err) == 0);
+    CHECK(how == -2 && strstr(err, "newer mpirr"));
+    set_flags(path, flags & ~8u);
+    CHECK(read_trace(9, &how, err, sizeof err) == 0);
+    CHECK(how == -1 && strstr(err, "rank-00009.events") && strstr(err, "kind"));
+    set_flags(path, flags);
+    CHECK(read_trace(9, &how, err, sizeof err) == N && how == 1);
+}
+
 /* Reads rank's history back: n records, the reconstructed clock never ahead of the real one
  * (checked) and behind it by worst ticks at most. Returns the reader, still open (NULL: none). */
 static mpirr_ev_reader *read_lag(int rank, uint64_t *n, uint64_t *worst)
@@ -411,8 +448,9 @@ static void test_time_slack(void)
     mpirr_evr_close(r);
 }
 
-/* Both time-coder models round-trip every code, escapes included, across blocks that share
- * the model: TC_V2 is what the writer uses, TC_V1 what older histories hold. */
+/* Every time-coder model round-trips every code, escapes and runs of zeros (TC_V3's one
+ * decision) included, across blocks that share the model: TC_V3 is what the writer uses,
+ * TC_V1 and TC_V2 what older histories hold. */
 static void test_time_coder(void)
 {
     enum { RECS = 20000 };
@@ -424,6 +462,7 @@ static void test_time_coder(void)
     for (int k = 0; k < RECS; k++) {
         unsigned cb = test_rand(&rng) % 7 ? (unsigned)(test_rand(&rng) % 4) : (unsigned)(test_rand(&rng) % 65);
         unsigned ce = (unsigned)(test_rand(&rng) % (k % 50 ? 6 : 65));
+        if (k % 3 == 0 && k % 1000 < 900) cb = ce = 0; /* the time step's calls: no tick */
         cbs[k] = cb;
         ces[k] = ce;
         sites[k] = (uint32_t)(test_rand(&rng) % 200);
@@ -435,7 +474,7 @@ static void test_time_coder(void)
             syms[n++] = (uint8_t)ce;
         }
     }
-    for (int version = TC_V1; version <= TC_V2; version++) {
+    for (int version = TC_V1; version <= TC_V3; version++) {
         tc_model *em = tc_model_new(version), *dm = tc_model_new(version);
         CHECK(em && dm && tc_model_version(dm) == version);
         if (!em || !dm) return;
@@ -459,7 +498,7 @@ static void test_time_coder(void)
         tc_model_free(em);
         tc_model_free(dm);
     }
-    CHECK(tc_model_new(3) == NULL);
+    CHECK(tc_model_new(TC_V3 + 1) == NULL);
     free(syms);
     free(out);
     free(sites);
@@ -601,6 +640,7 @@ int main(void)
     test_repetition();
     test_size_codes();
     test_big_record();
+    test_header_flags();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd)) return 1;
