@@ -34,8 +34,9 @@ build: deps $(BUILD)/CMakeCache.txt
 demo: build
 	@examples/demo.sh $(BUILD)
 
+# Tests run JOBS at a time; the few that race a clock run alone (tests/CMakeLists.txt).
 test: build
-	cd $(BUILD) && ctest --output-on-failure $(CTEST_ARGS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 # ASan+UBSan (and LeakSanitizer) on the format and analysis libraries, the unit tests and the CLI, which the
 # bad-input tests drive through corrupted, truncated and missing logs.
