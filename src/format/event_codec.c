@@ -80,7 +80,7 @@ static uint64_t recent_code(mpirr_ev_codec *c, uint64_t v)
     while (i < MPIRR_EV_RECENT_SIZES && c->recent[i] != v) i++;
     uint64_t code = i < MPIRR_EV_RECENT_SIZES ? i : v + MPIRR_EV_RECENT_SIZES;
     if (i == MPIRR_EV_RECENT_SIZES) i--;
-    memmove(c->recent + 1, c->recent, i * sizeof *c->recent);
+    for (; i > 0; i--) c->recent[i] = c->recent[i - 1]; /* a few entries: no call to memmove */
     c->recent[0] = v;
     return code;
 }
@@ -177,15 +177,20 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
     uint8_t *q = out;
     uint32_t f = e->fields & ~(uint32_t)MPIRR_EVF_EXACT;
     if (exact) f |= MPIRR_EVF_EXACT;
-    if (e->event != c->event + 1) f |= EVF_JUMP;
+    uint64_t event = e->event;
+    if (event != c->event + 1) f |= EVF_JUMP;
     *q++ = (uint8_t)e->kind;
     *q++ = (uint8_t)((f & 0x7f) | (f >> 7 ? 0x80 : 0));
     if (f >> 7) q += put_u(q, f >> 7);
     /* time: log2 of the ticks since the reconstructed time, so errors do not accumulate */
+    /* in locals, stored once: the stores read back as one 16-byte load (with c->event's) could
+     * not be forwarded and stalled every record (perf, SP skeleton: a quarter of this function) */
     unsigned cb = time_code(e->x_begin, c->recon);
-    e->t_begin = c->recon + mpirr_ev_time_decode(cb);
-    unsigned ce = time_code(e->x_end, e->t_begin);
-    e->t_end = e->t_begin + mpirr_ev_time_decode(ce);
+    uint64_t t_begin = c->recon + mpirr_ev_time_decode(cb);
+    unsigned ce = time_code(e->x_end, t_begin);
+    uint64_t t_end = t_begin + mpirr_ev_time_decode(ce);
+    e->t_begin = t_begin;
+    e->t_end = t_end;
     /* both codes in one byte when they fit a nibble each (deltas under 2^14 ticks) */
     if (cb < 15 && ce < 15) {
         times[0] = (uint8_t)(cb | ce << 4);
@@ -224,8 +229,8 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
         c->exact = e->x_end;
     }
     note_posted(c, e, f);
-    c->event = e->event;
-    c->recon = e->t_end;
+    c->event = event;
+    c->recon = t_end;
     return (size_t)(q - out);
 }
 
