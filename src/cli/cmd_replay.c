@@ -15,6 +15,7 @@
 #include "paths.h"
 #include "recording.h"
 #include "replay_check.h"
+#include "replay_control.h"
 #include "replay_hold.h"
 #include "replay_trust.h"
 #include "run_opts.h"
@@ -257,8 +258,12 @@ int cmd_replay(int argc, char **argv)
         rc = CLI_EXIT_HELD;
     else if (have_rs && rs.quit)
         rc = 0; /* the user ended the session */
-    if (have_rs && !rs.quit && !(s.hold && hold.ended) && rc != CLI_EXIT_USAGE)
-        replay_verdict(&r, ends, &rs.control, rc, stderr);
+    /* A divergence ends the replay with its own status, whatever the launcher's: Open MPI's
+     * mpirun, ending the job the diverging rank aborted, was seen to crash (SIGSEGV in
+     * PMIx_server_finalize) on a loaded machine. */
+    if (have_rs && !rs.quit && !(s.hold && hold.ended) && rc != CLI_EXIT_USAGE &&
+        replay_verdict(&r, ends, &rs.control, rc, stderr))
+        rc = MPIRR_DIVERGENCE_EXIT;
     if (have_rs)
         replay_session_close(&rs);
     if (s.hold)

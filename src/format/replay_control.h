@@ -25,6 +25,9 @@
 #define MPIRR_CTL_SLOT_SIZE 512
 #define MPIRR_CTL_HEADER_SIZE 128
 #define MPIRR_POS_NONE UINT64_MAX /* stop: never; run to the end */
+/* The exit status of a replay that diverged (EX_SOFTWARE): the diverging rank aborts the job
+ * with it, and the CLI returns it whatever the launcher's own exit status. */
+#define MPIRR_DIVERGENCE_EXIT 70
 
 static inline uint64_t mpirr_pos_before(uint64_t event) { return event << 1; }
 static inline uint64_t mpirr_pos_after(uint64_t event) { return event << 1 | 1; }

@@ -19,8 +19,6 @@
 #include "runtime.h"
 #include "settings.h"
 
-#define DIVERGENCE_EXIT 70 /* EX_SOFTWARE */
-
 /* One line to the user: appended to MPIRR_ERRLOG when the CLI set it (a launcher tearing the
  * job down may drop a rank's last stderr output; the CLI prints the file), else to stderr. */
 static void say(const char *prefix, const char *what)
@@ -48,8 +46,8 @@ void mpirr_end_job(void)
     int up = 0, down = 0;
     PMPI_Initialized(&up);
     PMPI_Finalized(&down);
-    if (up && !down) PMPI_Abort(MPI_COMM_WORLD, DIVERGENCE_EXIT);
-    _exit(DIVERGENCE_EXIT);
+    if (up && !down) PMPI_Abort(MPI_COMM_WORLD, MPIRR_DIVERGENCE_EXIT);
+    _exit(MPIRR_DIVERGENCE_EXIT);
 }
 
 static void vsay(const char *prefix, const char *fmt, va_list ap)

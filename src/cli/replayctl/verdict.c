@@ -123,16 +123,16 @@ static void describe(const struct ending *e, int recorded, char *buf, size_t n)
     }
 }
 
-void replay_verdict(const struct recording *r, const struct recorded_end *ends,
-                    struct replay_control *c, int status, FILE *out)
+int replay_verdict(const struct recording *r, const struct recorded_end *ends,
+                   struct replay_control *c, int status, FILE *out)
 {
     int n = r->m.nranks;
-    if (!c || n <= 0 || c->nranks != n) return; /* no control file: nothing to compare */
+    if (!c || n <= 0 || c->nranks != n) return 0; /* no control file: nothing to compare */
     struct ending *rec = calloc((size_t)n, sizeof *rec), *rep = calloc((size_t)n, sizeof *rep);
     if (!rec || !rep) {
         free(rec);
         free(rep);
-        return;
+        return 0;
     }
     char a[256], b[256];
     int own_seen = 0, started = 0, diverged = -1;
@@ -205,4 +205,5 @@ void replay_verdict(const struct recording *r, const struct recorded_end *ends,
     }
     free(rec);
     free(rep);
+    return diverged >= 0;
 }
