@@ -18,6 +18,23 @@ run "$TMP/ok" "$MPIRR" replay "$TMP/rec"
 # the program changed its behaviour: rank 0 sends where it received
 run "$TMP/div" "$MPIRR" replay "$TMP/rec" -- "${LAUNCH[@]}" "$BIN/diverge" b
 expect_error "$TMP/div" "rank 0 diverged at event" "rank-00000.log" "MPI_Recv" "MPI_Barrier"
+[ "$STATUS" -eq 70 ] || fail "a diverged replay exited $STATUS, not 70"
+
+# ... under a launcher that does not end after the diverging rank's MPI_Abort (Open MPI 4.1's
+# mpirun hung there on a loaded machine, every rank defunct): mpirr ends it itself,
+# MPIRR_TEARDOWN_SECONDS later, and the replay still ends as diverged
+mkdir "$TMP/lingering"
+LINGERING=$TMP/lingering/$(basename "${LAUNCH[0]}")
+printf '#!/bin/sh\n%s "$@"\nexec sleep 600\n' "$(command -v "${LAUNCH[0]}")" >"$LINGERING"
+chmod +x "$LINGERING"
+start=$SECONDS
+MPIRR_TEARDOWN_SECONDS=2 run "$TMP/linger" "$MPIRR" replay "$TMP/rec" -- "$LINGERING" \
+    "${LAUNCH[@]:1}" "$BIN/diverge" b
+expect_error "$TMP/linger" "has not ended the job 2 s after rank 0 diverged" "mpirr ends it"
+grep -q "^mpirr: replay of rank 0 diverged at event 13 " "$TMP/linger.err" ||
+    fail "the lingering launcher's replay lost the divergence line: $(cat "$TMP/linger.err")"
+[ "$STATUS" -eq 70 ] || fail "a diverged replay whose launcher lingered exited $STATUS, not 70"
+[ $((SECONDS - start)) -lt 30 ] || fail "the lingering launcher was ended after $((SECONDS - start)) s"
 
 # wrong number of ranks: caught by the CLI, and by the runtime when the CLI is bypassed
 run "$TMP/np" "$MPIRR" replay "$TMP/rec" -- "${LAUNCH3[@]}" "$BIN/diverge" a

@@ -53,6 +53,7 @@ int replay_session_open(struct replay_session *s, const struct recording *rec,
     s->in = stdin;
     s->tty = isatty(0);
     s->stall_s = STALL_SECONDS;
+    teardown_watch_init(&s->teardown);
     s->stepping = -1;
     s->stops = calloc((size_t)s->nranks + 1, sizeof *s->stops);
     s->next = calloc((size_t)s->nranks + 1, sizeof *s->next);
@@ -454,6 +455,7 @@ static int command_loop(struct replay_session *s)
 int replay_session_watch(void *arg)
 {
     struct replay_session *s = arg;
+    if (teardown_watch_due(&s->teardown, &s->control, stderr)) return 1;
     if (s->hold && s->hold->expected > 0 && replay_hold_watch(s->hold)) return 1;
     if (!s->interactive) return 0;
     if (s->watching) {

@@ -10,6 +10,7 @@
 #include "control.h"
 #include "recording.h"
 #include "replay_check.h"
+#include "teardown.h"
 
 struct replay_hold;
 struct analysis;
@@ -53,6 +54,7 @@ struct replay_session {
     struct mpirr_symbolizer *sym; /* call sites of held ranks without a history, for `where` */
     int an_tried;
     int hold_on_signal;
+    struct teardown_watch teardown; /* a job its launcher fails to end */
 };
 
 /* Sets up s for rec (creates the control file). 0, or an exit status after a message. */
