@@ -258,12 +258,18 @@ int cmd_replay(int argc, char **argv)
         rc = CLI_EXIT_HELD;
     else if (have_rs && rs.quit)
         rc = 0; /* the user ended the session */
-    /* A divergence ends the replay with its own status, whatever the launcher's: Open MPI's
-     * mpirun, ending the job the diverging rank aborted, was seen to crash (SIGSEGV in
-     * PMIx_server_finalize) on a loaded machine. */
-    if (have_rs && !rs.quit && !(s.hold && hold.ended) && rc != CLI_EXIT_USAGE &&
-        replay_verdict(&r, ends, &rs.control, rc, stderr))
-        rc = MPIRR_DIVERGENCE_EXIT;
+    if (have_rs && !rs.quit && !(s.hold && hold.ended) && rc != CLI_EXIT_USAGE) {
+        switch (replay_verdict(&r, ends, &rs.control, rc, stderr)) {
+        /* A divergence ends the replay with its own status, whatever the launcher's: Open
+         * MPI's mpirun, ending the job the diverging rank aborted, was seen to crash (SIGSEGV
+         * in PMIx_server_finalize) on a loaded machine. */
+        case VERDICT_DIVERGED: rc = MPIRR_DIVERGENCE_EXIT; break;
+        /* the program ran without the runtime (LD_PRELOAD refused it, or it never called
+         * MPI_Init): a launcher's 0 must not read as a replay that went well */
+        case VERDICT_NOT_REPLAYED: if (rc == 0) rc = CLI_EXIT_FAIL; break;
+        case VERDICT_COMPARED: break;
+        }
+    }
     if (have_rs)
         replay_session_close(&rs);
     if (s.hold)

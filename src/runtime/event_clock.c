@@ -2,7 +2,8 @@
  * call. Where the x86 time-stamp counter is invariant (constant_tsc and nonstop_tsc), it is
  * read instead (about 9 ns here, against 21 ns for clock_gettime, a third of the history's
  * cost per call) and converted with a rate measured against CLOCK_MONOTONIC, re-measured
- * every 2^16 reads (of a thread) so that drift stays far below a tick (32 us). Readings never go back: the
+ * every 2^28 TSC ticks (a reading that far past the anchor re-anchors) so that drift stays
+ * far below a tick (32 us). Readings never go back: the
  * time codes are deltas from the previous reading. Until the history starts (and without
  * --events) it is plain clock_gettime: nothing is probed at MPI_Init. */
 #include <stdatomic.h>
@@ -19,7 +20,13 @@
 #define HAVE_TSC 0
 #endif
 
-enum { RECALIBRATE = 1 << 16, FIRST_RATE_NS = 200000 };
+enum { FIRST_RATE_NS = 200000 };
+/* re-anchored when a reading is this far past the anchor (0.09 s at 3 GHz): a rate measured
+ * over that long is exact to 1e-8 with clock_gettime's nanoseconds */
+#define RECALIBRATE_TICKS (1ull << 28)
+/* the rate's fixed point: 2^-32 ns a tick is far below a tick of any clock there is */
+#define TICK_BITS 32
+#define TICK_ONE 4294967296.0
 
 static uint64_t monotonic_ns(void)
 {
@@ -35,7 +42,7 @@ static struct {
     _Atomic int state;     /* CLOCK_SYSTEM until mpirr_ev_clock_start finds a usable TSC */
     _Atomic unsigned seq;
     uint64_t tsc, ns;      /* anchor */
-    double ns_per_tick;
+    uint64_t ns_per_tick;  /* 32.32 fixed point: a multiply, no conversions to and from double */
     atomic_flag busy;      /* someone is changing the anchor (the others read on) */
 } clk = {.busy = ATOMIC_FLAG_INIT};
 
@@ -51,8 +58,6 @@ static uint64_t monotone(uint64_t t)
 }
 
 #if HAVE_TSC
-static __thread unsigned reads __attribute__((tls_model("initial-exec")));
-
 /* Not the runtime lock: readings are taken with and without it held. A thread that finds
  * the clock busy does without (it keeps the old anchor one reading longer). */
 static int try_own(void) { return !atomic_flag_test_and_set_explicit(&clk.busy, memory_order_acquire); }
@@ -77,7 +82,8 @@ static int tsc_invariant(void)
 static void anchor(uint64_t tsc, uint64_t ns)
 {
     atomic_fetch_add_explicit(&clk.seq, 1, memory_order_acq_rel); /* odd: being changed */
-    if (tsc > clk.tsc && ns > clk.ns) clk.ns_per_tick = (double)(ns - clk.ns) / (double)(tsc - clk.tsc);
+    if (tsc > clk.tsc && ns > clk.ns)
+        clk.ns_per_tick = (uint64_t)((double)(ns - clk.ns) / (double)(tsc - clk.tsc) * TICK_ONE);
     clk.tsc = tsc;
     clk.ns = ns;
     atomic_fetch_add_explicit(&clk.seq, 1, memory_order_acq_rel);
@@ -86,16 +92,16 @@ static void anchor(uint64_t tsc, uint64_t ns)
 static uint64_t tsc_now(void)
 {
     uint64_t tsc = __rdtsc();
-    if ((++reads & (RECALIBRATE - 1)) == 0 && try_own()) {
-        anchor(tsc, monotonic_ns());
-        release();
-    }
     for (;;) {
         unsigned s0 = atomic_load_explicit(&clk.seq, memory_order_acquire);
-        uint64_t atsc = clk.tsc, ans = clk.ns;
-        double rate = clk.ns_per_tick;
-        if (!(s0 & 1) && atomic_load_explicit(&clk.seq, memory_order_acquire) == s0)
-            return monotone(ans + (uint64_t)(tsc > atsc ? (double)(tsc - atsc) * rate : 0.0));
+        uint64_t atsc = clk.tsc, ans = clk.ns, rate = clk.ns_per_tick;
+        if ((s0 & 1) || atomic_load_explicit(&clk.seq, memory_order_acquire) != s0) continue;
+        if (tsc > atsc + RECALIBRATE_TICKS && try_own()) {
+            anchor(tsc, monotonic_ns());
+            release();
+        }
+        return monotone(ans + (tsc > atsc ? (uint64_t)((unsigned __int128)(tsc - atsc) * rate
+                                                       >> TICK_BITS) : 0));
     }
 }
 #endif

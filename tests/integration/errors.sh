@@ -36,6 +36,13 @@ grep -q "^mpirr: replay of rank 0 diverged at event 13 " "$TMP/linger.err" ||
 [ "$STATUS" -eq 70 ] || fail "a diverged replay whose launcher lingered exited $STATUS, not 70"
 [ $((SECONDS - start)) -lt 30 ] || fail "the lingering launcher was ended after $((SECONDS - start)) s"
 
+# a runtime library the loader refuses (cut off, say, by a rebuild during the run): the program
+# runs without it and exits 0, and the replay says nothing was replayed, with status 1
+mkdir -p "$TMP/badrt/$IMPL" && : >"$TMP/badrt/$IMPL/libmpirr.so"
+MPIRR_RUNTIME_DIR=$TMP/badrt run "$TMP/badrt" "$MPIRR" replay "$TMP/rec"
+expect_error "$TMP/badrt" "replay ended (status 0) before any rank got through MPI_Init"
+[ "$STATUS" -eq 1 ] || fail "a replay that replayed nothing exited $STATUS, not 1"
+
 # wrong number of ranks: caught by the CLI, and by the runtime when the CLI is bypassed
 run "$TMP/np" "$MPIRR" replay "$TMP/rec" -- "${LAUNCH3[@]}" "$BIN/diverge" a
 expect_error "$TMP/np" "4 ranks" "3"

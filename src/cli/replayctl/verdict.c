@@ -123,16 +123,16 @@ static void describe(const struct ending *e, int recorded, char *buf, size_t n)
     }
 }
 
-int replay_verdict(const struct recording *r, const struct recorded_end *ends,
-                   struct replay_control *c, int status, FILE *out)
+enum verdict_outcome replay_verdict(const struct recording *r, const struct recorded_end *ends,
+                                    struct replay_control *c, int status, FILE *out)
 {
     int n = r->m.nranks;
-    if (!c || n <= 0 || c->nranks != n) return 0; /* no control file: nothing to compare */
+    if (!c || n <= 0 || c->nranks != n) return VERDICT_COMPARED; /* no control file */
     struct ending *rec = calloc((size_t)n, sizeof *rec), *rep = calloc((size_t)n, sizeof *rep);
     if (!rec || !rep) {
         free(rec);
         free(rep);
-        return 0;
+        return VERDICT_COMPARED;
     }
     char a[256], b[256];
     int own_seen = 0, started = 0, diverged = -1;
@@ -205,5 +205,5 @@ int replay_verdict(const struct recording *r, const struct recorded_end *ends,
     }
     free(rec);
     free(rep);
-    return diverged >= 0;
+    return diverged >= 0 ? VERDICT_DIVERGED : !started ? VERDICT_NOT_REPLAYED : VERDICT_COMPARED;
 }

@@ -15,8 +15,13 @@
 /* The job ended with status (child_run's); prints the verdict line to out (its wordings:
  * docs/cli/replay.md, "How a replay ends"). Nothing without a control file for every rank of
  * the recording. Not for a replay mpirr ended where every rank was held at the end of its
- * recording: replay_hold's line says that. Returns 1 when a rank diverged, else 0. */
-int replay_verdict(const struct recording *r, const struct recorded_end *ends,
+ * recording: replay_hold's line says that. */
+enum verdict_outcome {
+    VERDICT_COMPARED,    /* a line compared the replay with the recording (or nothing to say) */
+    VERDICT_DIVERGED,    /* a rank diverged */
+    VERDICT_NOT_REPLAYED /* no rank got through MPI_Init under the runtime: nothing replayed */
+};
+enum verdict_outcome replay_verdict(const struct recording *r, const struct recorded_end *ends,
                     struct replay_control *c, int status, FILE *out);
 
 #endif
