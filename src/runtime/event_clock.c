@@ -97,8 +97,10 @@ static uint64_t tsc_now(void)
         uint64_t atsc = clk.tsc, ans = clk.ns, rate = clk.ns_per_tick;
         if ((s0 & 1) || atomic_load_explicit(&clk.seq, memory_order_acquire) != s0) continue;
         if (tsc > atsc + RECALIBRATE_TICKS && try_own()) {
-            anchor(tsc, monotonic_ns());
+            uint64_t ns = monotonic_ns(); /* the reading itself: no rate over the long gap */
+            anchor(tsc, ns);
             release();
+            return monotone(ns);
         }
         return monotone(ans + (tsc > atsc ? (uint64_t)((unsigned __int128)(tsc - atsc) * rate
                                                        >> TICK_BITS) : 0));
