@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "launcher_reaping.h"
 
 static const int forwarded[] = {SIGINT, SIGTERM};
 enum { NFORWARDED = sizeof forwarded / sizeof forwarded[0] };
@@ -178,7 +179,8 @@ int child_exited(void)
     return info.si_pid != 0;
 }
 
-/* Waits while asking c->watch whether to end the command early. */
+/* Waits while asking c->watch whether to end the command early, and whether a launcher
+ * still reaps its ranks. */
 static int wait_watched(pid_t pid, const struct child_spec *c, const struct sigaction *old,
                         const sigset_t *mask)
 {
@@ -187,6 +189,8 @@ static int wait_watched(pid_t pid, const struct child_spec *c, const struct siga
     watched.old = old;
     watched.mask = mask;
     watched.pid = pid;
+    struct reaping_watch reaping;
+    reaping_watch_init(&reaping, pid);
     int st, status;
     for (;;) {
         pid_t got = waitpid(watched.pid, &st, WNOHANG);
@@ -199,9 +203,16 @@ static int wait_watched(pid_t pid, const struct child_spec *c, const struct siga
             status = -1;
             break;
         }
-        if (c->watch(c->watch_arg)) {
+        if (c->watch && c->watch(c->watch_arg)) {
             status = watched.pid > 0 ? end_child(watched.pid) : -1;
             break;
+        }
+        if (c->launcher && watched.pid > 0) {
+            if (reaping.launcher != watched.pid) reaping_watch_init(&reaping, watched.pid);
+            if (reaping_watch_due(&reaping, stderr)) {
+                status = end_child(watched.pid);
+                break;
+            }
         }
         if (watched.pid <= 0) { /* a restart could not start it again */
             status = -1;
@@ -224,7 +235,7 @@ int child_run(const struct child_spec *c)
     pid_t pid = start_child(c, old, &mask);
     int status = -1;
     if (pid > 0)
-        status = c->watch ? wait_watched(pid, c, old, &mask) : wait_status(pid);
+        status = c->watch || c->launcher ? wait_watched(pid, c, old, &mask) : wait_status(pid);
     /* An interrupted run is not a success, even when the launcher says so (mpiexec.hydra may
      * exit 0 after passing SIGTERM on to the ranks). */
     if (status == 0 && stop_signal)

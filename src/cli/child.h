@@ -17,6 +17,8 @@ struct child_spec {
     int (*watch)(void *arg);
     void *watch_arg;
     int stdin_null; /* the command's standard input is /dev/null */
+    int launcher;   /* the command is an MPI launcher: ended if it stops reaping its ranks
+                       (launcher_reaping.h) */
 };
 
 /* Runs the command to completion. Returns its exit status, 128+N if signal N killed it,

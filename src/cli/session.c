@@ -152,7 +152,7 @@ int session_run(const struct session *s)
         status = print_command(s->workdir, argv, singleton ? vars : NULL, singleton ? n : 0);
     } else {
         struct child_spec c = {argv, s->workdir, singleton ? vars : NULL, singleton ? n : 0,
-                               watch, watch_arg, s->stdin_null};
+                               watch, watch_arg, s->stdin_null, !singleton};
         status = child_run(&c);
         if (status < 0)
             status = CLI_EXIT_FAIL;

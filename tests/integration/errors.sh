@@ -3,7 +3,8 @@
 # Bad input gets one clear line and a non-zero exit, never a hang or a wrong replay: a program
 # that diverges from its recording, wrong rank counts, corrupted and truncated logs, missing
 # files, a recording replayed with another executable, a directory that is not a recording,
-# and damaged, truncated, missing or misplaced event histories.
+# damaged, truncated, missing or misplaced event histories, and launchers that do not end the
+# job.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 BIN=$3 NP=4
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
@@ -35,6 +36,20 @@ grep -q "^mpirr: replay of rank 0 diverged at event 13 " "$TMP/linger.err" ||
     fail "the lingering launcher's replay lost the divergence line: $(cat "$TMP/linger.err")"
 [ "$STATUS" -eq 70 ] || fail "a diverged replay whose launcher lingered exited $STATUS, not 70"
 [ $((SECONDS - start)) -lt 30 ] || fail "the lingering launcher was ended after $((SECONDS - start)) s"
+
+# a launcher that never reaps what it started (mpirun, hung so, left every rank defunct): a
+# recording ends MPIRR_TEARDOWN_SECONDS after they all ended, complete, and replays
+mkdir "$TMP/noreap"
+NOREAP=$TMP/noreap/$(basename "${LAUNCH[0]}")
+printf '#!/bin/sh\n%s "$@" &\nexec sleep 600\n' "$(command -v "${LAUNCH[0]}")" >"$NOREAP"
+chmod +x "$NOREAP"
+start=$SECONDS
+MPIRR_TEARDOWN_SECONDS=2 run "$TMP/nr" "$MPIRR" record -o "$TMP/noreap/rec" -- "$NOREAP" \
+    "${LAUNCH[@]:1}" "$BIN/diverge" a
+expect_error "$TMP/nr" "the launcher has not reaped its ended processes for 2 s" "mpirr ends it"
+[ $((SECONDS - start)) -lt 30 ] || fail "the launcher that does not reap was ended after $((SECONDS - start)) s"
+run "$TMP/nrr" "$MPIRR" replay "$TMP/noreap/rec" -- "${LAUNCH[@]}" "$BIN/diverge" a
+[ "$STATUS" -eq 0 ] || { cat "$TMP/nrr.err" >&2; fail "the recording under a launcher that does not reap does not replay"; }
 
 # a runtime library the loader refuses (cut off, say, by a rebuild during the run): the program
 # runs without it and exits 0, and the replay says nothing was replayed, with status 1
