@@ -20,12 +20,14 @@
 #include "run_opts.h"
 #include "session.h"
 
-enum { OPT_OUTPUT, OPT_MODE, OPT_NO_WTIME, OPT_EVENTS, OPT_FORCE, OPT_LIBC /* + group */ };
+enum { OPT_OUTPUT, OPT_MODE, OPT_NO_WTIME, OPT_WTIME_RES, OPT_EVENTS, OPT_FORCE,
+       OPT_LIBC /* + group */ };
 
 static const struct cli_opt record_opts[] = {
     {"output", 'o', 1, OPT_OUTPUT},
     {"mode", 0, 1, OPT_MODE},
     {"no-wtime", 0, 0, OPT_NO_WTIME},
+    {"wtime-resolution", 0, 1, OPT_WTIME_RES},
     {"events", 0, 0, OPT_EVENTS},
     {"force", 0, 0, OPT_FORCE},
     /* the libc groups (libc_sources.h): each option flips its MPIRR_LIBC_* default */
@@ -41,6 +43,7 @@ struct record_args {
     const char *dir; /* NULL: the default name */
     const char *mode; /* MPIRR_RECORD_MODE, checked */
     int wtime, events, force;
+    const char *wtime_resolution; /* as given, or NULL */
     struct run_opts run;
     int argc;
     char **argv;
@@ -54,6 +57,28 @@ static void libc_switch(unsigned group)
     setenv(s->name, strcmp(s->dflt, "1") ? "1" : "0", 1);
 }
 
+/* --wtime-resolution N[ns|us|ms|s]: MPIRR_WTIME_UNIT_NS in mpirr's environment, which passes it
+ * to the ranks like every MPIRR_* tuning variable. 0, or -1 after a message. */
+static int wtime_resolution(const char *v)
+{
+    static const struct { const char *suffix; unsigned long long ns; } units[] = {
+        {"", 1}, {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    const mpirr_setting *s = &mpirr_settings[MPIRR_SET_WTIME_UNIT_NS];
+    for (size_t i = 0; end != v && *v >= '0' && *v <= '9' && i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].suffix) || n == 0 || n > (unsigned long long)s->max / units[i].ns)
+            continue;
+        char ns[32];
+        snprintf(ns, sizeof ns, "%llu", n * units[i].ns);
+        setenv(s->name, ns, 1);
+        return 0;
+    }
+    cli_error("record: --wtime-resolution %s: expected a duration from 1ns to 1s, such as "
+              "100ns, 1us or 1ms", v);
+    return -1;
+}
+
 /* 0, OPT_HELP, or OPT_BAD (reported). */
 static int parse(int argc, char **argv, struct record_args *a)
 {
@@ -62,6 +87,7 @@ static int parse(int argc, char **argv, struct record_args *a)
     a->dir = NULL;
     a->mode = mpirr_settings[MPIRR_SET_RECORD_MODE].dflt;
     a->wtime = 1;
+    a->wtime_resolution = NULL;
     a->events = 0;
     a->force = 0;
     run_opts_init(&a->run);
@@ -77,6 +103,10 @@ static int parse(int argc, char **argv, struct record_args *a)
             a->mode = v;
             break;
         case OPT_NO_WTIME: a->wtime = 0; break;
+        case OPT_WTIME_RES:
+            if (wtime_resolution(v)) return OPT_BAD;
+            a->wtime_resolution = v;
+            break;
         case OPT_EVENTS: a->events = 1; break;
         case OPT_FORCE: a->force = 1; break;
         default:
@@ -87,6 +117,11 @@ static int parse(int argc, char **argv, struct record_args *a)
             if (run_opts_apply(&a->run, "record", id, v) != 0)
                 return OPT_BAD;
         }
+    }
+    if (!a->wtime && a->wtime_resolution) {
+        cli_error("record: --wtime-resolution %s: MPI_Wtime is not recorded (--no-wtime)",
+                  a->wtime_resolution);
+        return OPT_BAD;
     }
     return opt_command_words(&s, &a->argc, &a->argv);
 }

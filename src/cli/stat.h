@@ -64,6 +64,7 @@ struct json;
 struct rec_stats {
     struct recording rec;
     char mpi_library[128];  /* from rank 0's header */
+    uint32_t wtime_unit_ns; /* from rank 0's header: MPI_Wtime's recorded resolution (1: exact) */
     int nranks;
     struct rank_stat *ranks;
     struct rank_stat total; /* sums; events_exact if every rank's was */

@@ -102,6 +102,7 @@ static void collect_rank(struct rec_stats *st, struct rank_stat *rs)
     if (rs->rank == 0) {
         const mpirr_log_header *h = mpirr_log_reader_header(rd);
         copy_library_name(st->mpi_library, sizeof st->mpi_library, h->mpi_library);
+        st->wtime_unit_ns = h->wtime_unit_ns;
         st->counted_mode = h->flags & MPIRR_LOG_FLAG_RACES ? "races"
                            : h->flags & MPIRR_LOG_FLAG_ALL ? "all" : "sources";
     }

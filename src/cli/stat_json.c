@@ -104,6 +104,7 @@ void stat_print_json(const struct rec_stats *st)
     json_string(&j, "mpi_library", st->mpi_library[0] ? st->mpi_library : NULL);
     json_int(&j, "nranks", st->nranks);
     json_bool(&j, "wtime", m->wtime);
+    json_int(&j, "wtime_resolution_ns", m->wtime && st->wtime_unit_ns > 1 ? st->wtime_unit_ns : 1);
     json_int(&j, "created", m->created);
     json_string(&j, "cwd", m->cwd);
     json_array_begin(&j, "command");

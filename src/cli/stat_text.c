@@ -125,7 +125,11 @@ static void print_description(const struct rec_stats *st)
     printf("mpi         %s%s%s%s\n", m->mpi, st->mpi_library[0] ? " (" : "", st->mpi_library,
            st->mpi_library[0] ? ")" : "");
     printf("mode        %s\n", m->mode);
-    printf("wtime       %s\n", m->wtime ? "recorded" : "not recorded");
+    if (m->wtime && st->wtime_unit_ns > 1)
+        printf("wtime       recorded at a resolution of %" PRIu32 " ns (--wtime-resolution)\n",
+               st->wtime_unit_ns);
+    else
+        printf("wtime       %s\n", m->wtime ? "recorded" : "not recorded");
     char when[64];
     time_t created = (time_t)m->created;
     struct tm tm;

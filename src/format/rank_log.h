@@ -32,8 +32,13 @@
  * leading one, and a frame keeps those bits in one column after its records (record_codec.h);
  * every writer sets it. */
 #define MPIRR_LOG_FLAG_WTIME_SPLIT 512u
+/* Bit 10: MPI_Wtime was recorded at a resolution of wtime_unit_ns (`record --wtime-resolution`):
+ * the program saw whole multiples of it, and with bits 8 and 9 the steps are coded in that
+ * unit (record_codec.c). */
+#define MPIRR_LOG_FLAG_WTIME_UNIT 1024u
+#define MPIRR_WTIME_UNIT_MAX 1000000000u /* a second */
 /* Every flag up to the newest: a reader refuses a log with any other. */
-#define MPIRR_LOG_FLAGS_KNOWN (2 * MPIRR_LOG_FLAG_WTIME_SPLIT - 1)
+#define MPIRR_LOG_FLAGS_KNOWN (2 * MPIRR_LOG_FLAG_WTIME_UNIT - 1)
 #define MPIRR_LOG_HEADER_BYTES 768 /* fixed file header at the start of every rank log */
 
 typedef struct mpirr_log_header {
@@ -46,6 +51,8 @@ typedef struct mpirr_log_header {
     char exe_path[512];
     char host[64];
     char mpi_library[128];     /* first line of MPI_Get_library_version */
+    uint32_t wtime_unit_ns;    /* MPIRR_LOG_FLAG_WTIME_UNIT: 2..MPIRR_WTIME_UNIT_MAX; else 0 or
+                                  1 (nanoseconds: the writer sets the flag for more) */
 } mpirr_log_header;
 
 /* How a recording ended; kept in the tail so that it survives a crash. */

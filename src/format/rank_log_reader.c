@@ -79,6 +79,16 @@ int mpirr_header_decode(const uint8_t in[FILE_HEADER_BYTES], mpirr_log_header *h
     memcpy(h->exe_path, in + FH_EXE, sizeof h->exe_path - 1);
     memcpy(h->host, in + FH_HOST, sizeof h->host - 1);
     memcpy(h->mpi_library, in + FH_MPI, sizeof h->mpi_library - 1);
+    h->wtime_unit_ns = 1;
+    if (h->flags & MPIRR_LOG_FLAG_WTIME_UNIT) {
+        uint32_t need = MPIRR_LOG_FLAG_WTIME_NS | MPIRR_LOG_FLAG_WTIME_SPLIT;
+        h->wtime_unit_ns = mpirr_get_u32(in + FH_WTIME_UNIT);
+        if ((h->flags & need) != need || h->wtime_unit_ns < 2 ||
+            h->wtime_unit_ns > MPIRR_WTIME_UNIT_MAX) {
+            *msg = "impossible MPI_Wtime resolution in header";
+            return -1;
+        }
+    }
     if (h->nranks <= 0 || h->rank < 0 || h->rank >= h->nranks) {
         *msg = "implausible rank numbers in header";
         return -1;
@@ -197,6 +207,7 @@ mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errl
     r->bytes = sizeof hdr;
     r->codec.wtime_ns = (r->header.flags & MPIRR_LOG_FLAG_WTIME_NS) != 0;
     r->codec.wtime_split = r->codec.wtime_ns && (r->header.flags & MPIRR_LOG_FLAG_WTIME_SPLIT);
+    r->codec.wtime_unit = r->header.wtime_unit_ns;
     load_tail(r);
     return r;
 }

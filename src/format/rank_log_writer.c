@@ -117,6 +117,7 @@ void mpirr_header_encode(uint8_t out[FILE_HEADER_BYTES], const mpirr_log_header 
     copy_field(out + FH_EXE, h->exe_path, sizeof h->exe_path);
     copy_field(out + FH_HOST, h->host, sizeof h->host);
     copy_field(out + FH_MPI, h->mpi_library, sizeof h->mpi_library);
+    if (h->flags & MPIRR_LOG_FLAG_WTIME_UNIT) mpirr_put_u32(out + FH_WTIME_UNIT, h->wtime_unit_ns);
     mpirr_put_u64(out + FH_CHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, out, FH_CHECK));
 }
 
@@ -211,6 +212,7 @@ mpirr_log_writer *mpirr_log_writer_open_at(const char *log_path, const mpirr_log
     *mpirr_log_progress(w) = mpirr_progress_word(0, 0);
     w->codec.wtime_ns = 1;
     w->codec.wtime_split = 1;
+    w->codec.wtime_unit = h->wtime_unit_ns > 1 ? h->wtime_unit_ns : 1;
     tail_reset(w);
     w->zc = ZSTD_createCCtx();
     w->zcap = ZSTD_compressBound(w->stage_cap);
@@ -224,6 +226,7 @@ mpirr_log_writer *mpirr_log_writer_open_at(const char *log_path, const mpirr_log
     uint8_t hdr[FILE_HEADER_BYTES];
     mpirr_log_header coded = *h;
     coded.flags |= MPIRR_LOG_FLAG_WTIME_NS | MPIRR_LOG_FLAG_WTIME_SPLIT;
+    if (w->codec.wtime_unit > 1) coded.flags |= MPIRR_LOG_FLAG_WTIME_UNIT;
     mpirr_header_encode(hdr, &coded);
     /* written under a new name, then linked to its own (which must not exist yet) */
     snprintf(w->new_path, sizeof w->new_path, "%s.new", path);

@@ -73,6 +73,18 @@ static uint64_t wtime_bits_of(int64_t ns)
     return bits;
 }
 
+double mpirr_wtime_round(double t, uint32_t unit_ns)
+{
+    uint64_t bits;
+    memcpy(&bits, &t, sizeof bits);
+    int ok;
+    int64_t ns = wtime_ns_of(bits, &ok), rest = unit_ns > 1 ? ns % (int64_t)unit_ns : 0;
+    if (!ok || unit_ns <= 1) return t;
+    bits = wtime_bits_of(ns - (rest < 0 ? rest + (int64_t)unit_ns : rest));
+    memcpy(&t, &bits, sizeof t);
+    return t;
+}
+
 /* wtime_split: the step d = ns - previous ns as the code how << 7 | (d < 0) << 6 | len(|d|)
  * (len: bit length, 0 for no step; one byte for a forward step of an exact value), then the
  * len - 1 bits below |d|'s leading one: in the frame's column, or inline as whole bytes, most
@@ -171,6 +183,10 @@ static int wtime_step_get(const uint8_t **p, const uint8_t *end, uint64_t code, 
     if (len > 61 || (len == 0 && neg)) return -1;
     if (len > 1 && low_bits_get(p, end, (unsigned)len - 1, &low, st)) return -1;
     uint64_t a = (len ? 1ull << (len - 1) : 0) | low;
+    if (st->wtime_unit > 1) { /* steps in units (MPIRR_LOG_FLAG_WTIME_UNIT) */
+        if (a > (uint64_t)1e18 / st->wtime_unit) return -1;
+        a *= st->wtime_unit;
+    }
     int prev_ok;
     uint64_t prev = (uint64_t)wtime_ns_of(st->prev_wtime, &prev_ok);
     return wtime_of_ns((int64_t)(neg ? prev - a : prev + a), (unsigned)(code >> WT_HOW), bits, st);
@@ -181,9 +197,11 @@ static uint8_t *wtime_encode(uint8_t *p, uint64_t bits, mpirr_codec_state *st)
     int ok, prev_ok;
     int64_t ns = wtime_ns_of(bits, &ok), prev = wtime_ns_of(st->prev_wtime, &prev_ok);
     int64_t off = ok ? (int64_t)(bits - wtime_bits_of(ns)) : 2;
-    if (ok && off >= -1 && off <= 1) {
+    /* in units: only a whole number of them (every value the runtime rounded), else raw */
+    int64_t unit = st->wtime_split && st->wtime_unit > 1 ? (int64_t)st->wtime_unit : 1;
+    if (ok && off >= -1 && off <= 1 && (ns - prev) % unit == 0) {
         unsigned how = off == 0 ? 0 : off == 1 ? 1 : 2;
-        if (st->wtime_split) p = wtime_step_put(p, ns - prev, how, st);
+        if (st->wtime_split) p = wtime_step_put(p, (ns - prev) / unit, how, st);
         else p += mpirr_varint_put(p, mpirr_zigzag(ns - prev) << 2 | how);
     } else {
         p += mpirr_varint_put(p, st->wtime_split ? WT_RAW : 3);

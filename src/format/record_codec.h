@@ -36,6 +36,8 @@ typedef struct mpirr_codec_state {
                               across rebases */
     int wtime_split;       /* ... as bit length and the bits below the leading one
                               (MPIRR_LOG_FLAG_WTIME_SPLIT); kept across rebases */
+    uint32_t wtime_unit;   /* ... the steps in units of this many ns (MPIRR_LOG_FLAG_WTIME_UNIT;
+                              0 or 1: ns); kept across rebases */
     mpirr_bit_column *col; /* where those bits go: NULL inline (a stage), else a frame's column */
     /* How many such bits an encode wrote inline (left alone by others): the writer moves
      * them to a frame's column (mpirr_bit_column_take). */
@@ -49,8 +51,14 @@ typedef struct mpirr_codec_state {
 static inline void mpirr_codec_rebase(mpirr_codec_state *st, uint64_t written, uint64_t wtime)
 {
     *st = (mpirr_codec_state){.prev_written = written, .prev_wtime = wtime,
-                              .wtime_ns = st->wtime_ns, .wtime_split = st->wtime_split};
+                              .wtime_ns = st->wtime_ns, .wtime_split = st->wtime_split,
+                              .wtime_unit = st->wtime_unit};
 }
+
+/* The MPI_Wtime value t rounded down to a whole multiple of unit_ns nanoseconds, as the double
+ * the codec codes in that unit (t itself for a unit of 1 or a value the codec cannot take as
+ * nanoseconds): what a recording at that resolution gives the program. */
+double mpirr_wtime_round(double t, uint32_t unit_ns);
 
 /* Upper bound of the encoded size of r. */
 size_t mpirr_record_encoded_max(const mpirr_record *r);

@@ -37,6 +37,7 @@ __attribute__((constructor)) static void read_settings(void)
     else if (is(MPIRR_SET_RECORD_MODE, "all")) mpirr_rt.rec_mode = MPIRR_REC_ALL;
     mpirr_rt.clock_merge = (int)mpirr_setting_value(MPIRR_SET_CLOCK_MERGE);
     mpirr_rt.wtime = (int)mpirr_setting_value(MPIRR_SET_WTIME);
+    mpirr_rt.wtime_unit = (uint32_t)mpirr_setting_value(MPIRR_SET_WTIME_UNIT_NS);
     /* (a directory set but unacceptable is mpirr_settings_verify's to report) */
     if ((mpirr_rt.mode == MPIRR_MODE_RECORD || mpirr_rt.mode == MPIRR_MODE_REPLAY) &&
         !getenv("MPIRR_DIR")) {

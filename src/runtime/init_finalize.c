@@ -45,6 +45,7 @@ void mpirr_log_header_fill(mpirr_log_header *h, uint32_t flags)
     h->nranks = mpirr_rt.nranks;
     h->pid = (int32_t)getpid();
     h->flags = flags;
+    h->wtime_unit_ns = (flags & MPIRR_LOG_FLAG_WTIME) ? mpirr_rt.wtime_unit : 1;
     ssize_t n = readlink("/proc/self/exe", h->exe_path, sizeof h->exe_path - 1);
     if (n > 0) h->exe_path[n] = 0;
     h->exe_fingerprint = mpirr_file_fingerprint("/proc/self/exe");
@@ -137,6 +138,7 @@ static void start_replay(void)
                     "(%s; mpirr replay --no-exe-check runs it anyway)", mpirr_rt.rank, mpirr_rt.log_path,
                     h->exe_path);
     mpirr_rt.wtime = (h->flags & MPIRR_LOG_FLAG_WTIME) != 0;
+    mpirr_rt.wtime_unit = h->wtime_unit_ns; /* a flip records the rest at the same resolution */
     mpirr_libc_replay_flags(h->flags);
     mpirr_rt.rec_mode = (h->flags & MPIRR_LOG_FLAG_RACES) ? MPIRR_REC_RACES
                         : (h->flags & MPIRR_LOG_FLAG_ALL) ? MPIRR_REC_ALL

@@ -39,6 +39,8 @@ struct mpirr_runtime {
     int active;             /* log open: between MPI_Init and MPI_Finalize */
     int threaded;           /* MPI_THREAD_MULTIPLE granted: take the lock */
     int wtime;              /* MPI_Wtime values are recorded/replayed */
+    uint32_t wtime_unit;    /* ... at this resolution in ns (MPIRR_WTIME_UNIT_NS; the replayed
+                               log's): values whole multiples of it, MPI_Wtick at least it */
     int poll_waits;         /* replay waits by polling and yielding (replay_wait.c) */
     enum mpirr_rec_mode rec_mode;
     int piggyback;          /* races mode recording: messages carry timestamps (piggyback.h) */

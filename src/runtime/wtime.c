@@ -1,8 +1,12 @@
-/* wtime.c: MPI_Wtime. Its values steer time-driven control flow (deadlines, adaptive loops), so
- * they are recorded (unless `mpirr record --no-wtime`) and replay returns the recorded values.
- * Consecutive values are stored as deltas of their bit patterns, which are small. */
+/* wtime.c: MPI_Wtime and MPI_Wtick. Wtime's values steer time-driven control flow (deadlines,
+ * adaptive loops), so they are recorded (unless `mpirr record --no-wtime`) and replay returns
+ * the recorded values; the log codes each as nanoseconds since the previous one
+ * (record_codec.c). `record --wtime-resolution` rounds them down to whole multiples of a unit
+ * before the program sees them: what they hold below it is timing jitter, which no coder can
+ * shrink, and the log then stores steps in that unit. MPI_Wtick says the resolution. */
 #include <string.h>
 
+#include "record_codec.h"
 #include "replay_cursor.h"
 #include "runtime.h"
 #include "special_calls.h"
@@ -18,9 +22,19 @@ double mpirr_MPI_Wtime(void)
         memcpy(&t, &r.value, sizeof t);
         return t;
     }
-    t = PMPI_Wtime();
+    t = mpirr_wtime_round(PMPI_Wtime(), mpirr_rt.wtime_unit);
     mpirr_record r = {.kind = MPIRR_REC_WTIME, .call = MPIRR_ID_MPI_Wtime, .event = call_.event};
     memcpy(&r.value, &t, sizeof t);
     mpirr_record_append(&r);
     return t;
+}
+
+double mpirr_MPI_Wtick(void)
+{
+    MPIRR_BEGIN(MPI_Wtick);
+    double tick = PMPI_Wtick();
+    if (!mpirr_rt.wtime || mpirr_rt.wtime_unit <= 1 || !(mpirr_recording() || mpirr_replaying()))
+        return tick;
+    double unit = mpirr_rt.wtime_unit * 1e-9;
+    return unit > tick ? unit : tick;
 }

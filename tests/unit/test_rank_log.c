@@ -4,6 +4,7 @@
  * corrupted files, which must yield exactly a prefix of the records and a message naming the
  * file, never a crash or a wrong record; every coding of MPI_Wtime values a reader meets. */
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 #include "pending_slots.h"
 #include "rank_log.h"
 #include "record_codec.h"
+#include "varint.h"
 
 enum { NREC = 5000 };
 static mpirr_record recs[NREC];
@@ -351,10 +353,11 @@ static void test_hold_point(void)
 static void test_wtime_codings(void)
 {
     static uint8_t buf[NREC * 40], colbuf[NREC * 8];
-    for (int mode = 0; mode < 4; mode++) {
+    for (int mode = 0; mode < 5; mode++) { /* 4: a column, steps in microseconds */
         mpirr_bit_column col = {.out = colbuf};
         mpirr_codec_state enc = {.wtime_ns = mode > 0, .wtime_split = mode > 1,
-                                 .col = mode == 3 ? &col : NULL};
+                                 .wtime_unit = mode == 4 ? 1000 : 0,
+                                 .col = mode >= 3 ? &col : NULL};
         mpirr_codec_state dec = enc;
         size_t n = 0;
         int nw = 0;
@@ -364,7 +367,7 @@ static void test_wtime_codings(void)
                 nw++;
             }
         mpirr_bit_column in = {.in = colbuf, .len = (size_t)((col.pos + 7) / 8)};
-        dec.col = mode == 3 ? &in : NULL;
+        dec.col = mode >= 3 ? &in : NULL;
         const uint8_t *p = buf, *end = buf + n;
         int32_t *idx = NULL;
         size_t idx_cap = 0;
@@ -377,7 +380,7 @@ static void test_wtime_codings(void)
                 got++;
             }
         CHECK(nw > 500 && got == nw && bad == 0 && p == end);
-        if (mode != 3) {
+        if (mode < 3) {
             free(idx);
             continue;
         }
@@ -390,7 +393,8 @@ static void test_wtime_codings(void)
             colbuf[in.len - 1] &= (uint8_t)~1u;
         }
         mpirr_bit_column cut = {.in = colbuf, .len = in.len - 1};
-        mpirr_codec_state again = {.wtime_ns = 1, .wtime_split = 1, .col = &cut};
+        mpirr_codec_state again = {.wtime_ns = 1, .wtime_split = 1, .wtime_unit = enc.wtime_unit,
+                                   .col = &cut};
         p = buf;
         int failed = 0;
         for (int i = 0; i < NREC && !failed; i++)
@@ -402,6 +406,89 @@ static void test_wtime_codings(void)
         CHECK(failed || !mpirr_bit_column_done(&cut));
         free(idx);
     }
+}
+
+/* A recording at a resolution (record --wtime-resolution): the values the runtime rounds
+ * down are whole units below the value, code in fewer bits than the same values in
+ * nanoseconds, read back only with their unit, and the unit survives the header; a header
+ * with the flag and an impossible unit is refused. */
+static void test_wtime_unit(void)
+{
+    enum { N = 2000, UNIT = 1000 };
+    static uint8_t buf[2][N * 16], colbuf[2][N * 8];
+    static mpirr_record vals[N];
+    int64_t ns = 463145058998;
+    int below = 0;
+    for (int i = 0; i < N; i++) {
+        ns += (int64_t)(next() % 5000000);
+        double v = (double)ns / 1e9, t = mpirr_wtime_round(v, UNIT);
+        below += t <= v && t > v - UNIT * 1e-9 && (int64_t)(t * 1e9 + 0.5) % UNIT == 0;
+        vals[i] = (mpirr_record){.kind = MPIRR_REC_WTIME, .call = MPIRR_ID_MPI_Wtime,
+                                 .event = (uint64_t)i + 1, .written = (uint64_t)i + 1};
+        memcpy(&vals[i].value, &t, sizeof t);
+    }
+    CHECK(below == N && mpirr_wtime_round(0.25, 1) == 0.25);
+    size_t bits[2];
+    for (int u = 0; u < 2; u++) { /* u 1: in units */
+        mpirr_bit_column col = {.out = colbuf[u]};
+        mpirr_codec_state enc = {.wtime_ns = 1, .wtime_split = 1, .wtime_unit = u ? UNIT : 1,
+                                 .col = &col};
+        size_t n = 0;
+        for (int i = 0; i < N; i++) n += mpirr_record_encode(buf[u] + n, &vals[i], &enc);
+        bits[u] = n * 8 + (size_t)col.pos;
+        for (int as = 0; as < 2; as++) { /* read with the unit, and without it */
+            mpirr_bit_column in = {.in = colbuf[u], .len = (size_t)((col.pos + 7) / 8)};
+            mpirr_codec_state dec = {.wtime_ns = 1, .wtime_split = 1,
+                                     .wtime_unit = as ? UNIT : 1, .col = &in};
+            const uint8_t *p = buf[u], *end = buf[u] + n;
+            int32_t *idx = NULL;
+            size_t idx_cap = 0;
+            int same_all = 1;
+            for (int i = 0; i < N && same_all; i++) {
+                mpirr_record r;
+                const char *msg;
+                same_all = !mpirr_record_decode(&p, end, &r, &dec, &idx, &idx_cap, &msg) &&
+                           same(&r, &vals[i]);
+            }
+            free(idx);
+            CHECK(same_all == (as == u));
+        }
+    }
+    /* log2(1000) fewer bits a value, less what the bit lengths' code takes */
+    CHECK(bits[1] + 8 * N < bits[0]);
+
+    char path[600];
+    mpirr_log_header h = header();
+    h.rank = 3;
+    h.wtime_unit_ns = UNIT;
+    char err[512];
+    mpirr_log_writer *w = mpirr_log_writer_open(dir, &h, 0, err, sizeof err);
+    CHECK(w != NULL);
+    for (int i = 0; i < N; i++) CHECK(mpirr_log_append(w, &vals[i]) == 0);
+    CHECK(mpirr_log_close(w) == 0);
+    mpirr_log_path(path, sizeof path, dir, h.rank, "log");
+    mpirr_log_reader *r = mpirr_log_reader_open(path, err, sizeof err);
+    CHECK(r != NULL);
+    if (!r) return;
+    const mpirr_log_header *got = mpirr_log_reader_header(r);
+    CHECK((got->flags & MPIRR_LOG_FLAG_WTIME_UNIT) && got->wtime_unit_ns == UNIT);
+    mpirr_record rec;
+    int n = 0, bad = 0;
+    while (mpirr_log_read(r, &rec) == 1) bad += n < N && !same(&rec, &vals[n]), n++;
+    CHECK(n == N && bad == 0);
+    mpirr_log_reader_close(r);
+    /* the unit 0 under the flag (the header's checksum made right again) */
+    FILE *f = fopen(path, "r+b");
+    uint8_t hd[MPIRR_LOG_HEADER_BYTES];
+    CHECK(f && fread(hd, 1, sizeof hd, f) == sizeof hd);
+    memset(hd + 752, 0, 4);
+    mpirr_put_u64(hd + 760, mpirr_fnv64(MPIRR_FNV64_OFFSET, hd, 760));
+    CHECK(fseek(f, 0, SEEK_SET) == 0 && fwrite(hd, 1, sizeof hd, f) == sizeof hd);
+    fclose(f);
+    r = mpirr_log_reader_open(path, err, sizeof err);
+    CHECK(!r && strstr(err, "impossible MPI_Wtime resolution"));
+    if (r) mpirr_log_reader_close(r);
+    unlink(path);
 }
 
 int main(void)
@@ -535,6 +622,7 @@ int main(void)
     test_staged_damage();
     test_hold_point();
     test_wtime_codings();
+    test_wtime_unit();
 
     /* 6. not a log at all */
     FILE *f = fopen(tpath, "wb");
