@@ -31,9 +31,9 @@ chmod +x "$LINGERING"
 start=$SECONDS
 MPIRR_TEARDOWN_SECONDS=2 run "$TMP/linger" "$MPIRR" replay "$TMP/rec" -- "$LINGERING" \
     "${LAUNCH[@]:1}" "$BIN/diverge" b
-expect_error "$TMP/linger" "has not ended the job 2 s after rank 0 diverged" "mpirr ends it"
-grep -q "^mpirr: replay of rank 0 diverged at event 13 " "$TMP/linger.err" ||
-    fail "the lingering launcher's replay lost the divergence line: $(cat "$TMP/linger.err")"
+expect_error "$TMP/linger" "rank 0 diverged at event 13" "rank-00000.log"
+grep -q "^mpirr: the launcher has not ended the job 2 s after rank 0 diverged (MPIRR_TEARDOWN_SECONDS): mpirr ends it$" \
+    "$TMP/linger.err" || fail "no line says mpirr ended the lingering launcher: $(cat "$TMP/linger.err")"
 [ "$STATUS" -eq 70 ] || fail "a diverged replay whose launcher lingered exited $STATUS, not 70"
 [ $((SECONDS - start)) -lt 30 ] || fail "the lingering launcher was ended after $((SECONDS - start)) s"
 
@@ -46,7 +46,9 @@ chmod +x "$NOREAP"
 start=$SECONDS
 MPIRR_TEARDOWN_SECONDS=2 run "$TMP/nr" "$MPIRR" record -o "$TMP/noreap/rec" -- "$NOREAP" \
     "${LAUNCH[@]:1}" "$BIN/diverge" a
-expect_error "$TMP/nr" "the launcher has not reaped its ended processes for 2 s" "mpirr ends it"
+[ "$STATUS" -ne 0 ] || fail "the launcher mpirr ended exited 0"
+grep -q "^mpirr: the launcher has not reaped its ended processes for 2 s (MPIRR_TEARDOWN_SECONDS): mpirr ends it$" \
+    "$TMP/nr.err" || fail "no line says mpirr ended the launcher that does not reap: $(cat "$TMP/nr.err")"
 [ $((SECONDS - start)) -lt 30 ] || fail "the launcher that does not reap was ended after $((SECONDS - start)) s"
 run "$TMP/nrr" "$MPIRR" replay "$TMP/noreap/rec" -- "${LAUNCH[@]}" "$BIN/diverge" a
 [ "$STATUS" -eq 0 ] || { cat "$TMP/nrr.err" >&2; fail "the recording under a launcher that does not reap does not replay"; }
