@@ -3,16 +3,9 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "diag.h"
-
-double analysis_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "mono_clock.h"
 
 int analysis_open(const char *dir_arg, struct analysis *a, int with_hb, int quiet)
 {
@@ -20,7 +13,7 @@ int analysis_open(const char *dir_arg, struct analysis *a, int with_hb, int quie
     int rc = recording_open(dir_arg, &a->rec);
     if (rc) return rc;
     char err[1200];
-    double t0 = analysis_now();
+    double t0 = mono_seconds();
     a->run = an_load(a->rec.dir, a->rec.m.nranks, err, sizeof err);
     if (!a->run) {
         cli_error("%s (record with --events to analyse a run)", err);
@@ -37,19 +30,19 @@ int analysis_open(const char *dir_arg, struct analysis *a, int with_hb, int quie
             rank_list_add(&cut, p, rk->events);
     }
     rank_list_report_cut_off(&cut, "; analysing what the histories hold");
-    double t1 = analysis_now();
+    double t1 = mono_seconds();
     if (an_match(a->run)) {
         cli_error("out of memory matching the messages of %s", dir_arg);
         analysis_close(a);
         return CLI_EXIT_FAIL;
     }
-    double t2 = analysis_now();
+    double t2 = mono_seconds();
     if (with_hb && an_happened_before(a->run, NULL)) {
         cli_error("out of memory computing happened-before for %s", dir_arg);
         analysis_close(a);
         return CLI_EXIT_FAIL;
     }
-    double t3 = analysis_now();
+    double t3 = mono_seconds();
     a->load_s = t1 - t0;
     a->match_s = t2 - t1;
     a->hb_s = t3 - t2;

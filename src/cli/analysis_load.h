@@ -25,7 +25,6 @@ struct analysis {
  * cut-off histories (stat says so itself). */
 int analysis_open(const char *dir_arg, struct analysis *a, int with_hb, int quiet);
 void analysis_close(struct analysis *a);
-double analysis_now(void);
 
 /* "file.c:LINE (function)", or "object+0xOFFSET" without debug information, or "?" */
 void analysis_site(struct analysis *a, int rank, uint32_t site, char *buf, size_t n);

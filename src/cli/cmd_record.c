@@ -66,7 +66,8 @@ static int wtime_resolution(const char *v)
     char *end;
     unsigned long long n = strtoull(v, &end, 10);
     const mpirr_setting *s = &mpirr_settings[MPIRR_SET_WTIME_UNIT_NS];
-    for (size_t i = 0; end != v && *v >= '0' && *v <= '9' && i < sizeof units / sizeof units[0]; i++) {
+    int digits = *v >= '0' && *v <= '9'; /* strtoull would take "-5" and " 5" */
+    for (size_t i = 0; digits && i < sizeof units / sizeof units[0]; i++) {
         if (strcmp(end, units[i].suffix) || n == 0 || n > (unsigned long long)s->max / units[i].ns)
             continue;
         char ns[32];

@@ -7,16 +7,9 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "mono_clock.h"
 #include "settings.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void reaping_watch_init(struct reaping_watch *w, pid_t launcher)
 {
@@ -65,7 +58,7 @@ static int all_children_zombies(pid_t launcher)
 
 int reaping_watch_due(struct reaping_watch *w, FILE *err)
 {
-    double now = now_s();
+    double now = mono_seconds();
     if (now < w->next_look) return 0;
     w->next_look = now + 0.25;
     if (!all_children_zombies(w->launcher)) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "mono_clock.h"
 #include "opts.h"
 #include "rank_log.h"
 #include "record.h"
@@ -125,13 +126,13 @@ int races_report_build(struct analysis *a, struct races_report *rep)
     rep->load_s = a->load_s;
     rep->match_s = a->match_s;
     rep->hb_s = a->hb_s;
-    double t0 = analysis_now();
+    double t0 = mono_seconds();
     if (an_find_races(run, &rep->r)) return -1;
-    double t1 = analysis_now();
+    double t1 = mono_seconds();
     if (an_chu_huang(run, &rep->r)) return -1;
-    double t2 = analysis_now();
+    double t2 = mono_seconds();
     if (an_optimal_trace(run, &rep->r, &rep->cover)) return -1;
-    double t3 = analysis_now();
+    double t3 = mono_seconds();
     rep->races_s = t1 - t0;
     rep->ch_s = t2 - t1;
     rep->cover_s = t3 - t2;

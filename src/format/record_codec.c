@@ -75,11 +75,12 @@ static uint64_t wtime_bits_of(int64_t ns)
 
 double mpirr_wtime_round(double t, uint32_t unit_ns)
 {
+    if (unit_ns <= 1) return t;
     uint64_t bits;
     memcpy(&bits, &t, sizeof bits);
     int ok;
-    int64_t ns = wtime_ns_of(bits, &ok), rest = unit_ns > 1 ? ns % (int64_t)unit_ns : 0;
-    if (!ok || unit_ns <= 1) return t;
+    int64_t ns = wtime_ns_of(bits, &ok), rest = ns % (int64_t)unit_ns;
+    if (!ok) return t;
     bits = wtime_bits_of(ns - (rest < 0 ? rest + (int64_t)unit_ns : rest));
     memcpy(&t, &bits, sizeof t);
     return t;

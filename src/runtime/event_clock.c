@@ -26,7 +26,7 @@ enum { FIRST_RATE_NS = 200000 };
 #define RECALIBRATE_TICKS (1ull << 28)
 /* the rate's fixed point: 2^-32 ns a tick is far below a tick of any clock there is */
 #define TICK_BITS 32
-#define TICK_ONE 4294967296.0
+#define TICK_ONE ((double)(1ull << TICK_BITS))
 
 static uint64_t monotonic_ns(void)
 {

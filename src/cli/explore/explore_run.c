@@ -15,6 +15,7 @@
 #include "analysis_load.h"
 #include "child.h"
 #include "diag.h"
+#include "mono_clock.h"
 #include "rank_log.h"
 #include "recording.h"
 #include "replay_check.h"
@@ -77,21 +78,21 @@ static void read_ending(const char *rundir, struct explore_outcome *out)
 }
 
 struct time_limit {
-    double end; /* analysis_now() after which the run is ended */
+    double end; /* mono_seconds() after which the run is ended */
     int *hit;
 };
 
 static int past_limit(void *arg)
 {
     struct time_limit *t = arg;
-    return *t->hit = analysis_now() > t->end;
+    return *t->hit = mono_seconds() > t->end;
 }
 
 int explore_run(char *const *argv, const char *rundir, double limit,
                 struct explore_outcome *out)
 {
     memset(out, 0, sizeof *out);
-    double start = analysis_now();
+    double start = mono_seconds();
     struct time_limit t = {start + limit, &out->timed_out};
     char path[2][PATH_MAX + 16];
     int saved[2] = {-1, -1}, rc = 0;
@@ -107,7 +108,7 @@ int explore_run(char *const *argv, const char *rundir, double limit,
         out->mpirr_status = child_run(&c);
         out->interrupted = child_stop_signal();
     }
-    out->seconds = analysis_now() - start;
+    out->seconds = mono_seconds() - start;
     fflush(NULL);
     for (int i = 0; i < 2; i++)
         restore(1 + i, saved[i]);

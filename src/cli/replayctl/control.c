@@ -5,17 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
-
-double replay_control_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "mono_clock.h"
 
 int replay_control_create(struct replay_control *c, const char *dir, int nranks)
 {
@@ -86,7 +79,7 @@ enum rank_view replay_control_view(struct replay_control *c, int rank, double st
     case MPIRR_CTL_RUNNING: break;
     default: return RANK_ENDED;
     }
-    double t = replay_control_now();
+    double t = mono_seconds();
     if (s.progress != c->seen_progress[rank] || c->seen_since[rank] == 0) {
         c->seen_progress[rank] = s.progress;
         c->seen_since[rank] = t;

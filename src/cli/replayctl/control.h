@@ -42,8 +42,6 @@ void replay_control_read(const struct replay_control *c, int rank, mpirr_ctl_slo
 /* The rank's state as the session sees it; blocked once its progress has not changed for
  * stall_s seconds inside an MPI call. */
 enum rank_view replay_control_view(struct replay_control *c, int rank, double stall_s);
-/* Seconds on the monotonic clock: what stall detection and the session's timings count in. */
-double replay_control_now(void);
 /* Removes the file; frees. */
 void replay_control_finish(struct replay_control *c);
 

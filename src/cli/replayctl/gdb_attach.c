@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mono_clock.h"
 #include "paths.h"
 #include "session.h"
 
@@ -290,8 +291,8 @@ static void watchdog(struct gdb_server *g)
     replay_control_read(&g->s->control, g->rank, &slot);
     enum rank_view v = replay_control_view(&g->s->control, g->rank, g->s->stall_s);
     if (v == RANK_ENDED && g->ended_since == 0)
-        g->ended_since = replay_control_now();
-    if (v == RANK_BLOCKED || (v == RANK_ENDED && replay_control_now() - g->ended_since >= g->s->stall_s)) {
+        g->ended_since = mono_seconds();
+    if (v == RANK_BLOCKED || (v == RANK_ENDED && mono_seconds() - g->ended_since >= g->s->stall_s)) {
         g->armed = 0;
         if (pid_alive(slot.pid))
             kill(slot.pid, SIGINT);

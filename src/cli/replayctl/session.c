@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "event_trace.h"
 #include "gdb_attach.h"
+#include "mono_clock.h"
 #include "rank_log.h"
 #include "replay_hold.h"
 #include "stopline.h"
@@ -459,13 +460,13 @@ int replay_session_watch(void *arg)
     if (s->hold && s->hold->expected > 0 && replay_hold_watch(s->hold)) return 1;
     if (!s->interactive) return 0;
     if (s->watching) {
-        if (s->launched_at == 0) s->launched_at = replay_control_now();
+        if (s->launched_at == 0) s->launched_at = mono_seconds();
         if (!stopline_reached(s)) return 0;
         if (all_ended(s)) return 0; /* the job ends by itself: the verdict follows */
         if (s->first) {
             s->first = 0;
             fprintf(stdout, "mpirr: every rank is at the stopline (%.2f s after the launch)\n",
-                    replay_control_now() - s->launched_at);
+                    mono_seconds() - s->launched_at);
         }
         arrived(s, stdout);
     }

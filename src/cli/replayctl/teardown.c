@@ -3,6 +3,7 @@
  * others running by design. */
 #include "teardown.h"
 
+#include "mono_clock.h"
 #include "settings.h"
 
 void teardown_watch_init(struct teardown_watch *t)
@@ -32,15 +33,14 @@ int teardown_watch_due(struct teardown_watch *t, const struct replay_control *c,
             if (!ends_the_job(state)) continue;
             t->rank = r;
             t->state = state;
-            t->since = replay_control_now();
+            t->since = mono_seconds();
             break;
         }
         return 0;
     }
-    if (replay_control_now() - t->since < t->limit_s) return 0;
+    if (mono_seconds() - t->since < t->limit_s) return 0;
     fprintf(err, "mpirr: the launcher has not ended the job %.0f s after rank %d %s "
                  "(MPIRR_TEARDOWN_SECONDS): mpirr ends it\n",
             t->limit_s, t->rank, mpirr_ctl_state_name(t->state));
-    t->since = replay_control_now(); /* ending takes its own time: say it once per limit */
     return 1;
 }
