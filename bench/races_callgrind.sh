@@ -4,8 +4,9 @@
 # sources) recorded under callgrind at two sizes, in sources and races mode, for each MPI
 # built; the difference of the two runs over the difference in round trips is the cost of one
 # round trip (a send and a receive), start-up and the log's close cancelling out. Columns:
-#  - libmpirr: instructions in libmpirr.so, less its interposed pthread and clock functions,
-#    whose calls come from the MPI library's polling and so vary from run to run;
+#  - libmpirr: instructions in libmpirr.so with the code inlined into it from other files
+#    (cg_lib_ir in callgrind_setup.sh), less its interposed pthread and clock functions, whose
+#    calls come from the MPI library's polling and so vary from run to run;
 #  - MPI status calls: MPI_Get_elements_x, MPI_Status_set_elements_x, MPI_Test_cancelled
 #    and what they call, which races mode made for every message it received before it kept
 #    the status fields in place (src/runtime/status_fields.h).
@@ -22,12 +23,13 @@ ir() {
         valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.%p" \
         "$build/bench/$impl/pingpong" "$rounds" >/dev/null 2>&1
     # the lower pid is rank 0 under both launchers
-    local out
+    local out lib st
     out=$(ls "$TMP"/cg.* | sort -t. -k2 -n | head -1)
-    callgrind_annotate --inclusive=no --threshold=100 "$out" 2>/dev/null | tr -d , | awk '
-        /libmpirr\.so\]/ && !/sync_wrappers|sync_order|libc_interpose/ {lib += $1}
+    read -r lib _ <<<"$(cg_lib_ir "$out" 'sync_wrappers|sync_order|libc_interpose')"
+    st=$(callgrind_annotate --inclusive=no --threshold=100 "$out" 2>/dev/null | tr -d , | awk '
         /PMPI_Get_elements_x|PMPI_Status_set_elements_x|PMPI_Test_cancelled|ompi_datatype_get_elements|MPIR_Get_elements_x|MPIR_Status_set_elements_x/ {st += $1}
-        END {print lib + 0, st + 0}'
+        END {print st + 0}')
+    echo "$lib $st"
 }
 
 # per_round BUILD IMPL MODE: "libmpirr status" per round trip

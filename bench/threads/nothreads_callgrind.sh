@@ -17,10 +17,8 @@ ir() {
         valgrind --tool=callgrind --callgrind-out-file="$out" "$build/bench/$impl/callcost" "$iters" 2>/dev/null |
         grep '^bench ')
     local calls=$(sed -n 's/.* calls \([0-9]*\).*/\1/p' <<<"$line")
-    callgrind_annotate --inclusive=no --threshold=100 "$out" 2>/dev/null | tr -d , | awk -v c="$calls" '
-        /PROGRAM TOTALS/ {total = $1}
-        /libmpirr\.so\]/ {lib += $1}
-        END {print c, total, lib}'
+    read -r lib total <<<"$(cg_lib_ir "$out")"
+    echo "$calls $total $lib"
 }
 
 # per_call BUILD IMPL: "total/call libmpirr/call"

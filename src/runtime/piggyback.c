@@ -66,8 +66,9 @@ int mpirr_wired(int rank, MPI_Comm comm)
     return wired_info(rank, comm, &w) != NULL;
 }
 
-/* slot[0]: the header's length when it follows in the slot, or one of these */
-enum { SLOT_NO_HEADER = 0, SLOT_ON_SHADOW = 0xFF };
+/* slot[0]: the header's length when it follows in the slot (1 to 31), SLOT_FIXED | its
+ * length when it follows in the fixed form (vector_clock.h), or one of the other two */
+enum { SLOT_NO_HEADER = 0, SLOT_FIXED = 0x80, SLOT_ON_SHADOW = 0xFF };
 
 /* A header that may not fit in its slot, coded in `coded` (rare: kept out of fill's way). */
 static __attribute__((cold, noinline)) size_t code_long(int w, uint64_t seq, uint64_t now)
@@ -85,14 +86,17 @@ static __attribute__((flatten)) void fill(mpirr_header_send *h, uint8_t *slot,
     mpirr_lock();
     uint64_t seq = mpirr_race_next_seq(w);
     /* Coded in the slot when it surely fits there: a copy from elsewhere would load, several
-     * bytes at a time, bytes just stored one at a time, and wait for the stores to drain. */
-    size_t len = mpirr_vc_header(w, seq, now, slot + 1, MPIRR_WIRE_SLOT - 1);
+     * bytes at a time, bytes just stored one at a time, and wait for the stores to drain. The
+     * fixed form first: it takes room the slot has anyway, and reads without varint loops. */
+    size_t len = mpirr_vc_header_fixed(w, seq, now, slot + 1, MPIRR_WIRE_SLOT - 1);
+    uint8_t form = len ? SLOT_FIXED : 0;
+    if (!len) len = mpirr_vc_header(w, seq, now, slot + 1, MPIRR_WIRE_SLOT - 1);
     int in_slot = len != 0;
     if (!in_slot) len = code_long(w, seq, now);
     mpirr_rt.counters[MPIRR_CTR_PIGGYBACK_BYTES] += len;
     mpirr_rt.counters[MPIRR_CTR_PIGGYBACK_MSGS]++;
     if (len < MPIRR_WIRE_SLOT) {
-        slot[0] = (uint8_t)len;
+        slot[0] = (uint8_t)(form | len);
         if (!in_slot) memcpy(slot + 1, coded, len);
         mpirr_unlock();
         return;
@@ -214,6 +218,12 @@ static int read_header(const uint8_t *slot, int src, const MPI_Status *st, MPI_C
 {
     const uint8_t *hdr = slot + 1;
     int len = slot[0];
+    if ((len & ~0x1f) == SLOT_FIXED) { /* lengths up to 31 */
+        mpirr_lock();
+        int bad = mpirr_vc_apply_fixed(src, hdr, (size_t)(len & 0x1f), seq, knows_me);
+        mpirr_unlock();
+        return bad;
+    }
     if (slot[0] == SLOT_ON_SHADOW) {
         /* The header is on its way: its sender posted it before the data message. */
         MPI_Status hs;

@@ -4,6 +4,7 @@
 #include "vector_clock.h"
 
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "varint.h"
@@ -103,6 +104,37 @@ static size_t put_dense(uint8_t *p, int dest, uint64_t sent_at)
     return (size_t)(out - p);
 }
 
+/* The changed entries for dest at p, within room bytes: sparse pairs, or the dense form when
+ * it is smaller. Returns the bytes written and marks the entries as sent to dest; SIZE_MAX,
+ * marking nothing, when they might not fit. */
+static size_t put_entries(int dest, uint64_t sent_at, uint8_t *p, size_t room)
+{
+    /* Sparse first: most headers name a few entries; a bitmap pays off once the indices
+     * alone take more room than it. Each entry is checked against the room by its exact
+     * size (a margin of two longest varints an entry sent most 4-rank headers, which fit,
+     * the long way round, code_long in piggyback.c); the bitmap's steps, chained in rank
+     * order, are not the ones measured, so it is checked by their longest. */
+    uint8_t *q = p;
+    size_t index_bytes = 0, bitmap_bytes = 1 + ((size_t)n + 7) / 8, count = 0;
+    for (int i = head; i >= 0 && lu[i] > ls[dest]; i = next[i]) {
+        if (i == dest) continue;
+        uint64_t z = mpirr_zigzag((int64_t)(sent_at - v[i]));
+        size_t k = mpirr_varint_len((uint64_t)i + 1);
+        if (room - (size_t)(q - p) < k + mpirr_varint_len(z)) return SIZE_MAX; /* does not fit */
+        mpirr_varint_put(q, (uint64_t)i + 1);
+        index_bytes += k;
+        q += k;
+        q += mpirr_varint_put(q, z);
+        count++;
+    }
+    if (index_bytes > bitmap_bytes) {
+        if (room < bitmap_bytes + count * MPIRR_VARINT_MAX) return SIZE_MAX;
+        q = p + put_dense(p, dest, sent_at);
+    }
+    ls[dest] = tick;
+    return (size_t)(q - p);
+}
+
 size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_t room)
 {
     if (room < 3 * MPIRR_VARINT_MAX) return 0;
@@ -111,30 +143,20 @@ size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_
     p += mpirr_varint_put(p, seq);
     p += mpirr_varint_put(p, sent_at);
     p += put_diff(p, sent_at, dest == me ? sent_at : v[dest]);
-    /* Sparse first: most headers name a few entries; a bitmap pays off once the indices
-     * alone take more room than it. Each entry is checked against the room by its exact
-     * size (a margin of two longest varints an entry sent most 4-rank headers, which fit,
-     * the long way round, code_long in piggyback.c); the bitmap's steps, chained in rank
-     * order, are not the ones measured, so it is checked by their longest. */
-    uint8_t *entries = p;
-    size_t index_bytes = 0, bitmap_bytes = 1 + ((size_t)n + 7) / 8, count = 0;
-    for (int i = head; i >= 0 && lu[i] > ls[dest]; i = next[i]) {
-        if (i == dest) continue;
-        uint64_t z = mpirr_zigzag((int64_t)(sent_at - v[i]));
-        size_t k = mpirr_varint_len((uint64_t)i + 1);
-        if (room - (size_t)(p - out) < k + mpirr_varint_len(z)) return 0; /* does not fit */
-        mpirr_varint_put(p, (uint64_t)i + 1);
-        index_bytes += k;
-        p += k;
-        p += mpirr_varint_put(p, z);
-        count++;
-    }
-    if (index_bytes > bitmap_bytes) {
-        if (room - (size_t)(entries - out) < bitmap_bytes + count * MPIRR_VARINT_MAX) return 0;
-        p = entries + put_dense(entries, dest, sent_at);
-    }
-    ls[dest] = tick;
-    return (size_t)(p - out);
+    size_t k = put_entries(dest, sent_at, p, room - (size_t)(p - out));
+    return k == SIZE_MAX ? 0 : (size_t)(p - out) + k;
+}
+
+size_t mpirr_vc_header_fixed(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_t room)
+{
+    uint64_t sent_at = MPIRR_VC_SEND(now), knows = dest == me ? sent_at : v[dest];
+    if (room < MPIRR_VC_FIXED || (seq | sent_at | knows) > UINT32_MAX) return 0;
+    size_t k = put_entries(dest, sent_at, out + MPIRR_VC_FIXED, room - MPIRR_VC_FIXED);
+    if (k == SIZE_MAX) return 0;
+    mpirr_put_u32(out, (uint32_t)seq);
+    mpirr_put_u32(out + 4, (uint32_t)sent_at);
+    mpirr_put_u32(out + 8, (uint32_t)knows);
+    return MPIRR_VC_FIXED + k;
 }
 
 static int apply_dense(const uint8_t *p, const uint8_t *end, uint64_t sent_at)
@@ -154,14 +176,10 @@ static int apply_dense(const uint8_t *p, const uint8_t *end, uint64_t sent_at)
     return p == end ? 0 : -1;
 }
 
-int mpirr_vc_apply(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows_me)
+/* The entries after a header's prefix, [p, end). */
+static int apply_entries(const uint8_t *p, const uint8_t *end, uint64_t sent_at)
 {
-    const uint8_t *p = in, *end = in + len;
-    uint64_t sent_at, i, value;
-    if (mpirr_varint_get(&p, end, seq) || mpirr_varint_get(&p, end, &sent_at) ||
-        get_diff(&p, end, sent_at, knows_me))
-        return -1;
-    raise_to(src, sent_at);
+    uint64_t i, value;
     if (p < end && *p == 0) return apply_dense(p + 1, end, sent_at);
     while (p < end) {
         if (mpirr_varint_get(&p, end, &i) || i == 0 || i > (uint64_t)n ||
@@ -170,6 +188,27 @@ int mpirr_vc_apply(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64
         raise_to((int)i - 1, value);
     }
     return 0;
+}
+
+int mpirr_vc_apply(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows_me)
+{
+    const uint8_t *p = in, *end = in + len;
+    uint64_t sent_at;
+    if (mpirr_varint_get(&p, end, seq) || mpirr_varint_get(&p, end, &sent_at) ||
+        get_diff(&p, end, sent_at, knows_me))
+        return -1;
+    raise_to(src, sent_at);
+    return apply_entries(p, end, sent_at);
+}
+
+int mpirr_vc_apply_fixed(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows_me)
+{
+    if (len < MPIRR_VC_FIXED) return -1;
+    uint64_t sent_at = mpirr_get_u32(in + 4);
+    *seq = mpirr_get_u32(in);
+    *knows_me = mpirr_get_u32(in + 8);
+    raise_to(src, sent_at);
+    return apply_entries(in + MPIRR_VC_FIXED, in + len, sent_at);
 }
 
 uint64_t *mpirr_vc_snapshot(uint64_t now)

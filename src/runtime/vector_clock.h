@@ -20,6 +20,10 @@
  *   - dense, when naming the changed entries costs more than a bitmap: a 0 byte, a bitmap of
  *     ceil(P/8) bytes (bit i: entry i follows), the values in rank order, each as
  *     varint zigzag(previous - v[i]) with previous starting at sent_at.
+ * The fixed form, for a header slot whose room is there anyway (message_wire.h), holds the three
+ * leading values as little-endian 32-bit words (12 bytes, MPIRR_VC_FIXED), knows_dest as it is,
+ * then the entries as above: a word is one load where a varint is a loop, and most of a
+ * message's header is those three values. It is refused when a value needs more bits.
  * Values are written relative to the sender's own clock because ranks that talk to each other
  * progress at similar rates: the difference is small where the absolute half-event count is
  * not (docs/races.md, "Header size at scale", has the measurements). */
@@ -47,9 +51,14 @@ size_t mpirr_vc_header_max(void);
  * when the header might not fit (the bound is conservative: a header that would just fit may
  * be refused). */
 size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_t room);
+/* The same header in the fixed form; 0, changing nothing, when it might not fit in room or a
+ * leading value exceeds 32 bits. */
+#define MPIRR_VC_FIXED 12
+size_t mpirr_vc_header_fixed(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_t room);
 /* Merges a header from world rank src; returns -1 if it is malformed. *knows_me: the sender's
  * entry for this rank (the race check's input). */
 int mpirr_vc_apply(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows_me);
+int mpirr_vc_apply_fixed(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows_me);
 /* The whole vector (own entry = now), for merging across a collective; nranks entries. */
 uint64_t *mpirr_vc_snapshot(uint64_t now);
 /* Merges a vector obtained from a collective reduction of snapshots. */

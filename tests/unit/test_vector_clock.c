@@ -16,9 +16,16 @@ struct sent {
     uint64_t seq, now, knows_dest;
     uint8_t header[8192];
     size_t len;
+    int fixed; /* in the fixed form (a slot's room), not the varint form */
     uint64_t vec[300]; /* the sender's vector at the send (own entry = the send) */
 };
 static struct sent sends[MAX_SENDS];
+
+static int apply(int fixed, int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows)
+{
+    return fixed ? mpirr_vc_apply_fixed(src, in, len, seq, knows)
+                 : mpirr_vc_apply(src, in, len, seq, knows);
+}
 
 /* One run with nranks ranks, the sender being rank sender; spread: how many entries change
  * between sends at most. */
@@ -44,7 +51,11 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
         s->seq = seqs[s->dest]++;
         memcpy(s->vec, mpirr_vc_snapshot(now), (size_t)nranks * sizeof *s->vec);
         s->knows_dest = s->dest == sender ? MPIRR_VC_SEND(now) : s->vec[s->dest];
-        s->len = mpirr_vc_header(s->dest, s->seq, now, s->header, sizeof s->header);
+        /* every other header in the fixed form when it fits a slot's 31 bytes */
+        s->len = k % 2 ? mpirr_vc_header_fixed(s->dest, s->seq, now, s->header, 31) : 0;
+        s->fixed = s->len != 0;
+        CHECK(s->len <= 31);
+        if (!s->fixed) s->len = mpirr_vc_header(s->dest, s->seq, now, s->header, sizeof s->header);
         CHECK(s->len <= mpirr_vc_header_max());
     }
     mpirr_vc_free();
@@ -56,7 +67,7 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
             struct sent *s = &sends[k];
             if (s->dest != d) continue;
             uint64_t seq = 99, knows = 99;
-            CHECK(mpirr_vc_apply(sender, s->header, s->len, &seq, &knows) == 0);
+            CHECK(apply(s->fixed, sender, s->header, s->len, &seq, &knows) == 0);
             CHECK(seq == s->seq);
             CHECK(knows == s->knows_dest);
             const uint64_t *got = mpirr_vc_snapshot(0);
@@ -77,7 +88,7 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
                 uint8_t copy[8192];
                 memcpy(copy, s->header, cut);
                 uint64_t q, w;
-                (void)mpirr_vc_apply(sender, copy, cut, &q, &w);
+                (void)apply(s->fixed, sender, copy, cut, &q, &w);
             }
         }
         mpirr_vc_free();
@@ -104,6 +115,21 @@ static void forms(void)
      * bitmap + 62 one-byte steps, against 2 or more bytes per entry in pairs */
     CHECK(dense < 3 * 3 + 1 + 8 + 62 + 1);
     CHECK(sparse <= 3 * 3 + 2);
+    /* the fixed form: three words and the entry's pair; refused past 32 bits or the room */
+    CHECK(mpirr_vc_init(nranks, 0) == 0);
+    mpirr_vc_merge(all);
+    CHECK(mpirr_vc_header_fixed(5, 1ull << 32, 600, h, sizeof h) == 0);
+    CHECK(mpirr_vc_header_fixed(5, 0, 1ull << 31, h, sizeof h) == 0); /* sent_at 2^32 */
+    CHECK(mpirr_vc_header_fixed(5, 0, 600, h, 31) == 0); /* 62 entries: no room */
+    size_t fixed = mpirr_vc_header_fixed(5, 0, 600, h, sizeof h);
+    CHECK(fixed == dense - (1 + 2 + 2) + MPIRR_VC_FIXED); /* varints: seq 1 byte, the others 2 */
+    mpirr_vc_free();
+    CHECK(mpirr_vc_init(nranks, 7) == 0);
+    CHECK(mpirr_vc_apply_fixed(0, h, fixed, &seq, &knows) == 0);
+    CHECK(seq == 0 && knows == 1005);
+    CHECK(mpirr_vc_snapshot(0)[0] == 1200 && mpirr_vc_snapshot(0)[63] == 1063);
+    CHECK(mpirr_vc_apply_fixed(0, h, MPIRR_VC_FIXED - 1, &seq, &knows) == -1);
+    mpirr_vc_free();
 
     /* damaged headers */
     CHECK(mpirr_vc_init(5, 1) == 0);
