@@ -40,6 +40,9 @@ typedef struct mpirr_wire_data {
     int copy;      /* copy mode */
     int copied;    /* receive: data already copied out (MPI_Request_get_status) */
     void *heap;    /* the malloc'ed block, or NULL */
+    /* a blocking receive's communicator entry, found once for its layout and its header (a
+     * nonblocking one's communicator may be freed before it completes: NULL, found again) */
+    const struct mpirr_comm_info *ci;
 } mpirr_wire_data;
 
 /* One message's layout: what to pass to MPI in place of the user's buffer, count and type. */

@@ -142,8 +142,14 @@ void mpirr_header_post(mpirr_header_send *h, mpirr_wire *w, const void *buf, int
 void mpirr_recv_wire(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int source,
                      MPI_Comm comm, int keep)
 {
-    if (mpirr_wired(source, comm)) mpirr_wire_recv(w, buf, count, type, keep);
-    else mpirr_wire_plain(w, buf, count, type);
+    int ws;
+    const mpirr_comm_info *ci = wired_info(source, comm, &ws);
+    if (!ci) {
+        mpirr_wire_plain(w, buf, count, type);
+        return;
+    }
+    mpirr_wire_recv(w, buf, count, type, keep);
+    if (!keep) w->d.ci = ci;
 }
 
 /* A nonblocking send's heap storage: freed when MPI is done with it, which the request's
@@ -254,11 +260,14 @@ void mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, ui
     int matched = mpirr_consumed_message(rc) && matched_message(st, &cancelled);
     const uint8_t *slot = matched && d && d->slot ? mpirr_wire_received(d, st) : NULL;
     if (!mpirr_rt.piggyback || !mpirr_rt.active) return;
-    mpirr_lock();
-    mpirr_comm_info *ci = comm == MPI_COMM_NULL ? NULL : mpirr_comm_find(comm);
+    const mpirr_comm_info *ci = d ? d->ci : NULL;
+    if (!ci) {
+        mpirr_lock();
+        ci = comm == MPI_COMM_NULL ? NULL : mpirr_comm_find(comm);
+        mpirr_unlock();
+    }
     int src = ci && matched ? world_rank_of(ci, st->MPI_SOURCE) : -1;
     MPI_Comm shadow = ci ? ci->shadow : MPI_COMM_NULL;
-    mpirr_unlock();
     /* A truncated receive's slot is not read: MPICH may leave it unwritten (and its count
      * undefined), and a header announced on the shadow could then never be told apart from
      * garbage (docs/races.md, limits). */

@@ -114,6 +114,12 @@ static size_t put_entries(int dest, uint64_t sent_at, uint8_t *p, size_t room)
      * size (a margin of two longest varints an entry sent most 4-rank headers, which fit,
      * the long way round, code_long in piggyback.c); the bitmap's steps, chained in rank
      * order, are not the ones measured, so it is checked by their longest. */
+    /* Nothing new but dest's own entry (a ping-pong, an exchange with one peer): no entries. */
+    int first = head == dest ? next[head] : head;
+    if (first < 0 || lu[first] <= ls[dest]) {
+        ls[dest] = tick;
+        return 0;
+    }
     uint8_t *q = p;
     size_t index_bytes = 0, bitmap_bytes = 1 + ((size_t)n + 7) / 8, count = 0;
     for (int i = head; i >= 0 && lu[i] > ls[dest]; i = next[i]) {
@@ -208,7 +214,7 @@ int mpirr_vc_apply_fixed(int src, const uint8_t *in, size_t len, uint64_t *seq, 
     *seq = mpirr_get_u32(in);
     *knows_me = mpirr_get_u32(in + 8);
     raise_to(src, sent_at);
-    return apply_entries(in + MPIRR_VC_FIXED, in + len, sent_at);
+    return len == MPIRR_VC_FIXED ? 0 : apply_entries(in + MPIRR_VC_FIXED, in + len, sent_at);
 }
 
 uint64_t *mpirr_vc_snapshot(uint64_t now)
