@@ -55,7 +55,9 @@ int main(int argc, char **argv) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   const double seconds = MPI_Wtime() - t0;
-  if (rank == 0 && (nbytes ? bytes[0] != (unsigned char)iters : msg != (double)iters)) fail("ping-pong payload %g after %ld iterations", msg, iters);
+  if (rank == 0 && !nbytes && msg != (double)iters) fail("ping-pong payload %g after %ld iterations", msg, iters);
+  if (rank == 0 && nbytes && bytes[0] != (unsigned char)iters)
+    fail("ping-pong payload byte %u after %ld iterations, not %u", bytes[0], iters, (unsigned char)iters);
   char extra[64];
   snprintf(extra, sizeof extra, "ns_per_msg %.1f", seconds * 1e9 / (2.0 * (double)iters));
   bench_report("pingpong", iters, seconds, &bc, extra);

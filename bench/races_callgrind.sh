@@ -29,11 +29,10 @@ ir() {
     local out lib st mc
     out=$(ls "$TMP"/cg.* | sort -t. -k2 -n | head -1)
     read -r lib _ <<<"$(cg_lib_ir "$out" 'sync_wrappers|sync_order|libc_interpose')"
-    st=$(callgrind_annotate --inclusive=no --threshold=100 "$out" 2>/dev/null | tr -d , | awk '
+    read -r st mc <<<"$(callgrind_annotate --inclusive=no --threshold=100 "$out" 2>/dev/null | tr -d , | awk '
         /PMPI_Get_elements_x|PMPI_Status_set_elements_x|PMPI_Test_cancelled|ompi_datatype_get_elements|MPIR_Get_elements_x|MPIR_Status_set_elements_x/ {st += $1}
-        END {print st + 0}')
-    mc=$(callgrind_annotate --inclusive=no --threshold=100 "$out" 2>/dev/null | tr -d , | awk '
-        /:__memcpy_[a-z0-9_]* / {mc += $1} END {print mc + 0}')
+        /:__memcpy_[a-z0-9_]* / {mc += $1}
+        END {print st + 0, mc + 0}')"
     echo "$lib $st $mc"
 }
 

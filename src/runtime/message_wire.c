@@ -135,7 +135,6 @@ static void layout_struct(mpirr_wire *w, const void *buf, int count, MPI_Datatyp
     }
 }
 
-/* copy mode: slot then `bytes` bytes of data, as MPI_BYTE */
 /* A copy of a message's data in copy mode: up to 16 bytes (most small messages: a counter, a
  * pair of doubles) as two possibly overlapping loads and stores, not a call into libc. */
 static inline void copy_data(uint8_t *to, const uint8_t *from, size_t n)
@@ -157,6 +156,7 @@ static inline void copy_data(uint8_t *to, const uint8_t *from, size_t n)
     }
 }
 
+/* copy mode: slot then `bytes` bytes of data, as MPI_BYTE */
 static void layout_copy(mpirr_wire *w, void *user, size_t bytes, int keep)
 {
     w->d.slot = storage(w, bytes, keep);

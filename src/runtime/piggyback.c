@@ -223,14 +223,10 @@ static int read_header(const uint8_t *slot, int src, const MPI_Status *st, MPI_C
                        uint64_t *seq, uint64_t *knows_me)
 {
     const uint8_t *hdr = slot + 1;
-    int len = slot[0];
-    if ((len & ~0x1f) == SLOT_FIXED) { /* lengths up to 31 */
-        mpirr_lock();
-        int bad = mpirr_vc_apply_fixed(src, hdr, (size_t)(len & 0x1f), seq, knows_me);
-        mpirr_unlock();
-        return bad;
-    }
-    if (slot[0] == SLOT_ON_SHADOW) {
+    int len = slot[0], fixed = (len & ~0x1f) == SLOT_FIXED; /* fixed: lengths up to 31 */
+    if (fixed) {
+        len &= 0x1f;
+    } else if (slot[0] == SLOT_ON_SHADOW) {
         /* The header is on its way: its sender posted it before the data message. */
         MPI_Status hs;
         if (PMPI_Recv(rbuf, header_max, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, shadow, &hs) != MPI_SUCCESS)
@@ -241,7 +237,8 @@ static int read_header(const uint8_t *slot, int src, const MPI_Status *st, MPI_C
         return -1;
     }
     mpirr_lock();
-    int bad = mpirr_vc_apply(src, hdr, (size_t)len, seq, knows_me);
+    int bad = fixed ? mpirr_vc_apply_fixed(src, hdr, (size_t)len, seq, knows_me)
+                    : mpirr_vc_apply(src, hdr, (size_t)len, seq, knows_me);
     mpirr_unlock();
     return bad;
 }

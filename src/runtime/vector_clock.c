@@ -3,8 +3,8 @@
  * last header to d, so the delta for d is the list prefix with lu > ls[d]. */
 #include "vector_clock.h"
 
-#include <stdlib.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "varint.h"
@@ -109,17 +109,17 @@ static size_t put_dense(uint8_t *p, int dest, uint64_t sent_at)
  * marking nothing, when they might not fit. */
 static size_t put_entries(int dest, uint64_t sent_at, uint8_t *p, size_t room)
 {
-    /* Sparse first: most headers name a few entries; a bitmap pays off once the indices
-     * alone take more room than it. Each entry is checked against the room by its exact
-     * size (a margin of two longest varints an entry sent most 4-rank headers, which fit,
-     * the long way round, code_long in piggyback.c); the bitmap's steps, chained in rank
-     * order, are not the ones measured, so it is checked by their longest. */
     /* Nothing new but dest's own entry (a ping-pong, an exchange with one peer): no entries. */
     int first = head == dest ? next[head] : head;
     if (first < 0 || lu[first] <= ls[dest]) {
         ls[dest] = tick;
         return 0;
     }
+    /* Sparse first: most headers name a few entries; a bitmap pays off once the indices
+     * alone take more room than it. Each entry is checked against the room by its exact
+     * size (a margin of two longest varints an entry sent most 4-rank headers, which fit,
+     * the long way round, code_long in piggyback.c); the bitmap's steps, chained in rank
+     * order, are not the ones measured, so it is checked by their longest. */
     uint8_t *q = p;
     size_t index_bytes = 0, bitmap_bytes = 1 + ((size_t)n + 7) / 8, count = 0;
     for (int i = head; i >= 0 && lu[i] > ls[dest]; i = next[i]) {
