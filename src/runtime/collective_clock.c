@@ -42,7 +42,7 @@ static long rooted_bytes(MPI_Comm comm, int root, int root_count, MPI_Datatype r
 /* A barrier moves nothing but orders everyone. */
 #define BARRIER_BYTES 1
 
-static void merge(int rc, MPI_Comm comm, enum flow flow, int root, long bytes, uint64_t now)
+static void merge(int rc, MPI_Comm comm, enum flow flow, int root, long bytes)
 {
     if (rc != MPI_SUCCESS || !mpirr_piggybacking() || !mpirr_rt.clock_merge || bytes == 0)
         return;
@@ -57,7 +57,7 @@ static void merge(int rc, MPI_Comm comm, enum flow flow, int root, long bytes, u
     /* one word more: whether any member wants a count exchange (race_check.h) */
     uint64_t *mine = malloc(2 * ((size_t)n + 1) * sizeof *mine), *all = mine + n + 1;
     if (!mine) mpirr_fatal("out of memory merging timestamps");
-    memcpy(mine, mpirr_vc_snapshot(now), (size_t)n * sizeof *mine);
+    memcpy(mine, mpirr_vc_snapshot(), (size_t)n * sizeof *mine);
     mpirr_unlock();
     mine[n] = flow == EVERYONE && mpirr_race_wants_counts();
     int me = -1, ok = 1;
@@ -65,7 +65,7 @@ static void merge(int rc, MPI_Comm comm, enum flow flow, int root, long bytes, u
     switch (flow) {
     case EVERYONE:
         PMPI_Allreduce(mine, all, n + 1, MPI_UINT64_T, MPI_MAX, shadow);
-        if (all[n]) mpirr_race_exchange_counts(ci, MPIRR_VC_SEND(now));
+        if (all[n]) mpirr_race_exchange_counts(ci, mine[mpirr_rt.rank]);
         break;
     case FROM_ROOT:
         memcpy(all, mine, (size_t)n * sizeof *all);
@@ -92,7 +92,7 @@ int mpirr_MPI_Barrier(MPI_Comm comm)
 {
     MPIRR_BEGIN(MPI_Barrier);
     int rc = PMPI_Barrier(comm);
-    merge(rc, comm, EVERYONE, 0, BARRIER_BYTES, call_.event);
+    merge(rc, comm, EVERYONE, 0, BARRIER_BYTES);
     return rc;
 }
 
@@ -100,7 +100,7 @@ int mpirr_MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MP
 {
     MPIRR_BEGIN(MPI_Bcast);
     int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
-    merge(rc, comm, FROM_ROOT, root, bytes_of(count, datatype), call_.event);
+    merge(rc, comm, FROM_ROOT, root, bytes_of(count, datatype));
     return rc;
 }
 
@@ -110,7 +110,7 @@ int mpirr_MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     MPIRR_BEGIN(MPI_Gather);
     int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     merge(rc, comm, TO_ROOT, root,
-          rooted_bytes(comm, root, recvcount, recvtype, sendcount, sendtype), call_.event);
+          rooted_bytes(comm, root, recvcount, recvtype, sendcount, sendtype));
     return rc;
 }
 
@@ -120,7 +120,7 @@ int mpirr_MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     MPIRR_BEGIN(MPI_Scatter);
     int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     merge(rc, comm, FROM_ROOT, root,
-          rooted_bytes(comm, root, sendcount, sendtype, recvcount, recvtype), call_.event);
+          rooted_bytes(comm, root, sendcount, sendtype, recvcount, recvtype));
     return rc;
 }
 
@@ -129,7 +129,7 @@ int mpirr_MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 {
     MPIRR_BEGIN(MPI_Allgather);
     int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    merge(rc, comm, EVERYONE, 0, bytes_of(recvcount, recvtype), call_.event);
+    merge(rc, comm, EVERYONE, 0, bytes_of(recvcount, recvtype));
     return rc;
 }
 
@@ -138,7 +138,7 @@ int mpirr_MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 {
     MPIRR_BEGIN(MPI_Alltoall);
     int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    merge(rc, comm, EVERYONE, 0, bytes_of(recvcount, recvtype), call_.event);
+    merge(rc, comm, EVERYONE, 0, bytes_of(recvcount, recvtype));
     return rc;
 }
 
@@ -147,7 +147,7 @@ int mpirr_MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 {
     MPIRR_BEGIN(MPI_Reduce);
     int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-    merge(rc, comm, TO_ROOT, root, bytes_of(count, datatype), call_.event);
+    merge(rc, comm, TO_ROOT, root, bytes_of(count, datatype));
     return rc;
 }
 
@@ -156,7 +156,7 @@ int mpirr_MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 {
     MPIRR_BEGIN(MPI_Allreduce);
     int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-    merge(rc, comm, EVERYONE, 0, bytes_of(count, datatype), call_.event);
+    merge(rc, comm, EVERYONE, 0, bytes_of(count, datatype));
     return rc;
 }
 
@@ -169,7 +169,7 @@ int mpirr_MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
     long total = 0;
     if (rc == MPI_SUCCESS && mpirr_piggybacking() && PMPI_Comm_size(comm, &n) == MPI_SUCCESS)
         for (int i = 0; i < n; i++) total += bytes_of(recvcounts[i], datatype);
-    merge(rc, comm, EVERYONE, 0, total, call_.event);
+    merge(rc, comm, EVERYONE, 0, total);
     return rc;
 }
 
@@ -178,7 +178,7 @@ int mpirr_MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvc
 {
     MPIRR_BEGIN(MPI_Reduce_scatter_block);
     int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-    merge(rc, comm, EVERYONE, 0, bytes_of(recvcount, datatype), call_.event);
+    merge(rc, comm, EVERYONE, 0, bytes_of(recvcount, datatype));
     return rc;
 }
 
@@ -187,7 +187,7 @@ int mpirr_MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 {
     MPIRR_BEGIN(MPI_Scan);
     int rc = PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
-    merge(rc, comm, PREFIX, 0, bytes_of(count, datatype), call_.event);
+    merge(rc, comm, PREFIX, 0, bytes_of(count, datatype));
     return rc;
 }
 
@@ -196,6 +196,6 @@ int mpirr_MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 {
     MPIRR_BEGIN(MPI_Exscan);
     int rc = PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
-    merge(rc, comm, EXCLUSIVE_PREFIX, 0, bytes_of(count, datatype), call_.event);
+    merge(rc, comm, EXCLUSIVE_PREFIX, 0, bytes_of(count, datatype));
     return rc;
 }

@@ -74,15 +74,19 @@ static int hit_of(const struct hits *h, int index)
 }
 
 /* A tracked request completed with status st and error code rc: read its header (races mode),
- * log its outcome (record) or check it (replay). */
-static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Request handle,
-                              MPI_Status *st, int rc)
+ * log its outcome (record) or check it (replay). Returns MPI_SUCCESS, or the error of a
+ * truncation only mpirr could see (mpirr_header_receive; st->MPI_ERROR says it too), for the
+ * caller to raise on *comm. */
+static int tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Request handle,
+                             MPI_Status *st, int rc, MPI_Comm *comm)
 {
+    int raised = MPI_SUCCESS;
     if ((e->flags & TRACK_PERSISTENT) && !(e->flags & TRACK_ACTIVE) &&
         !(e->flags & TRACK_HEADER))
-        return; /* inactive: no-op */
+        return raised; /* inactive: no-op */
+    *comm = e->comm;
     if (e->flags & TRACK_HEADER) {
-        mpirr_header_receive(e->comm, rc, st, e->race_id, c->event, &e->wire);
+        raised = mpirr_header_receive(e->comm, rc, st, e->race_id, &e->wire);
         e->race_id = -1;
     }
     int cancelled = rc == MPI_SUCCESS && mpirr_status_cancelled(st);
@@ -107,20 +111,34 @@ static void tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Reque
     if (e->flags & TRACK_PERSISTENT) e->flags &= ~(unsigned)(TRACK_ACTIVE | TRACK_CANCELLED);
     else mpirr_track_done(handle, e);
     mpirr_unlock();
+    return raised;
 }
 
-/* Completion of the requests at the given array positions (statuses parallel to them). */
-static void hits_completed(const mpirr_call *c, const struct hits *h, int n, const int *index,
-                           MPI_Status *sts, int all)
+/* Completion of the requests at the given array positions (statuses parallel to them).
+ * Returns the communicator of the first request with a truncation only mpirr could see
+ * (its status's MPI_ERROR says so), or MPI_COMM_NULL. */
+static MPI_Comm hits_completed(const mpirr_call *c, const struct hits *h, int n, const int *index,
+                               MPI_Status *sts, int all)
 {
+    MPI_Comm failed = MPI_COMM_NULL, comm;
     for (int k = 0; k < (all ? h->n : n); k++) {
         int pos = all ? h->index[k] : index[k];
         int hk = all ? k : hit_of(h, pos);
         if (hk < 0) continue;
         MPI_Status *st = &sts[all ? pos : k];
         if (st->MPI_ERROR == MPI_ERR_PENDING) continue;
-        tracked_completed(c, h->entry[hk], h->handle[hk], st, st->MPI_ERROR);
+        if (tracked_completed(c, h->entry[hk], h->handle[hk], st, st->MPI_ERROR, &comm) &&
+            failed == MPI_COMM_NULL)
+            failed = comm;
     }
+    return failed;
+}
+
+/* A multiple completion whose statuses (n of them) all said MPI_SUCCESS until mpirr found a
+ * truncation on comm in one: fails as MPI does, with MPI_ERR_IN_STATUS. */
+static int failed_in_status(int rc, MPI_Comm comm)
+{
+    return comm == MPI_COMM_NULL || rc != MPI_SUCCESS ? rc : mpirr_raise(comm, MPI_ERR_IN_STATUS);
 }
 
 /* A status array for n requests: the caller's, or scratch when it passed MPI_STATUSES_IGNORE
@@ -185,7 +203,9 @@ int mpirr_MPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Request before = *request;
     MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc = mpirr_replaying() ? mpirr_replay_wait(request, st) : PMPI_Wait(request, st);
-    if (mpirr_consumed_message(rc)) tracked_completed(&call_, e, before, st, rc);
+    MPI_Comm comm;
+    if (mpirr_consumed_message(rc) && tracked_completed(&call_, e, before, st, rc, &comm))
+        rc = mpirr_raise(comm, MPI_ERR_TRUNCATE);
     return rc;
 }
 
@@ -210,7 +230,9 @@ int mpirr_MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         if (!mpirr_consumed_message(rc) || !*flag) return rc;
         mpirr_record_test_ok(&call_, NULL, 0, 0, NULL);
     }
-    if (e && mpirr_consumed_message(rc)) tracked_completed(&call_, e, before, st, rc);
+    MPI_Comm comm;
+    if (e && mpirr_consumed_message(rc) && tracked_completed(&call_, e, before, st, rc, &comm))
+        rc = mpirr_raise(comm, MPI_ERR_TRUNCATE);
     return rc;
 }
 
@@ -278,9 +300,10 @@ static int any(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
     if (mpirr_consumed_message(rc) && *flag && *index != MPI_UNDEFINED && h.n) {
         MPI_Status copy = *st; /* the user's status keeps its MPI_ERROR field untouched */
         copy.MPI_ERROR = rc;
-        hits_completed(c, &h, 1, index, &copy, 0);
+        MPI_Comm failed = hits_completed(c, &h, 1, index, &copy, 0);
         copy.MPI_ERROR = st->MPI_ERROR; /* and gets the count without the slot */
         *st = copy;
+        if (failed != MPI_COMM_NULL) rc = mpirr_raise(failed, MPI_ERR_TRUNCATE);
     }
     hits_free(&h);
     return rc;
@@ -329,7 +352,7 @@ static int all(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
     }
     if (h.n && *flag && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)) {
         if (rc == MPI_SUCCESS) mark_ok(sts, count);
-        hits_completed(c, &h, 0, NULL, sts, 1);
+        rc = failed_in_status(rc, hits_completed(c, &h, 0, NULL, sts, 1));
     }
     if (h.n) statuses_done(sts, statuses, small);
     hits_free(&h);
@@ -385,7 +408,7 @@ static int some(const mpirr_call *c, int blocking, int incount, MPI_Request reqs
     }
     if (h.n && *outcount > 0 && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)) {
         if (rc == MPI_SUCCESS) mark_ok(sts, *outcount);
-        hits_completed(c, &h, *outcount, indices, sts, 0);
+        rc = failed_in_status(rc, hits_completed(c, &h, *outcount, indices, sts, 0));
     }
     if (h.n) statuses_done(sts, statuses, small);
     hits_free(&h);

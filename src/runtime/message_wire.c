@@ -9,6 +9,7 @@
 #include "status_fields.h"
 
 static size_t copy_max = 4096;
+static MPI_Comm self_copy = MPI_COMM_NULL; /* unpack_short's, made on first use */
 
 void mpirr_wire_init(void)
 {
@@ -25,6 +26,7 @@ void mpirr_wire_init(void)
 void mpirr_wire_plain(mpirr_wire *w, const void *buf, int count, MPI_Datatype type)
 {
     w->d = (mpirr_wire_data){0};
+    w->d.made = MPI_DATATYPE_NULL;
     w->buf = buf;
     w->count = count;
     w->type = type;
@@ -122,16 +124,28 @@ static MPI_Datatype kept_struct(const uint8_t *slot, const void *buf, int count,
     return k->made;
 }
 
-static void layout_struct(mpirr_wire *w, const void *buf, int count, MPI_Datatype type, int keep)
+/* receive: whether a short message may have to be unpacked into buf (message_wire.h) */
+static void layout_struct(mpirr_wire *w, const void *buf, int count, MPI_Datatype type, int keep,
+                          int receive)
 {
+    size_t basic = basic_size(type);
     w->d.slot = storage(w, 0, keep);
     w->buf = MPI_BOTTOM;
     w->count = 1;
-    if (basic_size(type) && !mpirr_rt.threaded) {
+    if (basic && !mpirr_rt.threaded) {
         w->type = kept_struct(w->d.slot, buf, count, type);
     } else {
         w->made = make_struct(w->d.slot, buf, count, type);
         w->type = w->made;
+    }
+    if (!receive) return;
+    if (basic) { /* contiguous: a short message is copied */
+        w->d.user = (void *)buf;
+        w->d.bytes = (size_t)count * basic;
+    } else { /* the type says where its bytes go: kept for unpack_short */
+        w->d.keeps_type = 1;
+        w->d.made = w->made;
+        w->made = MPI_DATATYPE_NULL;
     }
 }
 
@@ -178,7 +192,7 @@ void mpirr_wire_send(mpirr_wire *w, const void *buf, int count, MPI_Datatype typ
         layout_copy(w, (void *)buf, bytes, keep);
         mpirr_wire_refill(&w->d);
     } else {
-        layout_struct(w, buf, count, type, keep);
+        layout_struct(w, buf, count, type, keep, 0);
     }
 }
 
@@ -189,7 +203,8 @@ void mpirr_wire_recv(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int
     int c = contiguous(count, type, &bytes);
     if (c < 0) return;
     if (c && bytes <= copy_max) layout_copy(w, buf, bytes, keep);
-    else layout_struct(w, buf, count, type, keep);
+    else layout_struct(w, buf, count, type, keep, 1);
+    w->d.slot[0] = 0; /* not MPIRR_WIRE_SHORT if MPI writes nothing (a truncation) */
 }
 
 void mpirr_wire_send_copy(mpirr_wire *w, const void *buf, int count, MPI_Datatype type)
@@ -217,10 +232,74 @@ void mpirr_wire_refill(const mpirr_wire_data *d)
     if (d->copy && d->user) copy_data(d->slot + MPIRR_WIRE_SLOT, d->user, d->bytes);
 }
 
-const uint8_t *mpirr_wire_received(mpirr_wire_data *d, MPI_Status *st)
+int mpirr_wire_shorten(mpirr_wire *w)
+{
+    size_t data = (size_t)w->count - MPIRR_WIRE_SLOT; /* a packed send's is its packed size */
+    if (!w->d.copy || data > MPIRR_WIRE_SHORT_MAX) return 0;
+    uint8_t *at = w->d.slot + MPIRR_WIRE_SLOT - 1; /* the byte before the data */
+    *at = MPIRR_WIRE_SHORT;
+    w->buf = at;
+    w->count = (int)data + 1;
+    return 1;
+}
+
+void mpirr_wire_release(mpirr_wire_data *d)
+{
+    free(d->heap);
+    d->heap = NULL;
+    if (d->keeps_type) PMPI_Type_free(&d->made);
+    d->keeps_type = 0;
+}
+
+/* A short message's n bytes of data (at the slot's second byte) into a receive in place with
+ * a derived type: received from this process, through MPI, as the type lays them out (partial
+ * elements included). Returns the receive's capacity in bytes. Rare: such a receive of a
+ * message this small. */
+static __attribute__((cold, noinline)) size_t unpack_short(const mpirr_wire_data *d, size_t n)
+{
+    int ints[3], size = 0, nints, naddrs, ntypes, combiner;
+    MPI_Aint addrs[2];
+    MPI_Datatype types[2];
+    if (self_copy == MPI_COMM_NULL && PMPI_Comm_dup(MPI_COMM_SELF, &self_copy) != MPI_SUCCESS)
+        mpirr_fatal("races mode: rank %d could not make a communicator", mpirr_rt.rank);
+    /* the struct {slot bytes, count x type at buf} of layout_struct */
+    if (PMPI_Type_get_contents(d->made, 3, 2, 2, ints, addrs, types) != MPI_SUCCESS ||
+        PMPI_Type_size(types[1], &size) != MPI_SUCCESS)
+        mpirr_fatal("races mode: rank %d could not read a receive's datatype", mpirr_rt.rank);
+    size_t room = (size_t)ints[2] * (size_t)size;
+    int take = (int)(n < room ? n : room);
+    if (PMPI_Sendrecv(d->slot + 1, take, MPI_BYTE, 0, 0, (void *)(uintptr_t)addrs[1], ints[2],
+                      types[1], 0, 0, self_copy, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        mpirr_fatal("races mode: rank %d could not unpack a message", mpirr_rt.rank);
+    PMPI_Type_get_envelope(types[1], &nints, &naddrs, &ntypes, &combiner);
+    if (combiner != MPI_COMBINER_NAMED) PMPI_Type_free(&types[1]);
+    return room;
+}
+
+/* A short message of n bytes (n >= 1) in d's slot. */
+static const uint8_t *received_short(mpirr_wire_data *d, MPI_Status *st, size_t n, int *truncated)
+{
+    size_t data = n - 1, room = d->bytes;
+    if (d->copied) {
+        /* out already (MPI_Request_get_status) */
+    } else if (d->user) {
+        if (data && room) copy_data(d->user, d->slot + 1, data < room ? data : room);
+    } else if (d->keeps_type) {
+        room = unpack_short(d, data);
+    }
+    d->copied = 1;
+    *truncated = data > room;
+    mpirr_status_set_bytes(st, (MPI_Count)data);
+    return d->slot;
+}
+
+const uint8_t *mpirr_wire_received(mpirr_wire_data *d, MPI_Status *st, int *truncated)
 {
     MPI_Count n = mpirr_status_bytes(st);
-    if (n < MPIRR_WIRE_SLOT) return NULL;
+    *truncated = 0;
+    if (n < MPIRR_WIRE_SLOT)
+        return n > 0 && d->slot[0] == MPIRR_WIRE_SHORT ? received_short(d, st, (size_t)n, truncated)
+                                                       : NULL;
     MPI_Count data = n - MPIRR_WIRE_SLOT;
     if (d->copy && !d->copied) {
         copy_data(d->user, d->slot + MPIRR_WIRE_SLOT, (size_t)data < d->bytes ? (size_t)data : d->bytes);
@@ -233,7 +312,7 @@ const uint8_t *mpirr_wire_received(mpirr_wire_data *d, MPI_Status *st)
 void mpirr_wire_probed(MPI_Status *st)
 {
     MPI_Count n = mpirr_status_bytes(st);
-    if (n >= MPIRR_WIRE_SLOT) mpirr_status_set_bytes(st, n - MPIRR_WIRE_SLOT);
+    if (n > 0) mpirr_status_set_bytes(st, n - (n < MPIRR_WIRE_SLOT ? 1 : MPIRR_WIRE_SLOT));
 }
 
 /* Blocks of requests freed while active. */
@@ -258,6 +337,7 @@ void mpirr_wire_finish(void)
     for (int i = 0; i < STRUCTS_KEPT; i++)
         if (kept[i].slot) PMPI_Type_free(&kept[i].made);
     memset(kept, 0, sizeof kept);
+    if (self_copy != MPI_COMM_NULL) PMPI_Comm_free(&self_copy);
     for (size_t i = 0; i < nabandoned; i++) free(abandoned[i]);
     free(abandoned);
     abandoned = NULL;

@@ -19,6 +19,15 @@
  * status_fields.h), so MPI_Get_count and MPI_Get_elements see what they would natively.
  * Probes see the slot too and are repaired the same way.
  *
+ * The short form: a message of at most MPIRR_WIRE_SHORT_MAX bytes of data whose header would
+ * say nothing (its sender's clock is all zero: vector_clock.h) travels as the one byte
+ * MPIRR_WIRE_SHORT and its data, so an 8-byte message takes 9 bytes, under the 11 at which
+ * Open MPI's shared-memory path gets slower (docs/piggyback.md). Every other message has the
+ * whole slot, so a message of fewer than MPIRR_WIRE_SLOT bytes is short and any other is not:
+ * a probe tells them apart by the count alone. A receive still posts room for the slot, and
+ * a short message fits in it whatever the layout; a short message larger than the receive's
+ * capacity, which MPI then no longer sees as truncated, is reported by mpirr (*truncated).
+ *
  * Storage: a blocking call with at most MPIRR_WIRE_LOCAL bytes of data uses the bytes inside
  * its mpirr_wire (on its stack, kept small: a page of stack per call measured slower); others
  * a malloc'ed block, which a nonblocking or persistent call keeps until its request completes
@@ -31,15 +40,20 @@
 #include <stdint.h>
 
 enum { MPIRR_WIRE_SLOT = 32, MPIRR_WIRE_LOCAL = 256 };
+enum { MPIRR_WIRE_SHORT = 0x40, MPIRR_WIRE_SHORT_MAX = MPIRR_WIRE_SLOT - 2 };
 
 /* What a completion needs of a receive's layout (kept in its tracked request). */
 typedef struct mpirr_wire_data {
     uint8_t *slot; /* the header slot; in copy mode the data follows it; NULL: no slot */
-    void *user;    /* copy mode: the user's buffer */
-    size_t bytes;  /* copy mode: the user's capacity (receive) or data size (send) */
+    void *user;    /* copy mode, or in place with a C type: the user's buffer */
+    size_t bytes;  /* then: the user's capacity (receive) or data size (send) */
     int copy;      /* copy mode */
     int copied;    /* receive: data already copied out (MPI_Request_get_status) */
     void *heap;    /* the malloc'ed block, or NULL */
+    /* a receive in place with a derived type: its struct type, kept to unpack a short
+     * message into the user's buffer (mpirr_wire_release frees it) */
+    int keeps_type;
+    MPI_Datatype made;
     /* a blocking receive's communicator entry, found once for its layout and its header (a
      * nonblocking one's communicator may be freed before it completes: NULL, found again) */
     const struct mpirr_comm_info *ci;
@@ -75,11 +89,19 @@ static inline void mpirr_wire_posted(mpirr_wire *w)
 }
 /* A persistent send starts again: copies the user's data into its copy-mode buffer. */
 void mpirr_wire_refill(const mpirr_wire_data *d);
+/* A send laid out by w goes in the short form if its data fits: 1 if it does (w now sends it
+ * so), 0 if it keeps the slot. */
+int mpirr_wire_shorten(mpirr_wire *w);
+/* What a receive laid out by d owns: its heap block, and its kept type. */
+void mpirr_wire_release(mpirr_wire_data *d);
 
 /* A receive laid out by d consumed a message with status st: copies the data out (copy mode,
- * once), and sets st's count to the user's part. Returns the slot, or NULL when the status
- * counts fewer bytes than a slot (a truncated receive whose count MPI left undefined). */
-const uint8_t *mpirr_wire_received(mpirr_wire_data *d, MPI_Status *st);
+ * once, and a short message), and sets st's count to the user's part. Returns the slot (a
+ * short message's: its first byte is MPIRR_WIRE_SHORT), or NULL when the status counts fewer
+ * bytes than a slot and the message is not short (a truncated receive whose count MPI left
+ * undefined). *truncated: a short message larger than the receive (its count is the
+ * message's, as Open MPI reports a truncated one's). */
+const uint8_t *mpirr_wire_received(mpirr_wire_data *d, MPI_Status *st, int *truncated);
 /* A probe on a communicator with slots found a message: the same count repair. */
 void mpirr_wire_probed(MPI_Status *st);
 

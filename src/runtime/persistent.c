@@ -20,7 +20,7 @@ static void before_start(const mpirr_call *c, MPI_Request *req, uint32_t sub)
     tracked_request *e = mpirr_track_lookup(*req);
     if (!e || !(e->flags & TRACK_PERSISTENT)) return;
     if (e->flags & TRACK_SEND) {
-        mpirr_send_started(c, e);
+        mpirr_send_started(e);
         return;
     }
     if (e->flags & TRACK_HEADER) { /* races mode, record */

@@ -68,31 +68,43 @@ int mpirr_wired(int rank, MPI_Comm comm)
 
 /* slot[0]: the header's length when it follows in the slot (1 to 31), SLOT_FIXED | its
  * length when it follows in the fixed form (vector_clock.h), or one of the other two */
-enum { SLOT_NO_HEADER = 0, SLOT_FIXED = 0x80, SLOT_ON_SHADOW = 0xFF };
+enum { SLOT_NO_HEADER = 0, SLOT_SHORT = MPIRR_WIRE_SHORT, SLOT_FIXED = 0x80, SLOT_ON_SHADOW = 0xFF };
 
 /* A header that may not fit in its slot, coded in `coded` (rare: kept out of fill's way). */
-static __attribute__((cold, noinline)) size_t code_long(int w, uint64_t seq, uint64_t now)
+static __attribute__((cold, noinline)) size_t code_long(int w, uint64_t seq)
 {
-    return mpirr_vc_header(w, seq, now, coded, (size_t)header_max);
+    return mpirr_vc_header(w, seq, coded, (size_t)header_max);
 }
 
-/* Writes the header of a message to dest (world rank w) on ci made at event now into slot,
- * or posts it on the shadow and says so in the slot. Flattened: the coding inlined here took
- * 70 instructions a message fewer than the same code called. */
+/* Writes the header of a message to dest (world rank w) on ci into slot, or posts it on the
+ * shadow and says so in the slot; or, when its sender's clock is all zero and shorten (the
+ * message's layout, NULL for a persistent send) takes the short form, no header at all.
+ * Flattened: the coding inlined here took 70 instructions a message fewer than the same code
+ * called. */
 static __attribute__((flatten)) void fill(mpirr_header_send *h, uint8_t *slot,
                                           const mpirr_comm_info *ci, int w, int dest, int tag,
-                                          uint64_t now, int blocking)
+                                          int blocking, mpirr_wire *shorten)
 {
     mpirr_lock();
     uint64_t seq = mpirr_race_next_seq(w);
+    /* Sent while the clock is all zero: it knows nothing, and the receiver needs no number
+     * for it (race_check.c, note_order). */
+    if (mpirr_vc_zero()) {
+        seq = 0;
+        if (shorten && mpirr_wire_shorten(shorten)) {
+            mpirr_rt.counters[MPIRR_CTR_PIGGYBACK_MSGS]++;
+            mpirr_unlock();
+            return;
+        }
+    }
     /* Coded in the slot when it surely fits there: a copy from elsewhere would load, several
      * bytes at a time, bytes just stored one at a time, and wait for the stores to drain. The
      * fixed form first: it takes room the slot has anyway, and reads without varint loops. */
-    size_t len = mpirr_vc_header_fixed(w, seq, now, slot + 1, MPIRR_WIRE_SLOT - 1);
+    size_t len = mpirr_vc_header_fixed(w, seq, slot + 1, MPIRR_WIRE_SLOT - 1);
     uint8_t form = len ? SLOT_FIXED : 0;
-    if (!len) len = mpirr_vc_header(w, seq, now, slot + 1, MPIRR_WIRE_SLOT - 1);
+    if (!len) len = mpirr_vc_header(w, seq, slot + 1, MPIRR_WIRE_SLOT - 1);
     int in_slot = len != 0;
-    if (!in_slot) len = code_long(w, seq, now);
+    if (!in_slot) len = code_long(w, seq);
     mpirr_rt.counters[MPIRR_CTR_PIGGYBACK_BYTES] += len;
     mpirr_rt.counters[MPIRR_CTR_PIGGYBACK_MSGS]++;
     if (len < MPIRR_WIRE_SLOT) {
@@ -114,18 +126,17 @@ static __attribute__((flatten)) void fill(mpirr_header_send *h, uint8_t *slot,
 }
 
 void mpirr_header_fill(mpirr_header_send *h, uint8_t *slot, int dest, int tag, MPI_Comm comm,
-                       uint64_t now, int blocking)
+                       int blocking)
 {
     int w;
     const mpirr_comm_info *ci = wired_info(dest, comm, &w);
     h->active = 0;
     slot[0] = SLOT_NO_HEADER;
-    if (ci && w >= 0) fill(h, slot, ci, w, dest, tag, now, blocking); /* else freed meanwhile */
+    if (ci && w >= 0) fill(h, slot, ci, w, dest, tag, blocking, NULL); /* else freed meanwhile */
 }
 
 void mpirr_header_post(mpirr_header_send *h, mpirr_wire *w, const void *buf, int count,
-                       MPI_Datatype type, int dest, int tag, MPI_Comm comm, uint64_t now,
-                       int blocking)
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm, int blocking)
 {
     int wdest;
     h->active = 0;
@@ -136,7 +147,7 @@ void mpirr_header_post(mpirr_header_send *h, mpirr_wire *w, const void *buf, int
     }
     if (blocking == MPIRR_POST_COPY) mpirr_wire_send_copy(w, buf, count, type);
     else mpirr_wire_send(w, buf, count, type, !blocking);
-    if (w->d.slot) fill(h, w->d.slot, ci, wdest, dest, tag, now, blocking != 0);
+    if (w->d.slot) fill(h, w->d.slot, ci, wdest, dest, tag, blocking != 0, w);
 }
 
 void mpirr_recv_wire(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int source,
@@ -224,6 +235,10 @@ static int read_header(const uint8_t *slot, int src, const MPI_Status *st, MPI_C
 {
     const uint8_t *hdr = slot + 1;
     int len = slot[0], fixed = (len & ~0x1f) == SLOT_FIXED; /* fixed: lengths up to 31 */
+    if (len == SLOT_SHORT) { /* sent while its sender's clock was all zero */
+        *seq = *knows_me = 0;
+        return 0;
+    }
     if (fixed) {
         len &= 0x1f;
     } else if (slot[0] == SLOT_ON_SHADOW) {
@@ -250,13 +265,20 @@ static int matched_message(const MPI_Status *st, int *cancelled)
     return !*cancelled && mpirr_is_rank(st->MPI_SOURCE);
 }
 
-void mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, uint64_t now,
-                          mpirr_wire_data *d)
+int mpirr_raise(MPI_Comm comm, int code)
 {
-    int cancelled = 0;
+    if (comm != MPI_COMM_NULL) PMPI_Comm_call_errhandler(comm, code);
+    return code;
+}
+
+int mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, mpirr_wire_data *d)
+{
+    int cancelled = 0, truncated = 0;
     int matched = mpirr_consumed_message(rc) && matched_message(st, &cancelled);
-    const uint8_t *slot = matched && d && d->slot ? mpirr_wire_received(d, st) : NULL;
-    if (!mpirr_rt.piggyback || !mpirr_rt.active) return;
+    const uint8_t *slot = matched && d && d->slot ? mpirr_wire_received(d, st, &truncated) : NULL;
+    if (truncated) st->MPI_ERROR = MPI_ERR_TRUNCATE;
+    int raised = truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    if (!mpirr_rt.piggyback || !mpirr_rt.active) return raised;
     const mpirr_comm_info *ci = d ? d->ci : NULL;
     if (!ci) {
         mpirr_lock();
@@ -279,14 +301,15 @@ void mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, ui
         mpirr_race_arrived(ci, src, st->MPI_TAG, seq, knows_me, wild_id);
     }
     if (wild_id >= 0)
-        mpirr_race_completed(wild_id, now, matched, matched ? st->MPI_SOURCE : 0,
+        mpirr_race_completed(wild_id, matched, matched ? st->MPI_SOURCE : 0,
                              matched ? st->MPI_TAG : 0, src, cancelled);
+    return raised;
 }
 
 void mpirr_header_peek(mpirr_wire_data *d, MPI_Status *st)
 {
-    int cancelled;
-    if (matched_message(st, &cancelled)) mpirr_wire_received(d, st);
+    int cancelled, truncated; /* reported by the completion that follows */
+    if (matched_message(st, &cancelled)) mpirr_wire_received(d, st, &truncated);
 }
 
 void mpirr_header_probed(MPI_Comm comm, MPI_Status *st)

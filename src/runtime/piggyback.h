@@ -38,18 +38,17 @@ static inline int mpirr_message_counted(int dest)
 /* Whether a message to or from rank on comm has a slot: races mode records and comm carries
  * headers (rank MPI_PROC_NULL: no message). */
 int mpirr_wired(int rank, MPI_Comm comm);
-/* Lays out, in w, a message of count x type at buf to dest (a rank of comm) made at event
- * now, its header in the slot (or plain when it has no slot). Counts the message in every
- * record mode. blocking: 1 when the call completes the send before returning (w's own
+/* Lays out, in w, a message of count x type at buf to dest (a rank of comm), its header in
+ * the slot, or in the short form when it has nothing to say and the data fits
+ * (message_wire.h), or plain when it has no slot. Counts the message in every record mode. blocking: 1 when the call completes the send before returning (w's own
  * storage), MPIRR_POST_COPY when it must also never read buf in place (Sendrecv_replace). */
 enum { MPIRR_POST_COPY = 2 };
 void mpirr_header_post(mpirr_header_send *h, mpirr_wire *w, const void *buf, int count,
-                       MPI_Datatype type, int dest, int tag, MPI_Comm comm, uint64_t now,
-                       int blocking);
-/* Writes the header of a message to dest made at event now into slot (a persistent send's,
- * at every start), or, when it does not fit, posts it on the shadow and says so in the slot. */
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm, int blocking);
+/* Writes the header of a message to dest into slot (a persistent send's, at every start: it
+ * keeps its slot), or, when it does not fit, posts it on the shadow and says so in the slot. */
 void mpirr_header_fill(mpirr_header_send *h, uint8_t *slot, int dest, int tag, MPI_Comm comm,
-                       uint64_t now, int blocking);
+                       int blocking);
 /* mpirr_header_done's two rare cases, out of line: a send's heap storage, a shadow header. */
 void mpirr_header_send_storage(void *heap, int rc, const MPI_Request *request);
 void mpirr_header_shadow_done(mpirr_header_send *h, int blocking);
@@ -71,12 +70,16 @@ static inline void mpirr_header_done(mpirr_header_send *h, mpirr_wire *w, int bl
 /* Lays out, in w, a receive from source on comm (keep: it completes after the call returns). */
 void mpirr_recv_wire(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int source,
                      MPI_Comm comm, int keep);
-/* A receive on comm laid out by d (NULL: no slot) completed with status st and return code rc
- * at event now: strips the slot (status count, copy mode's data), reads the header of the
- * message it received, merges it and runs the race check. wild_id is the receive's race entry
- * (race_check.h) or -1; it is completed here. */
-void mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, uint64_t now,
-                          mpirr_wire_data *d);
+/* A receive on comm laid out by d (NULL: no slot) completed with status st and return code rc:
+ * strips the slot (status count, copy mode's data), reads the header of the message it
+ * received, merges it and runs the race check. wild_id is the receive's race entry
+ * (race_check.h) or -1; it is completed here. Returns MPI_ERR_TRUNCATE for a short message
+ * larger than the receive (MPI saw none: the caller raises it, mpirr_raise), else
+ * MPI_SUCCESS. */
+int mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, mpirr_wire_data *d);
+/* An error MPI did not see, raised as MPI would: comm's error handler is called (the default
+ * one aborts), and code is returned for the call to return. */
+int mpirr_raise(MPI_Comm comm, int code);
 
 /* MPI_Request_get_status found the receive laid out by d complete, with status st: strips
  * the slot as the completion will (the header is read then). */

@@ -52,7 +52,6 @@ static int nposts, free_post = -1;
 static struct done *ring;
 static uint32_t ring_cap, ring_max, ring_head, ring_len;
 static int ring_fixed; /* the pending file could not grow: ring_cap is final */
-static uint64_t last_done;
 static mpirr_pending_slots *slots;
 
 static uint64_t *ctr(unsigned which) { return &mpirr_rt.counters[which]; }
@@ -110,7 +109,6 @@ static void free_all(void)
     nposts = 0;
     free_post = -1;
     ring_len = ring_head = 0;
-    last_done = 0;
 }
 
 uint64_t mpirr_race_next_seq(int dest) { return ++sent[dest]; }
@@ -250,23 +248,10 @@ static void apply_checkpoints(int src)
     }
 }
 
-static void note_order(int src, uint64_t seq, uint64_t knows)
+/* Messages that were waiting in early for the prefix to reach them. */
+static void advance_prefix(int src)
 {
-    received[src]++;
-    if (seq != prefix[src] + 1) {
-        if (seq <= prefix[src]) return; /* impossible unless a header was lost: ignore */
-        if (nearly[src] == capearly[src]) {
-            capearly[src] = capearly[src] ? 2 * capearly[src] : 8;
-            struct early *ne = realloc(early[src], capearly[src] * sizeof *ne);
-            if (!ne) mpirr_fatal("out of memory for race detection");
-            early[src] = ne;
-        }
-        early[src][nearly[src]++] = (struct early){seq, knows};
-        return;
-    }
-    prefix[src] = seq;
-    if (knows > safe[src]) safe[src] = knows;
-    for (size_t i = 0; i < nearly[src];) { /* messages that were waiting for this one */
+    for (size_t i = 0; i < nearly[src];) {
         struct early e = early[src][i];
         if (e.seq != prefix[src] + 1) {
             i++;
@@ -277,6 +262,30 @@ static void note_order(int src, uint64_t seq, uint64_t knows)
         early[src][i] = early[src][--nearly[src]];
         i = 0;
     }
+}
+
+/* Message seq of src arrived, knowing knows of this rank. seq 0: a message without a number,
+ * sent while src's clock was all zero (knows 0). Those come before all of src's numbered
+ * messages, so when one arrives, the first place of src's order not yet filled is one of
+ * theirs (had they all filled their places, this one would not be arriving now): it takes
+ * that place, and which of them it was does not matter, since they all knew nothing. */
+static void note_order(int src, uint64_t seq, uint64_t knows)
+{
+    received[src]++;
+    if (seq && seq != prefix[src] + 1) {
+        if (seq <= prefix[src]) return; /* impossible unless a header was lost: ignore */
+        if (nearly[src] == capearly[src]) {
+            capearly[src] = capearly[src] ? 2 * capearly[src] : 8;
+            struct early *ne = realloc(early[src], capearly[src] * sizeof *ne);
+            if (!ne) mpirr_fatal("out of memory for race detection");
+            early[src] = ne;
+        }
+        early[src][nearly[src]++] = (struct early){seq, knows};
+        return;
+    }
+    prefix[src]++;
+    if (knows > safe[src]) safe[src] = knows;
+    if (nearly[src]) advance_prefix(src);
     if (ncps[src]) apply_checkpoints(src);
 }
 
@@ -302,8 +311,7 @@ void mpirr_race_arrived(const mpirr_comm_info *ci, int src, int tag, uint64_t se
     mpirr_unlock();
 }
 
-void mpirr_race_completed(int id, uint64_t done, int has_match, int source, int tag, int src,
-                          int cancelled)
+void mpirr_race_completed(int id, int has_match, int source, int tag, int src, int cancelled)
 {
     if (id < 0) return;
     mpirr_lock();
@@ -315,7 +323,6 @@ void mpirr_race_completed(int id, uint64_t done, int has_match, int source, int 
         return;
     }
     (*ctr(MPIRR_CTR_WILD_RECEIVES))++;
-    done = MPIRR_VC_RECEIVED(done);
     /* A message from another sender, acceptable to it, arrived elsewhere while it was posted:
      * it could have been this receive's (conservative: it may have matched before). One from
      * its own sender could not: MPI's order per sender and the posting order decide. */
@@ -330,11 +337,17 @@ void mpirr_race_completed(int id, uint64_t done, int has_match, int source, int 
         decide(ring_at(0), 1, MPIRR_CTR_FALLBACK_LOGGED);
         pop_decided();
     }
-    if (done < last_done) done = last_done; /* keeps the ring sorted; later is conservative */
-    last_done = done;
+    struct done entry = {.key = p.key, .done = mpirr_vc_own() + 1, .sub = p.sub, .call = p.call,
+                         .tag_pattern = p.tag, .src = src, .source = source, .tag = tag,
+                         .ci = p.ci};
+    if (closed(&entry)) { /* no other sender (a pair of ranks): the clock need not move */
+        mpirr_unlock();
+        return;
+    }
+    /* the receive's number: the ring stays sorted by it, and sends from now on know it */
+    entry.done = mpirr_vc_advance();
     struct done *d = ring_at(ring_len++);
-    *d = (struct done){.key = p.key, .done = done, .sub = p.sub, .call = p.call,
-                       .tag_pattern = p.tag, .src = src, .source = source, .tag = tag, .ci = p.ci};
+    *d = entry;
     if (slots) stage_slot(d);
     if (ring_len > *ctr(MPIRR_CTR_PENDING_PEAK)) *ctr(MPIRR_CTR_PENDING_PEAK) = ring_len;
     sweep();

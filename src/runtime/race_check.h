@@ -36,23 +36,24 @@ void mpirr_race_abandon(void);
 /* A receive with MPI_ANY_SOURCE was posted (key: the post event and index, call id). Returns
  * the entry's id, or -1 when the runtime is not in races mode. */
 int mpirr_race_posted(const mpirr_comm_info *ci, int tag, uint64_t key, uint32_t sub, unsigned call);
-/* A message arrived (its header was read): seq and knows_me from the header, src its sender's
- * world rank; receiver is the id of the wildcard entry that received it, or -1. */
+/* A message arrived (its header was read): seq and knows_me from the header (seq 0: a
+ * message without a number, sent while its sender's clock was all zero, knows_me 0), src its
+ * sender's world rank; receiver is the id of the wildcard entry that received it, or -1. */
 void mpirr_race_arrived(const mpirr_comm_info *ci, int src, int tag, uint64_t seq,
                         uint64_t knows_me, int receiver);
-/* Entry id completed during event done: matched (source, tag as in the status; src its world
- * rank), or cancelled, or failed before matching (has_match 0). */
-void mpirr_race_completed(int id, uint64_t done, int has_match, int source, int tag, int src,
-                          int cancelled);
+/* Entry id completed: matched (source, tag as in the status; src its world rank), or
+ * cancelled, or failed before matching (has_match 0). One that waits for a verdict advances
+ * this rank's clock (vector_clock.h). */
+void mpirr_race_completed(int id, int has_match, int source, int tag, int src, int cancelled);
 /* Entry id will never complete (freed, or its receive call failed). */
 void mpirr_race_dropped(int id);
 
 /* At a collective that orders every member before every other (collective_clock.c): whether
  * this rank has enough undecided receives to want the members to exchange message counts
  * (the members agree through the collective's own reduction), and the exchange itself: once
- * every message a member sent before the collective is in, the rest it sends know this rank's
- * half-event knows, which closes the receives completed before it even if that member never
- * sends here. */
+ * every message a member sent before the collective is in, the rest it sends know this
+ * rank's clock entry `knows` (its value in the merge), which closes the receives completed
+ * before it even if that member never sends here. */
 int mpirr_race_wants_counts(void);
 void mpirr_race_exchange_counts(const mpirr_comm_info *ci, uint64_t knows);
 

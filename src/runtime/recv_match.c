@@ -76,17 +76,20 @@ static MPI_Status *recv_prepare(const mpirr_call *c, int *source, int *tag, MPI_
 }
 
 /* After it (laid out by w): log (sources/all mode), or strip the slot, read the header and
- * run the race check (races). */
-static void recv_finish(const mpirr_call *c, MPI_Comm comm, int rc, MPI_Status *st,
-                        int record, const struct race_recv *rr, mpirr_wire *w)
+ * run the race check (races). Returns the call's return code: rc, or a truncation only mpirr
+ * could see (message_wire.h, the short form). */
+static int recv_finish(const mpirr_call *c, MPI_Comm comm, int rc, MPI_Status *st,
+                       int record, const struct race_recv *rr, mpirr_wire *w)
 {
+    int raised = MPI_SUCCESS;
     mpirr_wire_posted(w);
     if (record) mpirr_record_match(c, st);
     if (mpirr_races_mode() && mpirr_recording()) {
-        mpirr_header_receive(comm, rc, st, rr->id, c->event, &w->d);
+        raised = mpirr_header_receive(comm, rc, st, rr->id, &w->d);
         if (rr->log_now) mpirr_record_recv_done(c->event, 0, c->id, st, 0);
     }
-    free(w->d.heap);
+    mpirr_wire_release(&w->d);
+    return raised == MPI_SUCCESS ? rc : mpirr_raise(comm, raised);
 }
 
 /* MPI_THREAD_MULTIPLE: a blocking receive's post made in its thread's turn, waited for (the
@@ -112,8 +115,7 @@ int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int 
         int rc = PMPI_Irecv((void *)w.buf, w.count, w.type, source, tag, comm, &req);
         mpirr_threaded_posted();
         rc = wait_posted(rc, &req, st);
-        recv_finish(&call_, comm, rc, st, record, &rr, &w);
-        return rc;
+        return recv_finish(&call_, comm, rc, st, record, &rr, &w);
     }
     if (mpirr_replaying() && mpirr_rt.poll_waits) {
         /* Polite waiting (replay_wait.c) by probing, then the real receive of the message now
@@ -124,8 +126,7 @@ int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int 
         if (rc != MPI_SUCCESS) return rc;
     }
     int rc = PMPI_Recv((void *)w.buf, w.count, w.type, source, tag, comm, st);
-    recv_finish(&call_, comm, rc, st, record, &rr, &w);
-    return rc;
+    return recv_finish(&call_, comm, rc, st, record, &rr, &w);
 }
 
 /* The send half's header is waited for after the receive half's header is read, so that two
@@ -140,7 +141,7 @@ int mpirr_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     MPI_Status local, *st = recv_prepare(&call_, &source, &recvtag, comm, status, &local, &record, &rr);
     mpirr_header_send h;
     mpirr_wire ws, wr;
-    mpirr_header_post(&h, &ws, sendbuf, sendcount, sendtype, dest, sendtag, comm, call_.event, 1);
+    mpirr_header_post(&h, &ws, sendbuf, sendcount, sendtype, dest, sendtag, comm, 1);
     mpirr_recv_wire(&wr, recvbuf, recvcount, recvtype, source, comm, 0);
     int rc;
     if (mpirr_threaded_post_held()) {
@@ -162,8 +163,9 @@ int mpirr_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
         rc = PMPI_Sendrecv(ws.buf, ws.count, ws.type, dest, sendtag, (void *)wr.buf, wr.count,
                            wr.type, source, recvtag, comm, st);
     }
-    recv_finish(&call_, comm, rc, st, record, &rr, &wr);
-    mpirr_header_done(&h, &ws, 1, rc, NULL);
+    int sent = rc;
+    rc = recv_finish(&call_, comm, rc, st, record, &rr, &wr);
+    mpirr_header_done(&h, &ws, 1, sent, NULL);
     return rc;
 }
 
@@ -179,8 +181,7 @@ int mpirr_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int 
     mpirr_wire ws, wr;
     /* with slots, a Sendrecv whose send half is a copy: it must not read what the receive
      * half writes */
-    mpirr_header_post(&h, &ws, buf, count, datatype, dest, sendtag, comm, call_.event,
-                      MPIRR_POST_COPY);
+    mpirr_header_post(&h, &ws, buf, count, datatype, dest, sendtag, comm, MPIRR_POST_COPY);
     mpirr_recv_wire(&wr, buf, count, datatype, source, comm, 0);
     int rc;
     if (ws.d.slot || wr.d.slot)
@@ -188,8 +189,9 @@ int mpirr_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int 
                            wr.type, source, recvtag, comm, st);
     else
         rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, st);
-    recv_finish(&call_, comm, rc, st, record, &rr, &wr);
-    mpirr_header_done(&h, &ws, 1, rc, NULL);
+    int sent = rc;
+    rc = recv_finish(&call_, comm, rc, st, record, &rr, &wr);
+    mpirr_header_done(&h, &ws, 1, sent, NULL);
     return rc;
 }
 
@@ -204,9 +206,9 @@ int mpirr_MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *me
     mpirr_recv_wire(&w, buf, count, datatype, MPI_ANY_SOURCE, comm, 0);
     int rc = PMPI_Mrecv((void *)w.buf, w.count, w.type, message, st);
     mpirr_wire_posted(&w);
-    mpirr_header_receive(comm, rc, st, -1, call_.event, &w.d);
-    free(w.d.heap);
-    return rc;
+    int raised = mpirr_header_receive(comm, rc, st, -1, &w.d);
+    mpirr_wire_release(&w.d);
+    return raised == MPI_SUCCESS ? rc : mpirr_raise(comm, raised);
 }
 
 int mpirr_MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
@@ -220,7 +222,7 @@ int mpirr_MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *m
     int rc = PMPI_Imrecv((void *)w.buf, w.count, w.type, message, request);
     mpirr_wire_posted(&w);
     if (rc == MPI_SUCCESS && comm != MPI_COMM_NULL) track_header(&call_, *request, comm, -1, 0, &w.d);
-    else free(w.d.heap);
+    else mpirr_wire_release(&w.d);
     return rc;
 }
 
@@ -286,7 +288,7 @@ static int irecv_races(const mpirr_call *c, void *buf, int count, MPI_Datatype d
     int rc = PMPI_Irecv((void *)w.buf, w.count, w.type, source, tag, comm, request);
     mpirr_wire_posted(&w);
     if (rc != MPI_SUCCESS || source == MPI_PROC_NULL) {
-        free(w.d.heap);
+        mpirr_wire_release(&w.d);
         mpirr_race_dropped(id);
         return rc;
     }
@@ -338,7 +340,7 @@ int mpirr_MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
     int races = mpirr_piggybacking() && source != MPI_PROC_NULL;
     if (rc != MPI_SUCCESS || !(mpirr_recording() || mpirr_replaying()) ||
         (!races && !mpirr_is_wildcard(source, tag))) {
-        free(w.d.heap);
+        mpirr_wire_release(&w.d);
         return rc;
     }
     mpirr_lock();

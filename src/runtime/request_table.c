@@ -30,7 +30,7 @@ static tracked_request *entry_at(const uint64_t *v) { return v ? (tracked_reques
 static void entry_free(tracked_request *e)
 {
     if (e && e->owns_type) PMPI_Type_free(&e->type);
-    if (e) free(e->wire.heap);
+    if (e) mpirr_wire_release(&e->wire);
     free(e);
 }
 

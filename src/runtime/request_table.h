@@ -66,8 +66,7 @@ void mpirr_track_done(MPI_Request req, tracked_request *e);
 void mpirr_track_rekey(MPI_Request from, MPI_Request to);
 void mpirr_requests_reset(void);
 
-/* send_calls.c: a tracked persistent send was started at call c. */
-struct mpirr_call;
-void mpirr_send_started(const struct mpirr_call *c, tracked_request *e);
+/* send_calls.c: a tracked persistent send was started. */
+void mpirr_send_started(tracked_request *e);
 
 #endif

@@ -31,7 +31,7 @@ static int wait_posted(int rc, MPI_Request *req)
         if (!mpirr_rt.active && !held) return P##name(buf, count, datatype, dest, tag, comm);  \
         mpirr_header_send h;                                                                   \
         mpirr_wire w;                                                                          \
-        mpirr_header_post(&h, &w, buf, count, datatype, dest, tag, comm, call_.event, 1);      \
+        mpirr_header_post(&h, &w, buf, count, datatype, dest, tag, comm, 1);                   \
         int rc;                                                                                \
         if (held) {                                                                            \
             MPI_Request req;                                                                   \
@@ -52,7 +52,7 @@ static int wait_posted(int rc, MPI_Request *req)
         MPIRR_BEGIN(name);                                                                     \
         mpirr_header_send h;                                                                   \
         mpirr_wire w; /* plain when inactive */                                                \
-        mpirr_header_post(&h, &w, buf, count, datatype, dest, tag, comm, call_.event, 0);      \
+        mpirr_header_post(&h, &w, buf, count, datatype, dest, tag, comm, 0);                   \
         int rc = P##name(w.buf, w.count, w.type, dest, tag, comm, request);                    \
         mpirr_threaded_posted(); /* the next call may post now */                              \
         mpirr_header_done(&h, &w, 0, rc, request);                                             \
@@ -94,13 +94,13 @@ static void persistent_send_created(MPI_Request req, int dest, int tag, MPI_Comm
     mpirr_unlock();
 }
 
-void mpirr_send_started(const mpirr_call *c, tracked_request *e)
+void mpirr_send_started(tracked_request *e)
 {
     e->flags |= TRACK_ACTIVE; /* its storage is in use until it completes */
     if (!mpirr_message_counted(e->source) || !e->wire.slot) return;
     mpirr_header_send h;
     mpirr_wire_refill(&e->wire);
-    mpirr_header_fill(&h, e->wire.slot, e->source, e->tag, e->comm, c->event, 0);
+    mpirr_header_fill(&h, e->wire.slot, e->source, e->tag, e->comm, 0);
     mpirr_header_done(&h, NULL, 0, MPI_SUCCESS, NULL);
 }
 

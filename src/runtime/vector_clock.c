@@ -10,7 +10,7 @@
 #include "varint.h"
 
 static int n, me;
-static uint64_t *v, *lu, *ls, *snap, *bits, tick;
+static uint64_t *v, *lu, *ls, *snap, *bits, tick, own;
 static int *prev, *next, head = -1;
 
 int mpirr_vc_init(int nranks, int self)
@@ -30,7 +30,7 @@ int mpirr_vc_init(int nranks, int self)
     }
     for (int i = 0; i < n; i++) prev[i] = next[i] = -2; /* -2: not in the list */
     head = -1;
-    tick = 0;
+    tick = own = 0;
     return 0;
 }
 
@@ -141,11 +141,18 @@ static size_t put_entries(int dest, uint64_t sent_at, uint8_t *p, size_t room)
     return (size_t)(q - p);
 }
 
-size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_t room)
+uint64_t mpirr_vc_advance(void) { return ++own; }
+
+uint64_t mpirr_vc_own(void) { return own; }
+
+/* v[i] rises only above 0 and every rise puts i in the list: an empty list is an all-zero v */
+int mpirr_vc_zero(void) { return own == 0 && head < 0; }
+
+size_t mpirr_vc_header(int dest, uint64_t seq, uint8_t *out, size_t room)
 {
     if (room < 3 * MPIRR_VARINT_MAX) return 0;
     uint8_t *p = out;
-    uint64_t sent_at = MPIRR_VC_SEND(now);
+    uint64_t sent_at = own;
     p += mpirr_varint_put(p, seq);
     p += mpirr_varint_put(p, sent_at);
     p += put_diff(p, sent_at, dest == me ? sent_at : v[dest]);
@@ -153,9 +160,9 @@ size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_
     return k == SIZE_MAX ? 0 : (size_t)(p - out) + k;
 }
 
-size_t mpirr_vc_header_fixed(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_t room)
+size_t mpirr_vc_header_fixed(int dest, uint64_t seq, uint8_t *out, size_t room)
 {
-    uint64_t sent_at = MPIRR_VC_SEND(now), knows = dest == me ? sent_at : v[dest];
+    uint64_t sent_at = own, knows = dest == me ? sent_at : v[dest];
     if (room < MPIRR_VC_FIXED || (seq | sent_at | knows) > UINT32_MAX) return 0;
     size_t k = put_entries(dest, sent_at, out + MPIRR_VC_FIXED, room - MPIRR_VC_FIXED);
     if (k == SIZE_MAX) return 0;
@@ -217,10 +224,10 @@ int mpirr_vc_apply_fixed(int src, const uint8_t *in, size_t len, uint64_t *seq, 
     return len == MPIRR_VC_FIXED ? 0 : apply_entries(in + MPIRR_VC_FIXED, in + len, sent_at);
 }
 
-uint64_t *mpirr_vc_snapshot(uint64_t now)
+uint64_t *mpirr_vc_snapshot(void)
 {
     for (int i = 0; i < n; i++) snap[i] = v[i];
-    snap[me] = MPIRR_VC_SEND(now);
+    snap[me] = own;
     return snap;
 }
 

@@ -1,10 +1,16 @@
 /* vector_clock.h: this rank's vector timestamp for races mode, and the differential encoding
  * that keeps the piggybacked header small at scale.
  *
- * Entry i is the last event of world rank i known to happen before this rank's current event
- * (events are the per-rank MPI call numbers the runtime already keeps; the own entry is the
- * current event). A header to destination d carries only the entries that changed since the
- * last header to d (Singhal & Kshemkalyani), found in O(changes) from a list kept in order of
+ * Entry i counts the wildcard receives of world rank i known to have completed before this
+ * rank's present. The own entry advances when one of this rank's MPI_ANY_SOURCE receives
+ * completes and waits for a verdict (race_check.h), and at nothing else: those completions are
+ * the only events the race check compares a send with (a send "knows" receive number k of rank
+ * r when its entry for r is at least k). Counting every call, as this clock first did, made
+ * every message's header change; now a program without such receives keeps an all-zero clock,
+ * and its messages need no header at all (message_wire.h, the short form). A send made before
+ * a receive completes (a Sendrecv's send half) carries the count from before it, so it never
+ * looks as if it knew that receive. A header to destination d carries only the entries that
+ * changed since the last header to d (Singhal & Kshemkalyani), found in O(changes) from a list kept in order of
  * last change. MPI does not deliver a sender's messages in send order across tags and
  * communicators, so a receiver may see a later delta before an earlier one: merging is a max,
  * so it then knows less than the sender did for a while, which only makes it see more races
@@ -25,7 +31,7 @@
  * then the entries as above: a word is one load where a varint is a loop, and most of a
  * message's header is those three values. It is refused when a value needs more bits.
  * Values are written relative to the sender's own clock because ranks that talk to each other
- * progress at similar rates: the difference is small where the absolute half-event count is
+ * progress at similar rates: the difference is small where the absolute count is
  * not (docs/races.md, "Header size at scale", has the measurements). */
 #ifndef MPIRR_VECTOR_CLOCK_H
 #define MPIRR_VECTOR_CLOCK_H
@@ -33,34 +39,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Timestamps count half-events: what a rank knows when it sends during event e is 2e, and a
- * receive completing during event e is at 2e+1. A call that both sends and receives (Sendrecv,
- * Startall) must not look, to the peer it sends to, as if its receive were already over: the
- * peer's answer can still be the message that receive takes. */
-#define MPIRR_VC_SEND(event) (2 * (uint64_t)(event))
-#define MPIRR_VC_RECEIVED(event) (2 * (uint64_t)(event) + 1)
-
 /* Returns -1 when out of memory. */
 int mpirr_vc_init(int nranks, int me);
 void mpirr_vc_free(void);
+/* A wildcard receive completed and waits for a verdict: the own entry advances; returns it
+ * (the receive's number). */
+uint64_t mpirr_vc_advance(void);
+/* The own entry: what a message sent now knows of this rank. */
+uint64_t mpirr_vc_own(void);
+/* Whether every entry, the own one included, is still 0 (nothing for a header to say). */
+int mpirr_vc_zero(void);
 /* Bytes a header can take at most. */
 size_t mpirr_vc_header_max(void);
 /* Encodes the header for a message to world rank dest: seq (its number among this rank's
- * messages to dest), now (the send's event), dest's entry, then the changed entries. Writes
+ * messages to dest), the own entry, dest's entry, then the changed entries. Writes
  * at most room bytes (mpirr_vc_header_max() holds any header); returns 0, changing nothing,
  * when the header might not fit (the bound is conservative: a header that would just fit may
  * be refused). */
-size_t mpirr_vc_header(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_t room);
+size_t mpirr_vc_header(int dest, uint64_t seq, uint8_t *out, size_t room);
 /* The same header in the fixed form; 0, changing nothing, when it might not fit in room or a
  * leading value exceeds 32 bits. */
 #define MPIRR_VC_FIXED 12
-size_t mpirr_vc_header_fixed(int dest, uint64_t seq, uint64_t now, uint8_t *out, size_t room);
+size_t mpirr_vc_header_fixed(int dest, uint64_t seq, uint8_t *out, size_t room);
 /* Merges a header from world rank src; returns -1 if it is malformed. *knows_me: the sender's
  * entry for this rank (the race check's input). */
 int mpirr_vc_apply(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows_me);
 int mpirr_vc_apply_fixed(int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows_me);
-/* The whole vector (own entry = now), for merging across a collective; nranks entries. */
-uint64_t *mpirr_vc_snapshot(uint64_t now);
+/* The whole vector, for merging across a collective; nranks entries. */
+uint64_t *mpirr_vc_snapshot(void);
 /* Merges a vector obtained from a collective reduction of snapshots. */
 void mpirr_vc_merge(const uint64_t *v);
 

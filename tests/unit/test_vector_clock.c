@@ -3,7 +3,8 @@
  * dense form are written) and sends headers to random destinations; then each destination's
  * clock applies its headers in order and must know, after each one, exactly what the sender
  * knew when it sent it. Damaged headers (cut short, a bitmap bit past the last rank, an index
- * out of range) must be refused, never read past their end. */
+ * out of range) must be refused, never read past their end. The clock is all zero (no header
+ * to send: the short form) until its own entry advances or it learns a nonzero entry. */
 #include <string.h>
 
 #include "check.h"
@@ -21,6 +22,13 @@ struct sent {
 };
 static struct sent sends[MAX_SENDS];
 
+/* The own entry advances at each of this rank's wildcard receives: up to own. */
+static void advance_to(uint64_t own)
+{
+    while (mpirr_vc_own() < own) mpirr_vc_advance();
+    CHECK(mpirr_vc_own() == own);
+}
+
 static int apply(int fixed, int src, const uint8_t *in, size_t len, uint64_t *seq, uint64_t *knows)
 {
     return fixed ? mpirr_vc_apply_fixed(src, in, len, seq, knows)
@@ -34,10 +42,13 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
     uint64_t rng = seed, seqs[300] = {0}, now = 1;
     uint64_t raise[300];
     CHECK(mpirr_vc_init(nranks, sender) == 0);
+    CHECK(mpirr_vc_zero());
+    advance_to(now);
+    CHECK(!mpirr_vc_zero());
     CHECK(mpirr_vc_header_max() <= sizeof sends[0].header);
     for (int k = 0; k < MAX_SENDS; k++) {
         /* learn something: a merge raising a random subset of entries */
-        memcpy(raise, mpirr_vc_snapshot(now), (size_t)nranks * sizeof *raise);
+        memcpy(raise, mpirr_vc_snapshot(), (size_t)nranks * sizeof *raise);
         int changes = (int)(test_rand(&rng) % (uint64_t)(spread + 1));
         for (int c = 0; c < changes; c++) {
             int i = (int)(test_rand(&rng) % (uint64_t)nranks);
@@ -45,17 +56,18 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
         }
         mpirr_vc_merge(raise);
         now += 1 + test_rand(&rng) % 50;
+        advance_to(now);
         struct sent *s = &sends[k];
         s->dest = (int)(test_rand(&rng) % (uint64_t)nranks);
         s->now = now;
         s->seq = seqs[s->dest]++;
-        memcpy(s->vec, mpirr_vc_snapshot(now), (size_t)nranks * sizeof *s->vec);
-        s->knows_dest = s->dest == sender ? MPIRR_VC_SEND(now) : s->vec[s->dest];
+        memcpy(s->vec, mpirr_vc_snapshot(), (size_t)nranks * sizeof *s->vec);
+        s->knows_dest = s->dest == sender ? now : s->vec[s->dest];
         /* every other header in the fixed form when it fits a slot's 31 bytes */
-        s->len = k % 2 ? mpirr_vc_header_fixed(s->dest, s->seq, now, s->header, 31) : 0;
+        s->len = k % 2 ? mpirr_vc_header_fixed(s->dest, s->seq, s->header, 31) : 0;
         s->fixed = s->len != 0;
         CHECK(s->len <= 31);
-        if (!s->fixed) s->len = mpirr_vc_header(s->dest, s->seq, now, s->header, sizeof s->header);
+        if (!s->fixed) s->len = mpirr_vc_header(s->dest, s->seq, s->header, sizeof s->header);
         CHECK(s->len <= mpirr_vc_header_max());
     }
     mpirr_vc_free();
@@ -70,10 +82,10 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
             CHECK(apply(s->fixed, sender, s->header, s->len, &seq, &knows) == 0);
             CHECK(seq == s->seq);
             CHECK(knows == s->knows_dest);
-            const uint64_t *got = mpirr_vc_snapshot(0);
+            const uint64_t *got = mpirr_vc_snapshot();
             for (int i = 0; i < nranks; i++) {
                 if (i == d) continue; /* the receiver's own entry is its own clock */
-                uint64_t want = i == sender ? MPIRR_VC_SEND(s->now) : s->vec[i];
+                uint64_t want = i == sender ? s->now : s->vec[i];
                 if (got[i] != want) {
                     fprintf(stderr, "n=%d sender=%d dest=%d send %d: entry %d is %llu, want %llu\n",
                             nranks, sender, d, k, i, (unsigned long long)got[i],
@@ -106,10 +118,12 @@ static void forms(void)
     uint64_t all[64];
     for (int i = 0; i < nranks; i++) all[i] = 1000 + (uint64_t)i;
     mpirr_vc_merge(all);
-    size_t dense = mpirr_vc_header(5, 0, 600, h, sizeof h);
+    advance_to(1200);
+    size_t dense = mpirr_vc_header(5, 0, h, sizeof h);
     all[9] += 3;
     mpirr_vc_merge(all);
-    size_t sparse = mpirr_vc_header(5, 1, 601, h, sizeof h);
+    advance_to(1202);
+    size_t sparse = mpirr_vc_header(5, 1, h, sizeof h);
     mpirr_vc_free();
     /* 62 changed entries (not the sender, not the destination): 3 varints + marker + 8-byte
      * bitmap + 62 one-byte steps, against 2 or more bytes per entry in pairs */
@@ -118,17 +132,26 @@ static void forms(void)
     /* the fixed form: three words and the entry's pair; refused past 32 bits or the room */
     CHECK(mpirr_vc_init(nranks, 0) == 0);
     mpirr_vc_merge(all);
-    CHECK(mpirr_vc_header_fixed(5, 1ull << 32, 600, h, sizeof h) == 0);
-    CHECK(mpirr_vc_header_fixed(5, 0, 1ull << 31, h, sizeof h) == 0); /* sent_at 2^32 */
-    CHECK(mpirr_vc_header_fixed(5, 0, 600, h, 31) == 0); /* 62 entries: no room */
-    size_t fixed = mpirr_vc_header_fixed(5, 0, 600, h, sizeof h);
+    advance_to(1200);
+    CHECK(mpirr_vc_header_fixed(5, 1ull << 32, h, sizeof h) == 0);
+    CHECK(mpirr_vc_header_fixed(5, 0, h, 31) == 0); /* 62 entries: no room */
+    size_t fixed = mpirr_vc_header_fixed(5, 0, h, sizeof h);
     CHECK(fixed == dense - (1 + 2 + 2) + MPIRR_VC_FIXED); /* varints: seq 1 byte, the others 2 */
     mpirr_vc_free();
     CHECK(mpirr_vc_init(nranks, 7) == 0);
     CHECK(mpirr_vc_apply_fixed(0, h, fixed, &seq, &knows) == 0);
     CHECK(seq == 0 && knows == 1005);
-    CHECK(mpirr_vc_snapshot(0)[0] == 1200 && mpirr_vc_snapshot(0)[63] == 1063);
+    CHECK(mpirr_vc_snapshot()[0] == 1200 && mpirr_vc_snapshot()[63] == 1063);
     CHECK(mpirr_vc_apply_fixed(0, h, MPIRR_VC_FIXED - 1, &seq, &knows) == -1);
+    mpirr_vc_free();
+    /* refused when dest's entry needs 33 bits; a clock that learned only that is not zero */
+    CHECK(mpirr_vc_init(nranks, 0) == 0);
+    uint64_t big[64] = {0};
+    big[5] = 1ull << 32;
+    mpirr_vc_merge(big);
+    CHECK(!mpirr_vc_zero() && mpirr_vc_own() == 0);
+    CHECK(mpirr_vc_header_fixed(5, 0, h, sizeof h) == 0);
+    CHECK(mpirr_vc_header_fixed(6, 0, h, sizeof h) != 0);
     mpirr_vc_free();
 
     /* damaged headers */
@@ -145,7 +168,7 @@ static void forms(void)
     CHECK(mpirr_vc_init(5, 1) == 0); /* the refused headers may have raised their sender's entry */
     const uint8_t dense_ok[] = {0, 10, 0, 0, 0x05, 2, 4}; /* entries 0 and 2 */
     CHECK(mpirr_vc_apply(3, dense_ok, sizeof dense_ok, &seq, &knows) == 0);
-    const uint64_t *v = mpirr_vc_snapshot(0);
+    const uint64_t *v = mpirr_vc_snapshot();
     CHECK(v[0] == 9 && v[2] == 7 && v[3] == 10); /* 10 - 1, 9 - 2; the sender's own: sent_at */
     mpirr_vc_free();
 }
