@@ -171,7 +171,7 @@ static void print_table(const struct rec_stats *st)
  *   messages    1200 sent, 1200 received; wildcard receives: 300; logged: 12 (1.0% of
  *               messages traced)
  *   races       racing: 12 logged, 0 fallback, 0 recovered (peak 3 pending); piggyback:
- *               9.3 B/message, 4 clock merges
+ *               9.3 B/message, 40 messages without; 4 clock merges
  * (one line each). In the other modes the runtime counts sends only:
  *   messages    1200 sent; received, wildcard receives: not collected in sources mode; logged: 300
  *               (25.0% of messages traced)                                                  */
@@ -202,7 +202,8 @@ static void print_messages(const struct rec_stats *st)
         printf("%.1f B/message", per);
     else
         printf("none");
-    printf(", %" PRIu64 " clock merges\n", c[MPIRR_CTR_CLOCK_MERGES]);
+    printf(", %" PRIu64 " messages without; %" PRIu64 " clock merges\n", c[MPIRR_CTR_SHORT_MSGS],
+           c[MPIRR_CTR_CLOCK_MERGES]);
 }
 
 /*   events      361800 events in 51234 bytes (0.142 B/event); raw 2894400 bytes, 56.5x

@@ -80,6 +80,7 @@ enum mpirr_counter {
     MPIRR_CTR_PIGGYBACK_MSGS,    /* races mode: timestamp headers sent */
     MPIRR_CTR_PENDING_PEAK,      /* races mode: most wildcard receives awaiting a verdict */
     MPIRR_CTR_CLOCK_MERGES,      /* races mode: collectives whose timestamps were merged */
+    MPIRR_CTR_SHORT_MSGS,        /* races mode: messages sent with no header (the short form) */
     MPIRR_CTR_LIMIT
 };
 const char *mpirr_counter_name(unsigned which);

@@ -82,7 +82,7 @@ const char *mpirr_counter_name(unsigned which)
     static const char *const names[MPIRR_CTR_LIMIT] = {
         "messages_sent", "messages_received", "wildcard_receives", "racing_receives",
         "fallback_logged", "piggyback_bytes", "piggyback_messages", "pending_peak",
-        "clock_merges"};
+        "clock_merges", "short_messages"};
     return which < MPIRR_CTR_LIMIT ? names[which] : "?";
 }
 

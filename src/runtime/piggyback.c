@@ -92,7 +92,7 @@ static __attribute__((flatten)) void fill(mpirr_header_send *h, uint8_t *slot,
     if (mpirr_vc_zero()) {
         seq = 0;
         if (shorten && mpirr_wire_shorten(shorten)) {
-            mpirr_rt.counters[MPIRR_CTR_PIGGYBACK_MSGS]++;
+            mpirr_rt.counters[MPIRR_CTR_SHORT_MSGS]++;
             mpirr_unlock();
             return;
         }

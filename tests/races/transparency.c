@@ -17,7 +17,8 @@
  * MPI, which reports the full message size; the standard leaves it undefined, and MPICH 4.0
  * leaves whatever count the recycled request object last held (so it depends on which other
  * receives the process made, e.g. mpirr's own). Then the layouts races mode gives messages
- * (check_layouts). Needs 3 ranks. */
+ * (check_layouts). First of all, before any wildcard receive moves a clock, the short form
+ * (check_short). Needs 3 ranks. */
 #include "races.h"
 
 #include <string.h>
@@ -548,6 +549,93 @@ static void check_truncation(void) {
   MPI_Comm_free(&tc);
 }
 
+/* Small messages sent while every clock is still zero (no wildcard receive yet) go in races
+ * mode's short form, one byte and the data (message_wire.h), whatever layout the receive
+ * has: copied, a derived type in place (a partial element, holes untouched), a large
+ * receive in place, MPI_Request_get_status before the wait, a zero-byte message, a
+ * Sendrecv_replace. MPI cannot see a short message's truncation, mpirr reports it: MPI_Recv,
+ * MPI_Wait, and MPI_Waitall (MPI_ERR_IN_STATUS, the status of the truncated one only). */
+static void check_short(void) {
+  static int big[300000];
+  MPI_Comm tc;
+  MPI_Comm_dup(W, &tc);
+  MPI_Comm_set_errhandler(tc, MPI_ERRORS_RETURN);
+  MPI_Datatype vt;
+  MPI_Type_vector(3, 2, 4, MPI_INT, &vt); /* 6 ints over an extent of 10 */
+  MPI_Type_commit(&vt);
+  int v[40], w[8];
+  MPI_Status st, sts[2];
+  MPI_Request r[2];
+  if (rank == 1) {
+    fill(v, 6, 50);
+    MPI_Send(v, 6, MPI_INT, 0, 160, tc);
+    fill(v, 5, 51);
+    MPI_Send(v, 5, MPI_INT, 0, 161, tc);
+    fill(v, 3, 52);
+    MPI_Send(v, 3, MPI_INT, 0, 162, tc);
+    fill(v, 4, 53);
+    MPI_Send(v, 4, MPI_INT, 0, 163, tc);
+    fill(v, 3, 54);
+    MPI_Send(v, 3, MPI_INT, 0, 164, tc);
+    fill(v, 5, 55);
+    MPI_Send(v, 5, MPI_INT, 0, 165, tc);
+    fill(v, 7, 56);
+    MPI_Send(v, 7, MPI_INT, 0, 166, tc);
+    MPI_Send(v, 0, MPI_INT, 0, 167, tc);
+    fill(v, 2, 57);
+    MPI_Sendrecv_replace(v, 2, MPI_INT, 0, 168, 0, 169, tc, &st);
+    check_fill(v, 2, 58, "short sendrecv_replace");
+  } else if (rank == 0) {
+    int rc, cls, cls0, cls1, count, flag = 0;
+    poison(&st);
+    rc = MPI_Recv(v, 3, MPI_INT, 1, 160, tc, &st);
+    MPI_Error_class(rc, &cls);
+    MPI_Get_count(&st, MPI_INT, &count);
+    observed("short truncate recv failed %d is_err_truncate %d source %d tag %d count %d", rc != MPI_SUCCESS,
+             cls == MPI_ERR_TRUNCATE, st.MPI_SOURCE, st.MPI_TAG, truncated_count(count));
+    poison(&st);
+    MPI_Irecv(v, 2, MPI_INT, 1, 161, tc, &r[0]);
+    MPI_Comm_set_errhandler(W, MPI_ERRORS_RETURN); /* MPICH 4.0: see check_truncation */
+    rc = MPI_Wait(&r[0], &st);
+    MPI_Error_class(rc, &cls);
+    MPI_Get_count(&st, MPI_INT, &count);
+    observed("short truncate wait failed %d is_err_truncate %d source %d tag %d count %d", rc != MPI_SUCCESS,
+             cls == MPI_ERR_TRUNCATE, st.MPI_SOURCE, st.MPI_TAG, truncated_count(count));
+    MPI_Irecv(v, 4, MPI_INT, 1, 162, tc, &r[0]);
+    MPI_Irecv(w, 1, MPI_INT, 1, 163, tc, &r[1]);
+    rc = MPI_Waitall(2, r, sts);
+    MPI_Comm_set_errhandler(W, MPI_ERRORS_ARE_FATAL);
+    MPI_Error_class(rc, &cls);
+    MPI_Error_class(sts[0].MPI_ERROR, &cls0);
+    MPI_Error_class(sts[1].MPI_ERROR, &cls1);
+    check_fill(v, 3, 52, "short waitall");
+    observed("short truncate waitall in_status %d first ok %d second truncated %d first %s",
+             cls == MPI_ERR_IN_STATUS, cls0 == MPI_SUCCESS, cls1 == MPI_ERR_TRUNCATE, st_str(&sts[0], MPI_INT));
+    for (int i = 0; i < 40; i++) v[i] = -1;
+    MPI_Recv(v, 2, vt, 1, 164, tc, &st); /* 3 ints: positions 0, 1 and 4 */
+    observed("short into vector %s values %d %d %d holes %d %d %d", st_str(&st, vt), v[0], v[1], v[4], v[2], v[3],
+             v[5]);
+    big[5] = -1;
+    MPI_Recv(big, 300000, MPI_INT, 1, 165, tc, &st);
+    check_fill(big, 5, 55, "short into a large receive");
+    observed("short into large %s untouched %d", st_str(&st, MPI_INT), big[5] == -1);
+    MPI_Irecv(v, 8, MPI_INT, 1, 166, tc, &r[0]);
+    while (MPI_Request_get_status(r[0], &flag, &st), !flag) poll_pause();
+    observed("short get_status %s", st_str(&st, MPI_INT));
+    MPI_Wait(&r[0], &st);
+    check_fill(v, 7, 56, "short get_status");
+    observed("short get_status wait %s", st_str(&st, MPI_INT));
+    MPI_Recv(v, 8, MPI_INT, 1, 167, tc, &st);
+    observed("short zero bytes %s", st_str(&st, MPI_INT));
+    fill(v, 2, 58);
+    MPI_Sendrecv_replace(v, 2, MPI_INT, 1, 169, 1, 168, tc, &st);
+    check_fill(v, 2, 57, "short sendrecv_replace");
+    observed("short sendrecv_replace %s", st_str(&st, MPI_INT));
+  }
+  MPI_Type_free(&vt);
+  MPI_Comm_free(&tc);
+}
+
 /* Races mode lays a message out as a header slot then the data: copied through a buffer when
  * small and contiguous, in place with a struct datatype otherwise (message_wire.h). Each side
  * chooses on its own, so every pairing must read as natively: a large message, a small one
@@ -639,6 +727,7 @@ static void check_layouts(void) {
 int main(int argc, char **argv) {
   prog_init(&argc, &argv, &rank, &size, 3);
   digest_init(&dg);
+  check_short();
   check_basic_types();
   check_vector();
   check_probes();

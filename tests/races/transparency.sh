@@ -41,6 +41,10 @@ for mode in races sources all; do
     exited_ok "$TMP/rec_$mode" "record --mode=$mode"
     same_as_native "$TMP/rec_$mode.out" "record --mode=$mode"
 done
+# the program's first messages (check_short) went in the short form, with no header
+short=$("$MPIRR" stat "$TMP/dir_races" | sed -n 's/.* \([0-9]*\) messages without;.*/\1/p')
+[ "${short:-0}" -gt 0 ] || fail "$name on $IMPL: races mode sent no message in the short form (stat: '${short}')"
+echo "races mode: $short messages in the short form"
 run "$TMP/run" "$MPIRR" run -- "${LAUNCH[@]}" "$PROG"
 exited_ok "$TMP/run" "mpirr run"
 same_as_native "$TMP/run.out" "mpirr run"
