@@ -285,7 +285,7 @@ static const uint8_t *received_short(mpirr_wire_data *d, MPI_Status *st, size_t 
     } else if (d->user) {
         if (data && room) copy_data(d->user, d->slot + 1, data < room ? data : room);
     } else if (d->keeps_type) {
-        room = unpack_short(d, data);
+        room = d->bytes = unpack_short(d, data); /* kept for a completion after a peek */
     }
     d->copied = 1;
     *truncated = data > room;

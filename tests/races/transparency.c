@@ -585,6 +585,8 @@ static void check_short(void) {
     fill(v, 2, 57);
     MPI_Sendrecv_replace(v, 2, MPI_INT, 0, 168, 0, 169, tc, &st);
     check_fill(v, 2, 58, "short sendrecv_replace");
+    fill(v, 4, 59);
+    MPI_Send(v, 4, MPI_INT, 0, 170, tc);
   } else if (rank == 0) {
     int rc, cls, cls0, cls1, count, flag = 0;
     poison(&st);
@@ -631,6 +633,12 @@ static void check_short(void) {
     MPI_Sendrecv_replace(v, 2, MPI_INT, 1, 169, 1, 168, tc, &st);
     check_fill(v, 2, 57, "short sendrecv_replace");
     observed("short sendrecv_replace %s", st_str(&st, MPI_INT));
+    for (int i = 0; i < 40; i++) v[i] = -1;
+    MPI_Irecv(v, 2, vt, 1, 170, tc, &r[0]); /* 4 ints: positions 0, 1, 4 and 5 */
+    while (MPI_Request_get_status(r[0], &flag, &st), !flag) poll_pause();
+    rc = MPI_Wait(&r[0], &st);
+    observed("short get_status vector rc %d %s values %d %d %d %d hole %d", rc, st_str(&st, vt), v[0], v[1], v[4],
+             v[5], v[2]);
   }
   MPI_Type_free(&vt);
   MPI_Comm_free(&tc);
