@@ -25,8 +25,7 @@ void mpirr_wire_init(void)
 
 void mpirr_wire_plain(mpirr_wire *w, const void *buf, int count, MPI_Datatype type)
 {
-    w->d = (mpirr_wire_data){0};
-    w->d.made = MPI_DATATYPE_NULL;
+    w->d = (mpirr_wire_data){0}; /* made is read only when keeps_type is set */
     w->buf = buf;
     w->count = count;
     w->type = type;
