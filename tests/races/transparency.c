@@ -83,6 +83,12 @@ static void check_fill(const int *v, int n, int seed, const char *what) {
 
 static const MPI_Comm W = MPI_COMM_WORLD;
 
+/* fill(v, n, seed), then a send of the n ints to rank 0 */
+static void send_filled(int *v, int n, int seed, int tag, MPI_Comm comm) {
+  fill(v, n, seed);
+  MPI_Send(v, n, MPI_INT, 0, tag, comm);
+}
+
 static void check_basic_types(void) {
   int iv[16];
   double dv[8];
@@ -455,6 +461,16 @@ static int truncated_count(int count) {
 #endif
 }
 
+/* "WHAT failed F is_err_truncate T source S tag G count C" of a receive that returned rc with
+ * status st (count: truncated_count's) */
+static void observe_truncation(const char *what, int rc, const MPI_Status *st) {
+  int cls, count;
+  MPI_Error_class(rc, &cls);
+  MPI_Get_count(st, MPI_INT, &count);
+  observed("%s failed %d is_err_truncate %d source %d tag %d count %d", what, rc != MPI_SUCCESS,
+           cls == MPI_ERR_TRUNCATE, st->MPI_SOURCE, st->MPI_TAG, truncated_count(count));
+}
+
 /* Messages to self, blocking and nonblocking, on MPI_COMM_WORLD and MPI_COMM_SELF (MPICH
  * completes a send to self only once it is received: a header must never be waited for). */
 static void check_self(void) {
@@ -485,25 +501,13 @@ static void check_truncation(void) {
   MPI_Status st;
   MPI_Request r;
   if (rank == 1) {
-    fill(v, 10, 31);
-    MPI_Send(v, 10, MPI_INT, 0, 140, tc);
-    fill(v, 2, 32);
-    MPI_Send(v, 2, MPI_INT, 0, 141, tc);
-    fill(v, 5, 33);
-    MPI_Send(v, 5, MPI_INT, 0, 142, tc);
-    MPI_Send(v, 0, MPI_INT, 0, 143, tc);
-    fill(v, 6, 34);
-    MPI_Send(v, 6, MPI_INT, 0, 144, tc);
-    fill(v, 4, 35);
-    MPI_Send(v, 4, MPI_INT, 0, 145, tc);
+    static const int sizes[6] = {10, 2, 5, 0, 6, 4}, seeds[6] = {31, 32, 33, 0, 34, 35};
+    for (int k = 0; k < 6; k++) send_filled(v, sizes[k], seeds[k], 140 + k, tc);
   } else if (rank == 0) {
-    int rc, cls, count;
+    int rc;
     poison(&st);
     rc = MPI_Recv(v, 4, MPI_INT, 1, 140, tc, &st);
-    MPI_Error_class(rc, &cls);
-    MPI_Get_count(&st, MPI_INT, &count);
-    observed("truncate recv failed %d is_err_truncate %d source %d tag %d count %d", rc != MPI_SUCCESS,
-             cls == MPI_ERR_TRUNCATE, st.MPI_SOURCE, st.MPI_TAG, truncated_count(count));
+    observe_truncation("truncate recv", rc, &st);
     MPI_Recv(v, 16, MPI_INT, 1, 141, tc, &st);
     check_fill(v, 2, 32, "after truncate 1");
     observed("after truncate %s", st_str(&st, MPI_INT));
@@ -519,10 +523,7 @@ static void check_truncation(void) {
     MPI_Comm_set_errhandler(W, MPI_ERRORS_RETURN);
     rc = MPI_Wait(&r, &st);
     MPI_Comm_set_errhandler(W, MPI_ERRORS_ARE_FATAL);
-    MPI_Error_class(rc, &cls);
-    MPI_Get_count(&st, MPI_INT, &count);
-    observed("truncate irecv failed %d is_err_truncate %d source %d tag %d count %d", rc != MPI_SUCCESS,
-             cls == MPI_ERR_TRUNCATE, st.MPI_SOURCE, st.MPI_TAG, truncated_count(count));
+    observe_truncation("truncate irecv", rc, &st);
     MPI_Recv(v, 16, MPI_INT, 1, 145, tc, &st);
     check_fill(v, 4, 35, "after truncate 3");
     observed("after truncate %s", st_str(&st, MPI_INT));
@@ -530,18 +531,13 @@ static void check_truncation(void) {
   /* a truncated wildcard receive: a single candidate (after the barrier only rank 2 sends) */
   MPI_Barrier(W);
   if (rank == 2) {
-    fill(v, 9, 36);
-    MPI_Send(v, 9, MPI_INT, 0, 146, tc);
-    fill(v, 3, 37);
-    MPI_Send(v, 3, MPI_INT, 0, 147, tc);
+    send_filled(v, 9, 36, 146, tc);
+    send_filled(v, 3, 37, 147, tc);
   } else if (rank == 0) {
-    int rc, cls, count;
+    int rc;
     poison(&st);
     rc = MPI_Recv(v, 2, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, tc, &st);
-    MPI_Error_class(rc, &cls);
-    MPI_Get_count(&st, MPI_INT, &count);
-    observed("truncate wildcard failed %d is_err_truncate %d source %d tag %d count %d", rc != MPI_SUCCESS,
-             cls == MPI_ERR_TRUNCATE, st.MPI_SOURCE, st.MPI_TAG, truncated_count(count));
+    observe_truncation("truncate wildcard", rc, &st);
     MPI_Recv(v, 16, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, tc, &st);
     check_fill(v, 3, 37, "after wildcard truncate");
     observed("after truncate wildcard %s", st_str(&st, MPI_INT));
@@ -567,42 +563,24 @@ static void check_short(void) {
   MPI_Status st, sts[2];
   MPI_Request r[2];
   if (rank == 1) {
-    fill(v, 6, 50);
-    MPI_Send(v, 6, MPI_INT, 0, 160, tc);
-    fill(v, 5, 51);
-    MPI_Send(v, 5, MPI_INT, 0, 161, tc);
-    fill(v, 3, 52);
-    MPI_Send(v, 3, MPI_INT, 0, 162, tc);
-    fill(v, 4, 53);
-    MPI_Send(v, 4, MPI_INT, 0, 163, tc);
-    fill(v, 3, 54);
-    MPI_Send(v, 3, MPI_INT, 0, 164, tc);
-    fill(v, 5, 55);
-    MPI_Send(v, 5, MPI_INT, 0, 165, tc);
-    fill(v, 7, 56);
-    MPI_Send(v, 7, MPI_INT, 0, 166, tc);
-    MPI_Send(v, 0, MPI_INT, 0, 167, tc);
+    /* sizes: truncated into 3, into 2, a Waitall's good and truncated ones, a partial vector
+     * element, into a large receive, through Request_get_status, zero bytes */
+    static const int sizes[8] = {6, 5, 3, 4, 3, 5, 7, 0};
+    for (int k = 0; k < 8; k++) send_filled(v, sizes[k], 50 + k, 160 + k, tc);
     fill(v, 2, 57);
     MPI_Sendrecv_replace(v, 2, MPI_INT, 0, 168, 0, 169, tc, &st);
     check_fill(v, 2, 58, "short sendrecv_replace");
-    fill(v, 4, 59);
-    MPI_Send(v, 4, MPI_INT, 0, 170, tc);
+    send_filled(v, 4, 59, 170, tc);
   } else if (rank == 0) {
-    int rc, cls, cls0, cls1, count, flag = 0;
+    int rc, cls, cls0, cls1, flag = 0;
     poison(&st);
     rc = MPI_Recv(v, 3, MPI_INT, 1, 160, tc, &st);
-    MPI_Error_class(rc, &cls);
-    MPI_Get_count(&st, MPI_INT, &count);
-    observed("short truncate recv failed %d is_err_truncate %d source %d tag %d count %d", rc != MPI_SUCCESS,
-             cls == MPI_ERR_TRUNCATE, st.MPI_SOURCE, st.MPI_TAG, truncated_count(count));
+    observe_truncation("short truncate recv", rc, &st);
     poison(&st);
     MPI_Irecv(v, 2, MPI_INT, 1, 161, tc, &r[0]);
     MPI_Comm_set_errhandler(W, MPI_ERRORS_RETURN); /* MPICH 4.0: see check_truncation */
     rc = MPI_Wait(&r[0], &st);
-    MPI_Error_class(rc, &cls);
-    MPI_Get_count(&st, MPI_INT, &count);
-    observed("short truncate wait failed %d is_err_truncate %d source %d tag %d count %d", rc != MPI_SUCCESS,
-             cls == MPI_ERR_TRUNCATE, st.MPI_SOURCE, st.MPI_TAG, truncated_count(count));
+    observe_truncation("short truncate wait", rc, &st);
     MPI_Irecv(v, 4, MPI_INT, 1, 162, tc, &r[0]);
     MPI_Irecv(w, 1, MPI_INT, 1, 163, tc, &r[1]);
     rc = MPI_Waitall(2, r, sts);
