@@ -75,8 +75,7 @@ static int hit_of(const struct hits *h, int index)
 
 /* A tracked request completed with status st and error code rc: read its header (races mode),
  * log its outcome (record) or check it (replay). Returns MPI_SUCCESS, or the error of a
- * truncation only mpirr could see (mpirr_header_receive; st->MPI_ERROR says it too), for the
- * caller to raise on *comm. */
+ * truncation only mpirr could see (mpirr_header_receive), for the caller to raise on *comm. */
 static int tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Request handle,
                              MPI_Status *st, int rc, MPI_Comm *comm)
 {
@@ -115,8 +114,8 @@ static int tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Reques
 }
 
 /* Completion of the requests at the given array positions (statuses parallel to them).
- * Returns the communicator of the first request with a truncation only mpirr could see
- * (its status's MPI_ERROR says so), or MPI_COMM_NULL. */
+ * Returns the communicator of the first request with a truncation only mpirr could see, or
+ * MPI_COMM_NULL; the status of each such request says MPI_ERR_TRUNCATE. */
 static MPI_Comm hits_completed(const mpirr_call *c, const struct hits *h, int n, const int *index,
                                MPI_Status *sts, int all)
 {
@@ -127,15 +126,16 @@ static MPI_Comm hits_completed(const mpirr_call *c, const struct hits *h, int n,
         if (hk < 0) continue;
         MPI_Status *st = &sts[all ? pos : k];
         if (st->MPI_ERROR == MPI_ERR_PENDING) continue;
-        if (tracked_completed(c, h->entry[hk], h->handle[hk], st, st->MPI_ERROR, &comm) &&
-            failed == MPI_COMM_NULL)
-            failed = comm;
+        if (tracked_completed(c, h->entry[hk], h->handle[hk], st, st->MPI_ERROR, &comm)) {
+            st->MPI_ERROR = MPI_ERR_TRUNCATE;
+            if (failed == MPI_COMM_NULL) failed = comm;
+        }
     }
     return failed;
 }
 
-/* A multiple completion whose statuses (n of them) all said MPI_SUCCESS until mpirr found a
- * truncation on comm in one: fails as MPI does, with MPI_ERR_IN_STATUS. */
+/* A multiple completion that MPI completed with rc, and in which mpirr found a truncation on
+ * comm (or none: MPI_COMM_NULL): fails as MPI does, with MPI_ERR_IN_STATUS. */
 static int failed_in_status(int rc, MPI_Comm comm)
 {
     return comm == MPI_COMM_NULL || rc != MPI_SUCCESS ? rc : mpirr_raise(comm, MPI_ERR_IN_STATUS);

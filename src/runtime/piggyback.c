@@ -276,7 +276,6 @@ int mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, mpi
     int cancelled = 0, truncated = 0;
     int matched = mpirr_consumed_message(rc) && matched_message(st, &cancelled);
     const uint8_t *slot = matched && d && d->slot ? mpirr_wire_received(d, st, &truncated) : NULL;
-    if (truncated) st->MPI_ERROR = MPI_ERR_TRUNCATE;
     int raised = truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     if (!mpirr_rt.piggyback || !mpirr_rt.active) return raised;
     const mpirr_comm_info *ci = d ? d->ci : NULL;

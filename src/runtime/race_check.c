@@ -333,16 +333,16 @@ void mpirr_race_completed(int id, int has_match, int source, int tag, int src, i
         mpirr_unlock();
         return;
     }
-    if (ring_len == ring_cap && ring_grow()) { /* bound reached: log the oldest instead */
-        decide(ring_at(0), 1, MPIRR_CTR_FALLBACK_LOGGED);
-        pop_decided();
-    }
     struct done entry = {.key = p.key, .done = mpirr_vc_own() + 1, .sub = p.sub, .call = p.call,
                          .tag_pattern = p.tag, .src = src, .source = source, .tag = tag,
                          .ci = p.ci};
     if (closed(&entry)) { /* no other sender (a pair of ranks): the clock need not move */
         mpirr_unlock();
         return;
+    }
+    if (ring_len == ring_cap && ring_grow()) { /* bound reached: log the oldest instead */
+        decide(ring_at(0), 1, MPIRR_CTR_FALLBACK_LOGGED);
+        pop_decided();
     }
     /* the receive's number: the ring stays sorted by it, and sends from now on know it */
     entry.done = mpirr_vc_advance();
