@@ -126,8 +126,9 @@ static MPI_Comm hits_completed(const mpirr_call *c, const struct hits *h, int n,
         if (hk < 0) continue;
         MPI_Status *st = &sts[all ? pos : k];
         if (st->MPI_ERROR == MPI_ERR_PENDING) continue;
-        if (tracked_completed(c, h->entry[hk], h->handle[hk], st, st->MPI_ERROR, &comm)) {
-            st->MPI_ERROR = MPI_ERR_TRUNCATE;
+        int raised = tracked_completed(c, h->entry[hk], h->handle[hk], st, st->MPI_ERROR, &comm);
+        if (raised != MPI_SUCCESS) {
+            st->MPI_ERROR = raised;
             if (failed == MPI_COMM_NULL) failed = comm;
         }
     }
@@ -138,7 +139,8 @@ static MPI_Comm hits_completed(const mpirr_call *c, const struct hits *h, int n,
  * comm (or none: MPI_COMM_NULL): fails as MPI does, with MPI_ERR_IN_STATUS. */
 static int failed_in_status(int rc, MPI_Comm comm)
 {
-    return comm == MPI_COMM_NULL || rc != MPI_SUCCESS ? rc : mpirr_raise(comm, MPI_ERR_IN_STATUS);
+    if (comm == MPI_COMM_NULL || rc != MPI_SUCCESS) return rc;
+    return mpirr_raise(comm, rc, MPI_ERR_IN_STATUS);
 }
 
 /* A status array for n requests: the caller's, or scratch when it passed MPI_STATUSES_IGNORE
@@ -203,10 +205,10 @@ int mpirr_MPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Request before = *request;
     MPI_Status local, *st = mpirr_status_or(status, &local);
     int rc = mpirr_replaying() ? mpirr_replay_wait(request, st) : PMPI_Wait(request, st);
-    MPI_Comm comm;
-    if (mpirr_consumed_message(rc) && tracked_completed(&call_, e, before, st, rc, &comm))
-        rc = mpirr_raise(comm, MPI_ERR_TRUNCATE);
-    return rc;
+    MPI_Comm comm = MPI_COMM_NULL;
+    int raised = MPI_SUCCESS;
+    if (mpirr_consumed_message(rc)) raised = tracked_completed(&call_, e, before, st, rc, &comm);
+    return mpirr_raise(comm, rc, raised);
 }
 
 int mpirr_MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
@@ -230,10 +232,10 @@ int mpirr_MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         if (!mpirr_consumed_message(rc) || !*flag) return rc;
         mpirr_record_test_ok(&call_, NULL, 0, 0, NULL);
     }
-    MPI_Comm comm;
-    if (e && mpirr_consumed_message(rc) && tracked_completed(&call_, e, before, st, rc, &comm))
-        rc = mpirr_raise(comm, MPI_ERR_TRUNCATE);
-    return rc;
+    MPI_Comm comm = MPI_COMM_NULL;
+    int raised = MPI_SUCCESS;
+    if (e && mpirr_consumed_message(rc)) raised = tracked_completed(&call_, e, before, st, rc, &comm);
+    return mpirr_raise(comm, rc, raised);
 }
 
 int mpirr_MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
@@ -303,7 +305,7 @@ static int any(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
         MPI_Comm failed = hits_completed(c, &h, 1, index, &copy, 0);
         copy.MPI_ERROR = st->MPI_ERROR; /* and gets the count without the slot */
         *st = copy;
-        if (failed != MPI_COMM_NULL) rc = mpirr_raise(failed, MPI_ERR_TRUNCATE);
+        if (failed != MPI_COMM_NULL) rc = mpirr_raise(failed, rc, MPI_ERR_TRUNCATE);
     }
     hits_free(&h);
     return rc;

@@ -203,7 +203,13 @@ void mpirr_wire_recv(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int
     if (c < 0) return;
     if (c && bytes <= copy_max) layout_copy(w, buf, bytes, keep);
     else layout_struct(w, buf, count, type, keep, 1);
-    w->d.slot[0] = 0; /* not MPIRR_WIRE_SHORT if MPI writes nothing (a truncation) */
+    mpirr_wire_recv_ready(&w->d);
+}
+
+void mpirr_wire_recv_ready(mpirr_wire_data *d)
+{
+    d->copied = 0;
+    if (d->slot) d->slot[0] = 0;
 }
 
 void mpirr_wire_send_copy(mpirr_wire *w, const void *buf, int count, MPI_Datatype type)

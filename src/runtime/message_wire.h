@@ -89,6 +89,10 @@ static inline void mpirr_wire_posted(mpirr_wire *w)
 }
 /* A persistent send starts again: copies the user's data into its copy-mode buffer. */
 void mpirr_wire_refill(const mpirr_wire_data *d);
+/* A receive laid out by d waits for a new message (at its layout, and at each start of a
+ * persistent one): nothing copied out yet, and a first slot byte that cannot read as
+ * MPIRR_WIRE_SHORT if MPI writes nothing (a truncation). */
+void mpirr_wire_recv_ready(mpirr_wire_data *d);
 /* A send laid out by w goes in the short form if its data fits: 1 if it does (w now sends it
  * so), 0 if it keeps the slot. */
 int mpirr_wire_shorten(mpirr_wire *w);

@@ -25,8 +25,7 @@ static void before_start(const mpirr_call *c, MPI_Request *req, uint32_t sub)
     }
     if (e->flags & TRACK_HEADER) { /* races mode, record */
         int log_now;
-        e->wire.copied = 0; /* a new message will fill its slot */
-        if (e->wire.slot) e->wire.slot[0] = 0; /* as mpirr_wire_recv leaves it */
+        mpirr_wire_recv_ready(&e->wire); /* a new message will fill its slot */
         e->race_id = mpirr_race_entry_for(c, sub, e->source, e->tag, e->comm, &log_now);
         e->flags = (e->flags & ~(unsigned)TRACK_WILDCARD) | (log_now ? TRACK_WILDCARD : 0);
     }

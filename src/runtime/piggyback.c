@@ -265,10 +265,11 @@ static int matched_message(const MPI_Status *st, int *cancelled)
     return !*cancelled && mpirr_is_rank(st->MPI_SOURCE);
 }
 
-int mpirr_raise(MPI_Comm comm, int code)
+int mpirr_raise(MPI_Comm comm, int rc, int raised)
 {
-    if (comm != MPI_COMM_NULL) PMPI_Comm_call_errhandler(comm, code);
-    return code;
+    if (raised == MPI_SUCCESS) return rc;
+    if (comm != MPI_COMM_NULL) PMPI_Comm_call_errhandler(comm, raised);
+    return raised;
 }
 
 int mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, mpirr_wire_data *d)

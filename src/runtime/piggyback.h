@@ -77,9 +77,10 @@ void mpirr_recv_wire(mpirr_wire *w, void *buf, int count, MPI_Datatype type, int
  * larger than the receive (MPI saw none: the caller raises it, mpirr_raise), else
  * MPI_SUCCESS. */
 int mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, mpirr_wire_data *d);
-/* An error MPI did not see, raised as MPI would: comm's error handler is called (the default
- * one aborts), and code is returned for the call to return. */
-int mpirr_raise(MPI_Comm comm, int code);
+/* What a call that MPI completed with rc returns: rc, or, when raised is an error MPI did not
+ * see, that error, raised as MPI would (comm's error handler is called; the default one
+ * aborts). */
+int mpirr_raise(MPI_Comm comm, int rc, int raised);
 
 /* MPI_Request_get_status found the receive laid out by d complete, with status st: strips
  * the slot as the completion will (the header is read then). */

@@ -89,7 +89,7 @@ static int recv_finish(const mpirr_call *c, MPI_Comm comm, int rc, MPI_Status *s
         if (rr->log_now) mpirr_record_recv_done(c->event, 0, c->id, st, 0);
     }
     mpirr_wire_release(&w->d);
-    return raised == MPI_SUCCESS ? rc : mpirr_raise(comm, raised);
+    return mpirr_raise(comm, rc, raised);
 }
 
 /* MPI_THREAD_MULTIPLE: a blocking receive's post made in its thread's turn, waited for (the
@@ -208,7 +208,7 @@ int mpirr_MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *me
     mpirr_wire_posted(&w);
     int raised = mpirr_header_receive(comm, rc, st, -1, &w.d);
     mpirr_wire_release(&w.d);
-    return raised == MPI_SUCCESS ? rc : mpirr_raise(comm, raised);
+    return mpirr_raise(comm, rc, raised);
 }
 
 int mpirr_MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
