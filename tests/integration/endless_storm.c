@@ -1,9 +1,9 @@
 /* endless_storm: a nondeterministic program that runs until it is killed, for the tests that
  * kill a recorded run at a random moment (killed.sh). Every round each rank in turn receives
  * one message from every other rank with MPI_Recv(MPI_ANY_SOURCE), then posts a wildcard
- * MPI_Irecv that it polls with MPI_Test while the others send; so sources mode logs matches and
- * successful tests, races mode the receives that raced, and every mode the MPI_Wtime values of a
- * few clock readings a round. Each rank writes "pid N" and then one
+ * MPI_Irecv that it polls with MPI_Test (20 us apart) while the others send; so sources mode
+ * logs matches and successful tests, races mode the receives that raced, and every mode the
+ * MPI_Wtime values of a few clock readings a round. Each rank writes "pid N" and then one
  * line per round (the round and the digest of the order it saw) to its own file ARGV1.RANK,
  * unbuffered, so the file holds exactly what the rank did before it was killed.
  * argv[1]: output prefix; argv[2]: rounds (default: until killed). */
@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../programs/common.h"
@@ -46,9 +47,15 @@ int main(int argc, char **argv)
                     MPI_Request req;
                     MPI_Status st;
                     MPI_Irecv(msg, 2, MPI_INT, MPI_ANY_SOURCE, TAG_POLL, MPI_COMM_WORLD, &req);
+                    /* 20 us between polls: on a loaded machine a rank waiting for a
+                     * descheduled sender otherwise polls hundreds of thousands of times, and
+                     * a replay under --noise sleeps before every one of those calls again (a
+                     * killed.all.mpich replay once took more than the test's 120 s) */
+                    const struct timespec pause = {0, 20000};
                     while (!done) {
                         MPI_Test(&req, &done, &st);
                         polls++;
+                        if (!done) nanosleep(&pause, NULL);
                     }
                     digest_int(&d, st.MPI_SOURCE);
                     digest_int(&d, polls > 1);
