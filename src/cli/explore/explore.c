@@ -19,7 +19,7 @@
 #include "paths.h"
 #include "recdir.h"
 #include "run_opts.h"
-#include "session.h"
+#include "run_command.h"
 
 enum { OPT_OUTPUT, OPT_BUDGET, OPT_DEPTH, OPT_UNTIL_FAIL, OPT_ALL };
 

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "explore_search.h"
+#include "explore_state.h"
 
 /* The first row of explore.tsv: the column names. */
 void explore_report_header(FILE *tsv);

@@ -30,11 +30,6 @@ struct search {
     size_t nkeys, capkeys;
 };
 
-void explore_run_dir(const struct explore_config *cfg, size_t i, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s/run-%04zu", cfg->dir, i + 1);
-}
-
 /* The set of choices forced along the way to a new run (its parent's and c), as one string:
  * two ways to the same set of flips (one receive forced first, or the other) give one run. */
 static char *dedup_key(const struct search *s, long parent, const struct explore_choice *c)
@@ -230,10 +225,4 @@ int explore_search(const struct explore_config *cfg, struct explore_state *st, F
         free(s.keys[i]);
     free(s.keys);
     return rc;
-}
-
-void explore_state_free(struct explore_state *st)
-{
-    free(st->runs);
-    memset(st, 0, sizeof *st);
 }

@@ -7,48 +7,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "explore_choices.h"
-#include "explore_run.h"
-
-struct explore_config {
-    const char *dir;   /* absolute; the runs go to DIR/run-NNNN */
-    long budget;       /* runs, the first one included */
-    long depth;        /* forced choices per run at most */
-    int all;           /* run the budget out (--all) instead of stopping at a failing run */
-    const char *noise; /* --noise US for every run, or NULL */
-    const char *mpi;   /* --mpi IMPL for every run, or NULL */
-    int argc;          /* COMMAND */
-    char **argv;
-};
-
-/* One explored run; runs[i] is DIR/run-(i+1). */
-struct explore_node {
-    long parent;                  /* index of the run it was flipped from; -1: the first run */
-    struct explore_choice forced; /* the choice forced there (parent >= 0) */
-    int forced_got;               /* the sender its forced receive took (-1: not known) */
-    long depth;                   /* forced choices behind it */
-    struct explore_outcome out;
-    size_t racing;                /* racing receives it decided itself (after its cut) */
-    size_t offered;               /* the choices they offer */
-};
-
-struct explore_state {
-    struct explore_node *runs;
-    size_t nruns, cap;
-    long failing;        /* the first run that ended otherwise than the first, -1: none */
-    int interrupted;     /* SIGINT or SIGTERM stopped a run, and the search there; 0: no */
-    size_t pending;      /* choices left unexplored when it ended */
-    size_t beyond_depth; /* choices not taken because of --depth */
-    size_t duplicates;   /* choices already explored through another order of the same flips */
-};
+#include "explore_state.h"
 
 /* Runs the search; every run is reported on out (one line) and in tsv (one row) as it ends.
  * 0, or an exit status after a one-line message when the first run cannot be explored. */
 int explore_search(const struct explore_config *cfg, struct explore_state *st, FILE *out,
                    FILE *tsv);
-void explore_state_free(struct explore_state *st);
-
-/* "DIR/run-NNNN" of runs[i]. */
-void explore_run_dir(const struct explore_config *cfg, size_t i, char *buf, size_t n);
 
 #endif

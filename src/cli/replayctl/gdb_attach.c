@@ -20,7 +20,7 @@
 
 #include "mono_clock.h"
 #include "paths.h"
-#include "session.h"
+#include "replay_session.h"
 
 #define GDB_EXTENSION_REL "../share/mpirr/mpirr-gdb.py"
 

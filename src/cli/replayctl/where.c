@@ -10,7 +10,7 @@
 #include "call_ids.h"
 #include "event_print.h"
 #include "event_trace.h"
-#include "session.h"
+#include "replay_session.h"
 #include "symbols.h"
 
 /* The recorded call record of rank's event, from the history. 1 found, 0 not. */

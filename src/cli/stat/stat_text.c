@@ -6,9 +6,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "rank_ending.h"
 #include "rank_log.h"
 #include "shell_quote.h"
-#include "stat.h"
+#include "stat_collect.h"
+#include "stat_columns.h"
+#include "stat_events.h"
+#include "stat_print.h"
+#include "stat_races.h"
+#include "stat_threads.h"
 
 enum {
     FIRST_KIND = MPIRR_REC_MATCH,
@@ -60,31 +66,10 @@ static void data_row(struct row *row, const struct rank_stat *r, const char *lab
         snprintf(row->cell[COL_BPR], sizeof row->cell[0], "%.1f", bpr);
 }
 
-void stat_print_columns(char (*cells)[STAT_CELL], int ncols, int nrows)
-{
-    int *width = calloc((size_t)ncols, sizeof *width);
-    char *line = malloc((size_t)ncols * (STAT_CELL + 2) + 1);
-    for (int i = 0; width && line && i < nrows * ncols; i++) {
-        int len = (int)strlen(cells[i]);
-        if (len > width[i % ncols])
-            width[i % ncols] = len;
-    }
-    for (int i = 0; width && line && i < nrows; i++) {
-        size_t len = 0;
-        for (int c = 0; c < ncols; c++)
-            len += (size_t)sprintf(line + len, c + 1 < ncols ? "%*s  " : "%*s",
-                                   c + 1 < ncols ? width[c] : 0, cells[i * ncols + c]);
-        while (len > 0 && line[len - 1] == ' ') /* a total row has no ending */
-            line[--len] = '\0';
-        printf("%s\n", line);
-    }
-    free(width);
-    free(line);
-}
-
 static void rank_ending(const struct rank_stat *r, char *out, size_t n)
 {
-    stat_ending_text(r, out, n);
+    struct rank_ending e = {r->missing, r->readable, r->ending, r->detail};
+    rank_ending_text(&e, out, n);
     if (r->readable && r->error[0])
         snprintf(out + strlen(out), n - strlen(out), ", damaged");
 }

@@ -10,7 +10,7 @@
 #include "analysis_load.h"
 #include "json.h"
 #include "races_report.h"
-#include "stat.h"
+#include "stat_races.h"
 
 struct stat_races {
     struct races_report rep; /* first: stat.h knows it as struct races_report */

@@ -1,4 +1,4 @@
-/* session.h: a replay session (`mpirr replay --stop`): the job runs under the control file,
+/* replay_session.h: a replay session (`mpirr replay --stop`): the job runs under the control file,
  * every rank stops at the stopline, and mpirr reads commands (where, gdb, continue, step,
  * stop, undo, quit) from its standard input while they are held. docs/cli/replay.md. */
 #ifndef MPIRR_CLI_REPLAYCTL_SESSION_H

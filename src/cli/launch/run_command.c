@@ -1,5 +1,5 @@
-/* session.c: handing the MPIRR_* contract to the ranks and running the command. */
-#include "session.h"
+/* run_command.c: handing the MPIRR_* contract to the ranks and running the command. */
+#include "run_command.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #include "opts.h"
 #include "rank_log.h"
 #include "record.h"
-#include "stat.h"
+#include "rank_ending.h"
 
 static int by_u64(const void *a, const void *b)
 {
@@ -275,7 +275,7 @@ static int find_crash(struct analysis *a, struct races_near *n)
         recording_log_path(path, sizeof path, a->rec.dir, rank);
         mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
         if (!rd) continue;
-        struct rank_stat rs = {.rank = rank, .readable = 1};
+        struct rank_ending rs = {.readable = 1};
         rs.ending = mpirr_log_reader_ending(rd, &rs.detail);
         uint64_t events = mpirr_log_reader_events(rd);
         int in_call = mpirr_log_reader_in_call(rd);
@@ -285,7 +285,7 @@ static int find_crash(struct analysis *a, struct races_near *n)
         n->rank = rank;
         n->event = events;
         n->in_call = in_call;
-        stat_ending_text(&rs, n->ending, sizeof n->ending);
+        rank_ending_text(&rs, n->ending, sizeof n->ending);
     }
     return n->crashed > 0;
 }

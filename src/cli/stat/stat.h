@@ -1,5 +1,6 @@
 /* stat.h: the figures `mpirr stat` reports about a recording, gathered once by stat_collect
- * and printed either as text (stat_text.c) or as JSON (stat_json.c). */
+ * (stat_collect.h) and printed either as text (stat_text.c) or as JSON (stat_json.c)
+ * (stat_print.h). This header holds the figures only. */
 #ifndef MPIRR_CLI_STAT_H
 #define MPIRR_CLI_STAT_H
 
@@ -77,63 +78,5 @@ struct rec_stats {
     struct events_stat ev;
     struct races_report *races; /* the race analyses of the event history, if any */
 };
-
-/* Reads the manifest and every rank log. Problems with single logs are reported (one line
- * each) and counted in damaged; 0 is returned unless the recording could not be opened at all,
- * in which case it is an exit status after a message. */
-int stat_collect(const char *dir, struct rec_stats *st);
-void stat_free(struct rec_stats *st);
-
-/* The record kinds that are nondeterministic outcomes (match .. wtime), as opposed to the
- * bookkeeping records (check, end). */
-int stat_is_outcome(unsigned kind);
-/* Whether the runtime keeps counter c (enum mpirr_counter) in st->counted_mode: messages sent
- * in every mode, the rest in races mode only. A counter not kept is shown as not collected,
- * never as 0. */
-int stat_counter_collected(const struct rec_stats *st, unsigned c);
-
-/* stat_threads.c: reads every sync log of the recording into its rank's threads (problems
- * reported one line each and counted in st->damaged); prints the per-thread figures (nothing
- * when the recording has no sync log). */
-void stat_collect_threads(struct rec_stats *st);
-void stat_free_threads(struct rec_stats *st);
-void stat_print_threads_text(const struct rec_stats *st);
-void stat_print_threads_json(const struct rank_stat *r, struct json *j);
-void stat_print_threads_total_json(const struct rec_stats *st, struct json *j);
-/* Log bytes (file headers excluded, frame headers and bookkeeping records included) per
- * nondeterministic outcome; negative when there are none. */
-double stat_bytes_per_record(const struct rank_stat *r);
-/* 100 * entries_logged / messages received; negative when no message was received. */
-double stat_traced_percent(const struct rank_stat *r);
-/* Piggybacked bytes per piggybacked message; negative when none was sent. */
-double stat_piggyback_per_message(const struct rank_stat *r);
-/* "finalized", "signal 11 (SIGSEGV)", "MPI_Abort(3)", "cut off", "no log" or "unreadable". */
-void stat_ending_text(const struct rank_stat *r, char *out, size_t n);
-/* Whether the ending carries a detail number (signal, abort code, exit status). */
-int stat_ending_has_detail(int ending);
-
-/* stat_events.c: reads every rank's event history, if the recording has one, into st->ev
- * (problems reported one line each, counted in st->ev.damaged). */
-void stat_collect_events(struct rec_stats *st);
-/* Stored bytes per event and raw/stored; negative when undefined. */
-double stat_events_bytes_per_event(const struct events_stat *e);
-double stat_events_ratio(const struct events_stat *e);
-
-/* stat_races.c: runs the race analyses on the event history (when it is readable and
- * stat_want_analysis(1) was called: `mpirr stat --analysis`) into st->races; prints their
- * summary. */
-void stat_want_analysis(int on);
-void stat_collect_races(struct rec_stats *st);
-void stat_free_races(struct rec_stats *st);
-void stat_print_races_text(const struct rec_stats *st);
-void stat_print_races_json(const struct rec_stats *st, struct json *j);
-
-/* A text table: nrows rows of ncols cells (row-major, header first), columns as wide as their
- * widest cell, two spaces apart, right-aligned except the last; trailing blanks trimmed. */
-enum { STAT_CELL = 96 };
-void stat_print_columns(char (*cells)[STAT_CELL], int ncols, int nrows);
-
-void stat_print_text(const struct rec_stats *st);
-void stat_print_json(const struct rec_stats *st);
 
 #endif

@@ -1,8 +1,8 @@
-/* session.h: one run of the user's command under the runtime, shared by record, replay and
+/* run_command.h: one run of the user's command under the runtime, shared by record, replay and
  * run: the runtime library to preload, the MPIRR_* variables, and how they reach the ranks
  * (launcher options, or the environment of a singleton). */
-#ifndef MPIRR_CLI_SESSION_H
-#define MPIRR_CLI_SESSION_H
+#ifndef MPIRR_CLI_RUN_COMMAND_H
+#define MPIRR_CLI_RUN_COMMAND_H
 
 #include <limits.h>
 

@@ -6,7 +6,7 @@
 
 #include "diag.h"
 #include "event_trace.h"
-#include "stat.h"
+#include "stat_events.h"
 
 static uint64_t file_bytes(const char *path)
 {

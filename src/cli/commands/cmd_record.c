@@ -18,7 +18,7 @@
 #include "recdir.h"
 #include "recording.h"
 #include "run_opts.h"
-#include "session.h"
+#include "run_command.h"
 
 enum { OPT_OUTPUT, OPT_MODE, OPT_NO_WTIME, OPT_WTIME_RES, OPT_EVENTS, OPT_FORCE,
        OPT_LIBC /* + group */ };

@@ -5,7 +5,9 @@
 #include "commands.h"
 #include "diag.h"
 #include "opts.h"
-#include "stat.h"
+#include "stat_collect.h"
+#include "stat_print.h"
+#include "stat_races.h"
 
 enum { OPT_JSON, OPT_ANALYSIS };
 

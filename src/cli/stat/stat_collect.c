@@ -1,6 +1,5 @@
 /* stat_collect.c: reading every rank log of a recording into per-rank figures, and which of
  * the runtime's counters the recording's mode kept. */
-#include "stat.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -10,6 +9,10 @@
 
 #include "diag.h"
 #include "rank_log.h"
+#include "stat_collect.h"
+#include "stat_events.h"
+#include "stat_races.h"
+#include "stat_threads.h"
 
 int stat_is_outcome(unsigned kind)
 {

@@ -1,9 +1,9 @@
-/* session.c: see session.h. The session lives inside child_run's watch: while ranks run
+/* replay_session.c: see replay_session.h. The session lives inside child_run's watch: while ranks run
  * towards a stopline the watch returns at once (child_run keeps polling the job); once every
  * rank is there the watch reads commands until one releases the ranks again or ends the job.
  * undo re-executes the job from the start (child_restart) to the previous stopline: the replay
  * is deterministic, so the state there is the same every time (p2d2's rollback). */
-#include "session.h"
+#include "replay_session.h"
 
 #include <ctype.h>
 #include <errno.h>

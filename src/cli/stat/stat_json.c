@@ -3,8 +3,13 @@
 #include <stdio.h>
 
 #include "json.h"
+#include "rank_ending.h"
 #include "rank_log.h"
-#include "stat.h"
+#include "stat_collect.h"
+#include "stat_events.h"
+#include "stat_print.h"
+#include "stat_races.h"
+#include "stat_threads.h"
 
 /* v, or null for the negative "not defined" of stat.h's ratios. */
 static void put_double_or_null(struct json *j, const char *key, double v)
@@ -58,7 +63,7 @@ static void put_rank(struct json *j, const struct rec_stats *st, const struct ra
     json_int(j, "rank", r->rank);
     put_counts(j, st, r);
     json_string(j, "ending", r->readable ? mpirr_log_ending_name(r->ending) : NULL);
-    if (r->readable && stat_ending_has_detail(r->ending))
+    if (r->readable && rank_ending_has_detail(r->ending))
         json_int(j, "ending_detail", r->detail);
     else
         json_null(j, "ending_detail");

@@ -11,8 +11,10 @@
 
 #include "diag.h"
 #include "json.h"
+#include "rank_ending.h"
 #include "rank_log.h"
-#include "stat.h"
+#include "stat_columns.h"
+#include "stat_threads.h"
 
 /* "sync-00003-0002.log" -> 3, 2, exactly as mpirr_sync_log_path writes it; 0 for any other. */
 static int parse_name(const char *dir, const char *name, int *rank, int *thread)
@@ -144,8 +146,8 @@ static void put_row(char (*cell)[STAT_CELL], const char *rank, const char *threa
 
 static void thread_ending(const struct thread_stat *ts, char *out, size_t n)
 {
-    struct rank_stat as_rank = {.readable = 1, .ending = ts->ending, .detail = ts->detail};
-    stat_ending_text(&as_rank, out, n);
+    struct rank_ending e = {.readable = 1, .ending = ts->ending, .detail = ts->detail};
+    rank_ending_text(&e, out, n);
     if (ts->damaged)
         snprintf(out + strlen(out), n - strlen(out), ", damaged");
 }

@@ -19,11 +19,11 @@
 #include "replay_hold.h"
 #include "replay_trust.h"
 #include "run_opts.h"
-#include "session.h"
-#include "explore/flip.h"
-#include "replayctl/launcher_timeouts.h"
-#include "replayctl/session.h"
-#include "replayctl/verdict.h"
+#include "run_command.h"
+#include "flip.h"
+#include "launcher_timeouts.h"
+#include "replay_session.h"
+#include "verdict.h"
 
 enum { OPT_DRY_RUN, OPT_NO_EXE_CHECK, OPT_STOP, OPT_BEFORE, OPT_AFTER, OPT_PAST, OPT_HOLD_SIGNAL,
        OPT_FLIP, OPT_OUTPUT, OPT_FORCE };
@@ -47,7 +47,7 @@ struct replay_args {
     struct run_opts run;
     int dry_run;
     int exe_check; /* 0: --no-exe-check */
-    const char *stop; /* --stop R:E or "crash": a session (replayctl/session.h) */
+    const char *stop; /* --stop R:E or "crash": a session (replayctl/replay_session.h) */
     int after, past, hold_on_signal;
     const char *flip, *output; /* --flip R:E=SRC -o NEWDIR (explore/flip.h) */
     int force;

@@ -7,7 +7,7 @@
 #include "opts.h"
 #include "paths.h"
 #include "run_opts.h"
-#include "session.h"
+#include "run_command.h"
 
 int cmd_run(int argc, char **argv)
 {
