@@ -14,6 +14,9 @@
 /* File in the recording directory where the ranks append their one-line errors during a run
  * (the CLI relays and removes it). */
 #define MPIRR_ERRLOG_NAME "runtime-errors"
+/* File in the recording directory where a replay notes the ranks it holds at their recorded
+ * end (src/cli/replayctl/replay_hold.c). */
+#define MPIRR_HOLDLOG_NAME "replay-held"
 
 typedef struct mpirr_manifest {
     int version;

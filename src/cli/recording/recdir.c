@@ -14,7 +14,6 @@
 
 #include "diag.h"
 #include "manifest.h"
-#include "replay_hold.h"
 
 /* The files a recording consists of: what --force may remove. A stale rank-*.pending (races
  * mode, left by a rank that died) would otherwise be read back as part of the new recording;

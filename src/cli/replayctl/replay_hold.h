@@ -13,8 +13,6 @@
 #include "recording.h"
 #include "replay_check.h"
 
-#define MPIRR_HOLDLOG_NAME "replay-held"
-
 struct replay_hold {
     int nranks;
     uint64_t *hold;     /* per rank: the event it is held before, 0 if it is not */
