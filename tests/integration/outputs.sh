@@ -7,12 +7,14 @@
 #    has its target replaced, a failed write leaves the old FILE as it was, no temporary stays.
 #  - badname.c's source file name holds a byte that is not UTF-8, ESC, BEL and a newline: the
 #    Perfetto export, races --json and stat --json parse with python's strict json module, and
-#    the text of races, events and events --defs holds none of those bytes raw.
+#    the text of races, events and events --defs holds none of those bytes raw; stat and
+#    replay --dry-run show an argument with ESC and BEL as $'...', which bash reads back.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 BIN=$3
 read -r -a LAUNCH <<<"$(launcher "$IMPL" 3)"
 REC=$TMP/rec
-run "$TMP/r" "$MPIRR" record --events -o "$REC" -- "${LAUNCH[@]}" "$BIN/badname"
+ARG=$'arg\x1b]0;x\a\'q' # an argument with ESC, BEL and a quote: it goes into the manifest
+run "$TMP/r" "$MPIRR" record --events -o "$REC" -- "${LAUNCH[@]}" "$BIN/badname" "$ARG"
 [ "$STATUS" -eq 0 ] || { cat "$TMP/r.err" >&2; fail "recording badname exited $STATUS"; }
 
 # --- the recording's strings ---------------------------------------------------------------
@@ -49,6 +51,14 @@ LC_ALL=C grep -q $'[\x1b\x07\xff]' "$TMP/defs.txt" && fail "events --defs: a raw
 # every event line of the listing is whole: RANK:EVENT first
 bad_line=$(grep -Ev '^(#|[0-9]+:[0-9]+ |[0-9]+ thread )' "$TMP/events.txt" | head -1)
 [ -z "$bad_line" ] || fail "events: a line that is not an event: $bad_line"
+"$MPIRR" stat "$REC" >"$TMP/stat.txt" || fail "stat failed"
+"$MPIRR" replay --dry-run "$REC" >"$TMP/dry.txt" || fail "replay --dry-run failed"
+for f in stat dry; do
+    LC_ALL=C grep -q $'[\x1b\x07]' "$TMP/$f.txt" && fail "$f: a raw ESC or BEL"
+    word=$(grep -o "\$'arg[^ ]*" "$TMP/$f.txt" | head -1)
+    [ -n "$word" ] || fail "$f: the argument is not shown as \$'...'"
+    [ "$(eval "printf %s $word")" = "$ARG" ] || fail "$f: $word is not the argument for a shell"
+done
 echo "ok: the recording's strings are strict JSON and escaped text"
 
 # --- output files -----------------------------------------------------------------------------
