@@ -102,6 +102,7 @@ static void test_refused(void)
     struct out_file o;
     CHECK(out_file_open(&o, "test", "dir", 0) == CLI_EXIT_USAGE);
     CHECK(out_file_open(&o, "test", "no/such/dir/file", 0) == CLI_EXIT_USAGE);
+    CHECK(out_file_open(&o, "test", "", 0) == CLI_EXIT_USAGE);
     rmdir("dir");
     /* "-": standard output when asked, else a file of that name */
     CHECK(out_file_open(&o, "test", "-", OUT_FILE_STDOUT) == 0 && o.f == stdout && !o.tmp[0]);

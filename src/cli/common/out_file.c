@@ -64,6 +64,8 @@ int out_file_open(struct out_file *o, const char *cmd, const char *path, int fla
     int exists = stat(path, &st) == 0;
     if ((flags & OUT_FILE_STDOUT) && !strcmp(path, "-")) {
         o->f = stdout;
+    } else if (!*path) {
+        rc = refuse(o, "no file name");
     } else if (strlen(path) >= sizeof o->final) {
         rc = refuse(o, strerror(ENAMETOOLONG));
     } else if (exists && S_ISDIR(st.st_mode)) {
