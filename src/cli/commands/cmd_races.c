@@ -16,6 +16,7 @@
 #include "opts.h"
 #include "record.h"
 #include "races_report.h"
+#include "text_escape.h"
 
 enum { OPT_JSON, OPT_ALL, OPT_NEAR };
 
@@ -179,6 +180,7 @@ static void print_msg(struct analysis *a, uint32_t m)
     const an_msg *msg = &a->run->msgs[m];
     char site[600];
     analysis_site(a, (int)msg->sender, a->run->ranks[msg->sender].ops[msg->send_op].site, site, sizeof site);
+    text_escape_in_place(site, sizeof site);
     printf("%u:%llu (%s)", msg->sender,
            (unsigned long long)a->run->ranks[msg->sender].ops[msg->send_op].post, site);
 }
@@ -221,7 +223,8 @@ static void print_by_site(struct analysis *a, const struct races_report *rep, in
     const an_races *r = &rep->r;
     for (size_t s = 0; s < rep->nsites; s++) {
         const struct race_site *site = &rep->sites[s];
-        printf("%s: %s, %llu racing receive%s\n", site->name, mpirr_call_name(site->call),
+        text_put(stdout, site->name);
+        printf(": %s, %llu racing receive%s\n", mpirr_call_name(site->call),
                (unsigned long long)site->count, site->count == 1 ? "" : "s");
         size_t shown = 0;
         for (size_t i = 0; i < r->nraces; i++) {
@@ -255,6 +258,7 @@ static void print_near_group(struct analysis *a, const struct races_report *rep,
         const an_op *o = &a->run->ranks[x->rank].ops[x->op];
         char site[600];
         analysis_site(a, x->rank, o->site, site, sizeof site);
+        text_escape_in_place(site, sizeof site);
         printf("  rank %d event %llu, ", x->rank, (unsigned long long)o->post);
         if (near->distance[i] >= 0)
             printf("%lld event%s before %s", (long long)near->distance[i],

@@ -5,6 +5,8 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "text_escape.h"
+
 void json_init(struct json *j, FILE *f)
 {
     j->f = f;
@@ -12,42 +14,24 @@ void json_init(struct json *j, FILE *f)
     j->has_items[0] = 0;
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static int utf8_length(const unsigned char *s)
-{
-    int len;
-    if (s[0] < 0x80)
-        len = 1;
-    else if (s[0] >= 0xc2 && s[0] < 0xe0)
-        len = 2;
-    else if (s[0] >= 0xe0 && s[0] < 0xf0)
-        len = 3;
-    else if (s[0] >= 0xf0 && s[0] < 0xf5)
-        len = 4;
-    else
-        return 0;
-    for (int i = 1; i < len; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    /* overlong 3- and 4-byte forms, surrogates, and code points past U+10FFFF */
-    if ((len == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))) ||
-        (len == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))))
-        return 0;
-    return len;
-}
+/* Characters a <script> element must not hold as they are. */
+static int html_special(unsigned char c) { return c == '<' || c == '>' || c == '&'; }
 
-static void put_string(FILE *f, const char *str)
+void json_write_string(FILE *f, const char *str, int flags)
 {
     const unsigned char *s = (const unsigned char *)str;
+    int html = flags & JSON_HTML_SAFE;
     fputc('"', f);
     while (*s) {
         /* a run of plain printable ASCII goes out in one write (reports hold millions) */
         const unsigned char *run = s;
-        while (*s >= 0x20 && *s < 0x7f && *s != '"' && *s != '\\') s++;
+        while (*s >= 0x20 && *s < 0x7f && *s != '"' && *s != '\\' && !(html && html_special(*s))) s++;
         if (s > run) fwrite(run, 1, (size_t)(s - run), f);
         if (!*s) break;
         int len = utf8_length(s);
-        if (*s == '"' || *s == '\\') {
+        if (html && html_special(*s)) {
+            fprintf(f, "\\u%04x", *s);
+        } else if (*s == '"' || *s == '\\') {
             fprintf(f, "\\%c", *s);
         } else if (*s == '\n') {
             fputs("\\n", f);
@@ -73,7 +57,7 @@ static void item(struct json *j, const char *key)
         fputc(',', j->f);
     j->has_items[j->depth] = 1;
     if (key) {
-        put_string(j->f, key);
+        json_write_string(j->f, key, 0);
         fputc(':', j->f);
     }
 }
@@ -105,7 +89,7 @@ void json_string(struct json *j, const char *key, const char *s)
 {
     item(j, key);
     if (s)
-        put_string(j->f, s);
+        json_write_string(j->f, s, 0);
     else
         fputs("null", j->f);
 }

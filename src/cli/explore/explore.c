@@ -16,6 +16,7 @@
 #include "explore_report.h"
 #include "explore_search.h"
 #include "opts.h"
+#include "out_file.h"
 #include "paths.h"
 #include "recdir.h"
 #include "run_opts.h"
@@ -155,7 +156,7 @@ static int prepare_dir(const char *dir, char *abs, size_t n, FILE **tsv)
         return CLI_EXIT_USAGE; /* said: not a directory, cannot be created or read */
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/explore.tsv", abs);
-    if (!(*tsv = fopen(path, "w"))) {
+    if (!(*tsv = out_file_new(path))) {
         cli_error("cannot write %s: %s", path, strerror(errno));
         return CLI_EXIT_USAGE;
     }

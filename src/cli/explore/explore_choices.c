@@ -12,6 +12,7 @@
 #include "flip.h"
 #include "diag.h"
 #include "reserve.h"
+#include "text_escape.h"
 
 /* The receive's source line without the function name: explore.tsv's "file:line". */
 static void site_of(struct analysis *a, int rank, uint32_t site, char *buf, size_t n)
@@ -20,6 +21,7 @@ static void site_of(struct analysis *a, int rank, uint32_t site, char *buf, size
     char *fn = strstr(buf, " (");
     if (fn)
         *fn = '\0';
+    text_escape_in_place(buf, n); /* a tab or newline would break explore.tsv, ESC the terminal */
 }
 
 int explore_choice_order(const void *pa, const void *pb)

@@ -15,6 +15,7 @@
 #include "analysis_load.h"
 #include "child.h"
 #include "diag.h"
+#include "file_io.h"
 #include "mono_clock.h"
 #include "rank_log.h"
 #include "recording.h"
@@ -32,7 +33,7 @@ static void output_path(char *buf, size_t n, const char *rundir, const char *nam
 /* Points fd to a new file at path; the old one is kept (close-on-exec) in *saved. */
 static int redirect(int fd, const char *path, int *saved)
 {
-    int f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int f = mpirr_create_file(path, O_WRONLY); /* new: never through a planted symlink */
     if (f < 0) {
         cli_error("cannot create %s: %s", path, strerror(errno));
         return -1;

@@ -13,6 +13,7 @@
  * can take. */
 #include "flip.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "call_ids.h"
 #include "diag.h"
 #include "opts.h"
+#include "out_file.h"
 #include "recdir.h"
 
 /* "R:E=SRC" */
@@ -165,9 +167,9 @@ out:
 
 static int write_flip_file(const struct flip *f, const char *parent, const uint64_t *cut, int n)
 {
-    FILE *out = fopen(f->file, "w");
+    FILE *out = out_file_new(f->file);
     if (!out) {
-        cli_error("cannot create %s", f->file);
+        cli_error("cannot create %s: %s", f->file, strerror(errno));
         return CLI_EXIT_FAIL;
     }
     fprintf(out, "parent %s\nforce %d %" PRIu64 " %d %" PRIu64 "\ntaken %d\ncut", parent, f->rank,

@@ -11,41 +11,19 @@
 #include "call_ids.h"
 #include "diag.h"
 #include "export.h"
-#include "export_out.h"
+#include "json.h"
+#include "out_file.h"
 #include "walk.h"
 
 struct perfetto {
     FILE *f;
     struct analysis *a;
     an_races races;
-    char **site;  /* the current rank's call sites as JSON strings, made on first use */
+    char **site;  /* the current rank's call sites as text, made on first use */
     uint32_t nsite;
     int list_open;
     uint64_t flows, flagged;
 };
-
-/* s as a JSON string into out (n >= 8): quotes and backslashes escaped, control characters
- * as \u00XX; cut short rather than overflow. */
-static void json_quote(const char *s, char *out, size_t n)
-{
-    size_t k = 0;
-    out[k++] = '"';
-    for (; *s && k + 8 < n; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') k += (size_t)snprintf(out + k, n - k, "\\%c", c);
-        else if (c < 0x20) k += (size_t)snprintf(out + k, n - k, "\\u%04x", c);
-        else out[k++] = (char)c;
-    }
-    out[k++] = '"';
-    out[k] = 0;
-}
-
-static void put_str(FILE *f, const char *s)
-{
-    char buf[8200];
-    json_quote(s, buf, sizeof buf);
-    fputs(buf, f);
-}
 
 /* ns as microseconds with three decimals, exactly (the format's ts and dur are µs). */
 static void put_us(FILE *f, const char *key, uint64_t ns)
@@ -67,15 +45,14 @@ static void put_point(FILE *f, const an_run *run, uint32_t r, uint32_t op)
     fprintf(f, "\"%u:%llu\"", r, (unsigned long long)run->ranks[r].ops[op].post);
 }
 
-/* The call site's source line as a JSON string, made once per site of the rank. */
-static const char *site_json(struct perfetto *p, int rank, uint32_t site)
+/* The call site's source line, made once per site of the rank. */
+static const char *site_text(struct perfetto *p, int rank, uint32_t site)
 {
     if (site >= p->nsite) return NULL;
     if (!p->site[site]) {
-        char buf[600], q[1300];
+        char buf[600];
         analysis_site(p->a, rank, site, buf, sizeof buf);
-        json_quote(buf, q, sizeof q);
-        p->site[site] = strdup(q);
+        p->site[site] = strdup(buf);
     }
     return p->site[site];
 }
@@ -213,8 +190,11 @@ static void put_args(struct perfetto *p, const struct export_call *c)
     }
     if (fl & MPIRR_EVF_NEWCOMM) fprintf(f, ",\"newcomm\":%u", e->newcomm);
     if (fl & MPIRR_EVF_RC) fprintf(f, ",\"rc\":%d", e->rc);
-    const char *site = site_json(p, c->rank, e->site);
-    if (site) fprintf(f, ",\"site\":%s", site);
+    const char *site = site_text(p, c->rank, e->site);
+    if (site) {
+        fputs(",\"site\":", f);
+        json_write_string(f, site, 0);
+    }
     each_op(p, c, arg_send);
     list_close(p);
     each_op(p, c, arg_recv);
@@ -278,7 +258,7 @@ static int write_trace(struct perfetto *p, const struct export_clock *clk)
     rank_end(p, 0, 0);
     if (rc) return rc;
     fprintf(p->f, "\n],\"otherData\":{\"recording\":");
-    put_str(p->f, run->dir);
+    json_write_string(p->f, run->dir, 0);
     fprintf(p->f, ",\"ranks\":%d,\"realtime_ns\":%llu,\"messages\":%llu,\"racing_receives\":%llu}}\n",
             run->nranks, (unsigned long long)clk->realtime_ns, (unsigned long long)p->flows,
             (unsigned long long)p->flagged);
@@ -294,11 +274,12 @@ int export_perfetto(struct analysis *a, const char *out)
     }
     struct export_clock clk = {0};
     int rc = export_clock_init(&clk, a->run);
-    if (!rc && !(p.f = export_out_open(out))) rc = CLI_EXIT_USAGE;
-    if (!rc) {
+    struct out_file of;
+    if (!rc && !(rc = out_file_open(&of, "export", out, OUT_FILE_STDOUT))) {
+        p.f = of.f;
         rc = write_trace(&p, &clk);
         if (rc < 0) cli_error("export: out of memory writing %s", out);
-        rc = export_out_close(p.f, out, rc);
+        rc = out_file_close(&of, rc);
     } else if (rc < 0) {
         cli_error("export: out of memory");
         rc = CLI_EXIT_FAIL;

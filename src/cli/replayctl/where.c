@@ -12,6 +12,7 @@
 #include "event_trace.h"
 #include "replay_session.h"
 #include "symbols.h"
+#include "text_escape.h"
 
 /* The recorded call record of rank's event, from the history. 1 found, 0 not. */
 static int history_event(struct replay_session *s, int rank, uint64_t event, mpirr_event *out)
@@ -43,17 +44,17 @@ static void put_call(struct replay_session *s, int rank, uint64_t event, const m
             fputs(args && args[0] == ' ' ? args + 1 : "", out);
             free(args);
         }
-        char site[512];
+        char site[512], esc[512];
         analysis_site(s->an, rank, e.site, site, sizeof site);
-        fprintf(out, ") at %s", site);
+        fprintf(out, ") at %s", text_escape(site, esc, sizeof esc));
         return;
     }
     if (use_slot_site) fprintf(out, ": %s", mpirr_call_name(sl->call));
     if (use_slot_site && sl->site_module[0]) {
         if (!s->sym) s->sym = mpirr_sym_open(); /* one for the session: it caches per object */
-        char site[512] = "?";
+        char site[512] = "?", esc[512];
         if (s->sym) mpirr_sym_lookup(s->sym, sl->site_module, sl->site_offset, site, sizeof site);
-        fprintf(out, " at %s", site);
+        fprintf(out, " at %s", text_escape(site, esc, sizeof esc));
     }
 }
 

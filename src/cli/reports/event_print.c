@@ -6,6 +6,7 @@
 
 #include "call_ids.h"
 #include "sync_calls.h"
+#include "text_escape.h"
 
 struct module {
     uint64_t bias, lo, hi;
@@ -141,12 +142,16 @@ static void put_site(FILE *out, struct event_printer *p, uint32_t site, int symb
     if (symbolic && p->sym && !p->site_text[site]) {
         char buf[1024];
         mpirr_sym_lookup(p->sym, m->path, a - m->bias, buf, sizeof buf);
+        text_escape_in_place(buf, sizeof buf); /* the listing is text: one event a line */
         p->site_text[site] = strdup(buf);
     }
     if (symbolic && p->site_text[site])
         fprintf(out, "%s%s", key, p->site_text[site]);
-    else
-        fprintf(out, "%s%s+0x%llx", key, m->name, (unsigned long long)(a - m->bias));
+    else {
+        fputs(key, out);
+        text_put(out, m->name);
+        fprintf(out, "+0x%llx", (unsigned long long)(a - m->bias));
+    }
 }
 
 void event_print_args(const mpirr_event *e, FILE *out)
@@ -244,10 +249,12 @@ void event_printer_put(struct event_printer *p, const mpirr_event *e, FILE *out)
         if (!path) return;
         const char *base = strrchr(path, '/');
         m[p->nmods++] = (struct module){e->addr, e->got, e->bytes, path, base ? base + 1 : path};
-        if (p->defs)
-            fprintf(out, "# %d module %s bias=0x%llx text=0x%llx-0x%llx\n", p->rank, e->path,
-                    (unsigned long long)e->addr, (unsigned long long)e->got,
-                    (unsigned long long)e->bytes);
+        if (p->defs) {
+            fprintf(out, "# %d module ", p->rank);
+            text_put(out, e->path);
+            fprintf(out, " bias=0x%llx text=0x%llx-0x%llx\n", (unsigned long long)e->addr,
+                    (unsigned long long)e->got, (unsigned long long)e->bytes);
+        }
         return;
     }
     case MPIRR_EVK_SYNC: /* "0 thread 2 pthread_mutex_lock object=3 turn=7": after the rank's

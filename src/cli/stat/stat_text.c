@@ -15,6 +15,7 @@
 #include "stat_print.h"
 #include "stat_races.h"
 #include "stat_threads.h"
+#include "text_escape.h"
 
 enum {
     FIRST_KIND = MPIRR_REC_MATCH,
@@ -104,12 +105,23 @@ static void print_description(const struct rec_stats *st)
     printf("recording   %s\n", st->rec.dir);
     printf("command     ");
     shell_print_command(stdout, m->argc, m->argv);
-    printf("\ncwd         %s\n", m->cwd);
-    if (m->exe[0])
-        printf("executable  %s (fingerprint %016" PRIx64 ")\n", m->exe, m->fingerprint);
-    printf("mpi         %s%s%s%s\n", m->mpi, st->mpi_library[0] ? " (" : "", st->mpi_library,
-           st->mpi_library[0] ? ")" : "");
-    printf("mode        %s\n", m->mode);
+    printf("\ncwd         ");
+    text_put(stdout, m->cwd);
+    if (m->exe[0]) {
+        printf("\nexecutable  ");
+        text_put(stdout, m->exe);
+        printf(" (fingerprint %016" PRIx64 ")", m->fingerprint);
+    }
+    printf("\nmpi         ");
+    text_put(stdout, m->mpi);
+    if (st->mpi_library[0]) {
+        printf(" (");
+        text_put(stdout, st->mpi_library);
+        printf(")");
+    }
+    printf("\nmode        ");
+    text_put(stdout, m->mode);
+    putchar('\n');
     if (m->wtime && st->wtime_unit_ns > 1)
         printf("wtime       recorded at a resolution of %" PRIu32 " ns (--wtime-resolution)\n",
                st->wtime_unit_ns);

@@ -2,16 +2,15 @@
  * history as one self-contained HTML page (docs/cli/view.md). This file owns the command
  * line, the checks on input and output, and writing the page: the compiled-in page sources
  * (view_page.h, generated from page/ by gen_page.cmake) around the data (view_data.h). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis_load.h"
 #include "commands.h"
 #include "diag.h"
 #include "opts.h"
+#include "out_file.h"
 #include "view_data.h"
 #include "view_page.h"
 
@@ -35,12 +34,11 @@ static void default_output(const char *dir, char *buf, size_t n)
         snprintf(buf, n, "%.*s.html", (int)(len - start), dir + start);
 }
 
-static int write_page(FILE *f, const struct view_data *d, const char *dir)
+static void write_page(FILE *f, const struct view_data *d, const char *dir)
 {
     fwrite(view_page_head, 1, sizeof view_page_head, f);
     view_write_data(f, d, dir);
     fwrite(view_page_tail, 1, sizeof view_page_tail, f);
-    return ferror(f) ? -1 : 0;
 }
 
 int cmd_view(int argc, char **argv)
@@ -61,7 +59,7 @@ int cmd_view(int argc, char **argv)
         cli_error("view takes one recording directory (mpirr view DIR [-o run.html])");
         return CLI_EXIT_USAGE;
     }
-    char outbuf[4096], part[4200];
+    char outbuf[4096];
     if (!out) {
         default_output(dir, outbuf, sizeof outbuf);
         out = outbuf;
@@ -70,31 +68,18 @@ int cmd_view(int argc, char **argv)
     /* happened-before first: the race analysis reads what it leaves in the messages */
     int rc = analysis_open(dir, &a, 1, 0);
     if (rc) return rc;
-    /* written next to the output and renamed at the end: a failed run leaves no half page */
-    snprintf(part, sizeof part, "%s.part", out);
-    FILE *f = fopen(part, "w");
-    if (!f) {
-        cli_error("view: cannot write %s: %s", out, strerror(errno));
+    /* a failed run leaves no half page (out_file.h) */
+    struct out_file of;
+    if ((rc = out_file_open(&of, "view", out, OUT_FILE_STDOUT))) {
         analysis_close(&a);
-        return CLI_EXIT_USAGE;
+        return rc;
     }
     struct view_data d;
     memset(&d, 0, sizeof d);
     rc = view_collect_events(&a, &d) || view_collect_links(&a, &d) ? CLI_EXIT_FAIL : 0;
-    if (!rc && write_page(f, &d, dir)) {
-        cli_error("view: writing %s: %s", out, strerror(errno));
-        rc = CLI_EXIT_FAIL;
-    }
-    if (fclose(f) && !rc) {
-        cli_error("view: writing %s: %s", out, strerror(errno));
-        rc = CLI_EXIT_FAIL;
-    }
-    if (!rc && rename(part, out)) {
-        cli_error("view: cannot write %s: %s", out, strerror(errno));
-        rc = CLI_EXIT_USAGE;
-    }
-    if (rc) unlink(part);
-    else
+    if (!rc) write_page(of.f, &d, dir); /* a write error is out_file_close's to report */
+    rc = out_file_close(&of, rc);
+    if (!rc)
         fprintf(stderr, "mpirr: wrote %s: %llu events, %llu messages, %llu racing receives\n", out,
                 (unsigned long long)d.events, (unsigned long long)d.nmatched, (unsigned long long)d.nraces);
     view_data_free(&d);

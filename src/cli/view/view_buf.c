@@ -1,4 +1,4 @@
-/* view_buf.c: varint buffers, base64 and script-safe JSON strings for the view page (view_buf.h). */
+/* view_buf.c: varint buffers, and base64 for the view page (view_buf.h). */
 #include "view_buf.h"
 
 #include <stdlib.h>
@@ -48,16 +48,5 @@ void vbuf_base64(const struct vbuf *b, FILE *f)
         }
     }
     fwrite(out, 1, o, f);
-    fputc('"', f);
-}
-
-void view_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
     fputc('"', f);
 }

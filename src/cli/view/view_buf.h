@@ -23,8 +23,5 @@ static inline void vbuf_int(struct vbuf *b, int64_t v)
 void vbuf_free(struct vbuf *b);
 /* Writes the buffer as base64 (RFC 4648, padded) between double quotes. */
 void vbuf_base64(const struct vbuf *b, FILE *f);
-/* A JSON string literal that is also safe inside an HTML <script> element: "<", ">" and "&"
- * are \u escapes, so a file name from an untrusted recording cannot close the element. */
-void view_json_string(FILE *f, const char *s);
 
 #endif

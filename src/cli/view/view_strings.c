@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "view_data.h"
 
 struct tpl {
@@ -73,9 +74,9 @@ void view_write_strings(FILE *f, const struct view_data *d)
     fprintf(f, "{\"n\":%u,\"tpl\":[", (unsigned)(ids.oom ? 0 : d->nstrings));
     for (size_t j = 0; j < nt; j++) {
         fputs(j ? ",[" : "[", f);
-        view_json_string(f, t[j].prefix);
+        json_write_string(f, t[j].prefix, JSON_HTML_SAFE);
         fputc(',', f);
-        view_json_string(f, t[j].suffix);
+        json_write_string(f, t[j].suffix, JSON_HTML_SAFE);
         fprintf(f, ",%d]", t[j].radix);
         free(t[j].prefix);
     }

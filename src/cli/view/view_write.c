@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "call_ids.h"
+#include "json.h"
 #include "view_data.h"
 
 /* The page's colour classes: 0 send, 1 receive (probes too), 2 wait/test, 3 collective, 4 other. */
@@ -28,7 +29,7 @@ static void write_shapes(FILE *f, const struct view_data *d)
 void view_write_data(FILE *f, const struct view_data *d, const char *dir)
 {
     fprintf(f, "{\"version\":1,\"dir\":");
-    view_json_string(f, dir);
+    json_write_string(f, dir, JSON_HTML_SAFE);
     fprintf(f, ",\"nranks\":%d,\"tickNs\":%" PRIu64 ",\"startRealtimeNs\":%" PRIu64
                ",\"events\":%" PRIu64 ",\n\"calls\":[",
             d->nranks, (uint64_t)1 << d->tick_shift, d->start_realtime_ns, d->events);
@@ -36,7 +37,7 @@ void view_write_data(FILE *f, const struct view_data *d, const char *dir)
     for (unsigned c = 0; c < 256; c++) {
         if (!d->used_call[c]) continue;
         fprintf(f, "%s[%u,", sep, c);
-        view_json_string(f, mpirr_call_name(c));
+        json_write_string(f, mpirr_call_name(c), JSON_HTML_SAFE);
         fprintf(f, ",%d]", kind_class(c));
         sep = ",";
     }
