@@ -48,7 +48,9 @@ static void install_forwarding(struct sigaction *old)
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_sigaction = forward;
-        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        /* SIGTERM interrupts what mpirr waits for (a session's next command on stdin), so
+         * that a terminated mpirr ends; ^C at a terminal also reaches gdb in a session */
+        sa.sa_flags = SA_SIGINFO | (forwarded[i] == SIGTERM ? 0 : SA_RESTART);
         sigemptyset(&sa.sa_mask);
         sigaction(forwarded[i], &sa, NULL);
     }
