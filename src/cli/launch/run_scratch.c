@@ -15,6 +15,7 @@
 
 static char scratch[PATH_MAX];
 static char kept[NAME_MAX + 1];
+static pid_t owner; /* a forked child that gets a signal before its exec leaves it alone */
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 /* Removes every file of the directory but the kept one, then the directory (which stays if
@@ -22,7 +23,7 @@ static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
  * that interrupted anything but this (the one in ranks' files is a plain name). */
 static void remove_scratch(void)
 {
-    if (!scratch[0]) return;
+    if (!scratch[0] || getpid() != owner) return;
     DIR *d = opendir(scratch);
     if (d) {
         char path[PATH_MAX + NAME_MAX + 2];
@@ -83,6 +84,7 @@ static int make_scratch(void)
         rmdir(tmpl);
         return -1;
     }
+    owner = getpid();
     arm_cleanup();
     return 0;
 }
