@@ -11,8 +11,9 @@
  * for them (the event history's communicators have the same bound). */
 #define MPIRR_MAX_RANKS (1 << 24)
 #define MPIRR_MAX_RANKS_TEXT "16777216"
-/* File in the recording directory where the ranks append their one-line errors during a run
- * (the CLI relays and removes it). */
+/* File where the ranks append their one-line errors during a run (the CLI relays and removes
+ * it): in the recording directory while recording, in mpirr's private directory during a
+ * replay (which must not write into the recording). */
 #define MPIRR_ERRLOG_NAME "runtime-errors"
 /* File in the recording directory where a replay notes the ranks it holds at their recorded
  * end (src/cli/replayctl/replay_hold.c). */

@@ -1,6 +1,7 @@
-/* replay_control.h: the replay control file (DIR/replay-control), through which mpirr steers
- * the ranks of a replay and learns where they are. The CLI creates it before every replay with
- * one slot per rank; each rank maps it shared at MPI_Init. In its slot the CLI writes the
+/* replay_control.h: the replay control file (MPIRR_CONTROL, named replay-control in mpirr's
+ * private directory, never in the recording), through which mpirr steers the ranks of a replay
+ * and learns where they are. The CLI creates it before every replay with one slot per rank;
+ * each rank maps it shared at MPI_Init. In its slot the CLI writes the
  * position the rank must stop at (its part of a stopline); the rank writes its progress at
  * every call, and when it stops or ends: where, in which call, its call site, how it ended.
  *

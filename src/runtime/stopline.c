@@ -31,8 +31,13 @@ void mpirr_control_start(void)
     const char *path = mpirr_setting_text(MPIRR_SET_CONTROL);
     if (!path) return;
     char err[600];
-    if (mpirr_ctl_open(&ctl, path, mpirr_rt.nranks, err, sizeof err))
-        mpirr_fatal("replay of rank %d: %s", mpirr_rt.rank, err);
+    if (mpirr_ctl_open(&ctl, path, mpirr_rt.nranks, err, sizeof err)) {
+        /* the file is in mpirr's private directory, on mpirr's host (docs/cli/replay.md) */
+        int gone = errno == ENOENT;
+        mpirr_fatal("replay of rank %d: %s%s", mpirr_rt.rank, err,
+                    gone ? " (a rank on another host than mpirr's finds it only if MPIRR_TMPDIR "
+                           "is a directory both hosts share)" : "");
+    }
     slot = mpirr_ctl_slot_of(&ctl, mpirr_rt.rank);
     slot->pid = (int32_t)getpid();
     if (gethostname(slot->host, sizeof slot->host - 1) != 0) strcpy(slot->host, "?");

@@ -208,7 +208,8 @@ int cmd_replay(int argc, char **argv)
     }
     struct session s = {.mode = "replay", .dir = r.dir, .wtime = -1,
                         .noise = run_opts_noise(&a.run), .workdir = workdir,
-                        .dry_run = a.dry_run, .no_exe_check = !a.exe_check};
+                        .dry_run = a.dry_run, .no_exe_check = !a.exe_check,
+                        .private_errlog = 1};
     enum mpi_impl preferred = a.run.mpi != IMPL_UNKNOWN ? a.run.mpi : mpi_impl_parse(r.m.mpi);
     rc = recorded ? replay_trust_launcher(&r, base) : 0;
     if (!rc)

@@ -1,5 +1,6 @@
 /* child.c: fork/exec of the launched command and of probes. mpirr stays alive while the
- * command runs so that it can complete the manifest afterwards, even after ^C. */
+ * command runs so that it can complete the manifest afterwards, even after ^C; if mpirr is
+ * killed outright, the command gets SIGTERM (PR_SET_PDEATHSIG). */
 #include "child.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,7 +48,9 @@ static void install_forwarding(struct sigaction *old)
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_sigaction = forward;
-        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        /* SIGTERM interrupts what mpirr waits for (a session's next command on stdin), so
+         * that a terminated mpirr ends; ^C at a terminal also reaches gdb in a session */
+        sa.sa_flags = SA_SIGINFO | (forwarded[i] == SIGTERM ? 0 : SA_RESTART);
         sigemptyset(&sa.sa_mask);
         sigaction(forwarded[i], &sa, NULL);
     }
@@ -69,8 +73,15 @@ static void block_forwarded(int how, sigset_t *saved)
 
 /* In the child, after fork: never returns. */
 static void exec_child(const struct child_spec *c, const struct sigaction *old,
-                       const sigset_t *mask)
+                       const sigset_t *mask, pid_t mpirr)
 {
+    /* The command dies with mpirr: a SIGKILLed mpirr must not leave the job running on,
+     * still writing into its recording. SIGTERM, which launchers pass on to their ranks
+     * (a SIGKILLed mpirun would orphan them). It fires when the thread that forked ends:
+     * mpirr has only one. Set before the check, so that a parent gone already counts too. */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != mpirr)
+        _exit(CLI_EXIT_NOEXEC);
     restore_signals(old);
     sigprocmask(SIG_SETMASK, mask, NULL);
     if (c->workdir && chdir(c->workdir) != 0) {
@@ -144,9 +155,10 @@ static pid_t start_child(const struct child_spec *c, const struct sigaction *old
      * be lost) or reach the child while it still runs our handler. */
     sigset_t during;
     block_forwarded(SIG_BLOCK, &during);
+    pid_t self = getpid();
     pid_t pid = fork();
     if (pid == 0)
-        exec_child(c, old, mask);
+        exec_child(c, old, mask, self);
     int fork_errno = errno;
     if (pid > 0)
         child_pid = pid;

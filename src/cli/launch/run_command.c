@@ -12,6 +12,7 @@
 #include "launch_rewrite.h"
 #include "manifest.h"
 #include "replay_hold.h"
+#include "run_scratch.h"
 #include "runtime_lib.h"
 #include "shell_quote.h"
 
@@ -48,7 +49,7 @@ static char *preload_value(const char *lib)
 
 /* Prints the first lines the ranks wrote to the error file (often every rank reports the same
  * problem), then removes the file. */
-static void relay_runtime_errors(const char *path)
+static void relay_runtime_errors(const char *path, int private_errlog)
 {
     enum { SHOWN = 4 };
     FILE *f = fopen(path, "r");
@@ -64,6 +65,8 @@ static void relay_runtime_errors(const char *path)
     fclose(f);
     if (n <= SHOWN)
         unlink(path);
+    else if (private_errlog)
+        run_scratch_keep(MPIRR_ERRLOG_NAME);
 }
 
 /* --dry-run: what child_run would do, as one shell line on stdout: the directory, the
@@ -115,15 +118,22 @@ int session_run(const struct session *s)
         return CLI_EXIT_FAIL;
     }
     vars[n++] = (struct env_var){"LD_PRELOAD", preload};
-    /* The runtime's one-line errors go to a file in the recording: a launcher tearing down a
-     * job after MPI_Abort may drop the ranks' last stderr output, the file keeps it. */
+    /* The runtime's one-line errors go to a file: a launcher tearing down a job after
+     * MPI_Abort may drop the ranks' last stderr output, the file keeps it. A recording keeps
+     * it; a replay has it in its private directory (run_scratch.h), which a dry run does not
+     * make (the ranks of the printed command write to stderr). */
     char errlog[PATH_MAX + 32] = "";
-    if (s->dir) {
+    if (s->dir && !s->private_errlog) {
         snprintf(errlog, sizeof errlog, "%s/" MPIRR_ERRLOG_NAME, s->dir);
         if (!s->dry_run)
             unlink(errlog);
-        vars[n++] = (struct env_var){"MPIRR_ERRLOG", errlog};
+    } else if (s->dir && !s->dry_run &&
+               run_scratch_path(MPIRR_ERRLOG_NAME, errlog, sizeof errlog)) {
+        free(preload);
+        return CLI_EXIT_FAIL;
     }
+    if (errlog[0])
+        vars[n++] = (struct env_var){"MPIRR_ERRLOG", errlog};
     /* Ranks held where their recording ends report there; the watch ends the job. */
     int hold_watch = s->hold && s->hold->expected > 0;
     if (hold_watch) {
@@ -160,6 +170,6 @@ int session_run(const struct session *s)
     launch_argv_free(argv);
     free(preload);
     if (errlog[0] && !s->dry_run)
-        relay_runtime_errors(errlog);
+        relay_runtime_errors(errlog, s->private_errlog);
     return status;
 }

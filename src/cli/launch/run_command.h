@@ -30,6 +30,9 @@ struct session {
     void *watch_arg;
     int stdin_null;      /* the job reads /dev/null: mpirr's standard input is for commands */
     int no_exe_check;    /* replay: MPIRR_EXE_CHECK=0, ranks may run another executable */
+    int private_errlog;  /* replay: the ranks' error file is in mpirr's private directory
+                            (run_scratch.h), not in the recording (read-only, replayed by
+                            others at the same time) */
     /* filled by session_prepare */
     struct launch_info li;
     enum mpi_impl impl;

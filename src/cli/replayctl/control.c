@@ -9,13 +9,13 @@
 
 #include "diag.h"
 #include "mono_clock.h"
+#include "run_scratch.h"
 
-int replay_control_create(struct replay_control *c, const char *dir, int nranks)
+int replay_control_create(struct replay_control *c, int nranks)
 {
     memset(c, 0, sizeof *c);
     c->nranks = nranks;
-    snprintf(c->path, sizeof c->path, "%s/" MPIRR_CTL_NAME, dir);
-    unlink(c->path); /* an earlier replay's, left by a killed mpirr */
+    if (run_scratch_path(MPIRR_CTL_NAME, c->path, sizeof c->path)) return -1;
     char err[PATH_MAX + 100];
     c->seen_progress = calloc((size_t)nranks + 1, sizeof *c->seen_progress);
     c->seen_since = calloc((size_t)nranks + 1, sizeof *c->seen_since);

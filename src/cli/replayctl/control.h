@@ -29,9 +29,10 @@ enum rank_view {
                        end of its recording: it will not move by itself */
 };
 
-/* Creates DIR/replay-control (replacing a stale one) for nranks ranks, every stop none.
- * 0, or -1 after a message. */
-int replay_control_create(struct replay_control *c, const char *dir, int nranks);
+/* Creates the control file for nranks ranks, every stop none, in mpirr's private directory
+ * (run_scratch.h: never in the recording, so that replays of one recording do not steer each
+ * other's ranks). 0, or -1 after a message. */
+int replay_control_create(struct replay_control *c, int nranks);
 /* Zeroes every rank's reported state (before a relaunch), keeping the stops. */
 void replay_control_reset(struct replay_control *c);
 /* Sets every rank's stop (MPIRR_POS_NONE: none) as one new stopline. */

@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "file_io.h"
 #include "rank_log.h"
+#include "run_scratch.h"
 #include "settings.h"
 
 int replay_hold_load(const struct recording *r, const struct recorded_end *ends,
@@ -34,13 +35,13 @@ int replay_hold_load(const struct recording *r, const struct recorded_end *ends,
                           !mpirr_ending_is_external(e->ending, e->detail);
     }
     h->stall_seconds = (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS);
-    snprintf(h->path, sizeof h->path, "%s/" MPIRR_HOLDLOG_NAME, r->dir);
     return 0;
 }
 
 int replay_hold_start(struct replay_hold *h)
 {
-    unlink(h->path);
+    if (run_scratch_path(MPIRR_HOLDLOG_NAME, h->path, sizeof h->path)) return -1;
+    unlink(h->path); /* an earlier run's of this mpirr */
     int fd = mpirr_create_file(h->path, O_WRONLY);
     if (fd < 0) {
         cli_error("cannot create %s: %s", h->path, strerror(errno));

@@ -2,7 +2,7 @@
  * stopped from outside (killed, signalled, recording stopped early) is held by the runtime
  * before the first call the recording did not finish; nothing in the replay would end it. The
  * CLI knows from the tails which ranks to expect, watches them arrive (MPIRR_HOLDLOG, a file in
- * the recording), and ends the job once all are held, with one line saying where. */
+ * mpirr's private directory: run_scratch.h), and ends the job once all are held, with one line saying where. */
 #ifndef MPIRR_CLI_REPLAY_HOLD_H
 #define MPIRR_CLI_REPLAY_HOLD_H
 
@@ -33,7 +33,7 @@ struct replay_hold {
  * status after a message. */
 int replay_hold_load(const struct recording *r, const struct recorded_end *ends,
                      struct replay_hold *h);
-/* Creates the (empty) hold log; 0 or -1 after a message. */
+/* Creates the (empty) hold log in mpirr's private directory; 0 or -1 after a message. */
 int replay_hold_start(struct replay_hold *h);
 /* child_spec.watch: 1 once every expected rank is held (or they stalled): the job ends. */
 int replay_hold_watch(void *hold);

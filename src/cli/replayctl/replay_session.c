@@ -63,7 +63,7 @@ int replay_session_open(struct replay_session *s, const struct recording *rec,
         return CLI_EXIT_FAIL;
     }
     for (int r = 0; r < s->nranks; r++) s->stops[r] = MPIRR_POS_NONE;
-    if (replay_control_create(&s->control, rec->dir, s->nranks)) return CLI_EXIT_FAIL;
+    if (replay_control_create(&s->control, s->nranks)) return CLI_EXIT_FAIL;
     return 0;
 }
 

@@ -1,0 +1,22 @@
+/* run_scratch.h: this mpirr's private directory for the files it shares with the ranks of a
+ * replay: the control file, the ranks' one-line errors, the notes of ranks held where their
+ * recording ends. They live outside the recording so that any number of replays of one
+ * recording run side by side, and a recording on a read-only mount or a full disk replays.
+ *
+ * The directory is made at the first use (mkdtemp, mode 0700) under $MPIRR_TMPDIR, else
+ * $TMPDIR, else /tmp, and removed with what is in it when mpirr exits, also after SIGINT,
+ * SIGTERM or SIGHUP; only SIGKILL leaves it behind. Ranks on other hosts find it only if it
+ * is on a file system they share (docs/cli/replay.md, "Limits"). */
+#ifndef MPIRR_CLI_RUN_SCRATCH_H
+#define MPIRR_CLI_RUN_SCRATCH_H
+
+#include <stddef.h>
+
+/* The path of name inside the directory (made now if it is not yet) into out. 0, or -1
+ * after a message. */
+int run_scratch_path(const char *name, char *out, size_t n);
+/* Leaves name (a file inside the directory) and the directory in place at exit: the user is
+ * told to read it. */
+void run_scratch_keep(const char *name);
+
+#endif
