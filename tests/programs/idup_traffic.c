@@ -11,11 +11,14 @@
  *     exchange of Isend/Irecv, all completed by one MPI_Waitall;
  *  C. MPI_Comm_create_group of the even ranks, whose idup is completed by a Waitall with a
  *     ring exchange on MPI_COMM_WORLD;
+ *  D. the other constructors: MPI_Comm_dup_with_info, MPI_Graph_create and
+ *     MPI_Dist_graph_create_adjacent (rings, not reordered);
+ * (with an MPI-4 library, B's second idup is an MPI_Comm_idup_with_info)
  *  then on every new communicator: an Allreduce, and a collector (rotating) receiving from
  *  MPI_ANY_SOURCE what every other member sends. argv[1]: rounds (default 6). */
 #include "common.h"
 
-enum { TAG_A = 51, TAG_RING = 52, TAG_GATHER = 53, NEW = 4 };
+enum { TAG_A = 51, TAG_RING = 52, TAG_GATHER = 53, NEW = 8 };
 
 static uint32_t uneven(int round, int rank) { return mix32((uint32_t)round, (uint32_t)rank) % 120000; }
 
@@ -83,7 +86,11 @@ int main(int argc, char **argv) {
     MPI_Comm_idup(MPI_COMM_WORLD, &made[nmade], &reqs[1]);
     MPI_Irecv(&from_left, 1, MPI_INT, left, TAG_RING, MPI_COMM_WORLD, &reqs[2]);
     MPI_Iallreduce(&in, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[3]);
+#if MPI_VERSION >= 4
+    MPI_Comm_idup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &made[nmade + 1], &reqs[4]);
+#else
     MPI_Comm_idup(MPI_COMM_WORLD, &made[nmade + 1], &reqs[4]);
+#endif
     MPI_Isend(&to_right, 1, MPI_INT, right, TAG_RING, MPI_COMM_WORLD, &reqs[5]);
     MPI_Waitall(6, reqs, sts);
     nmade += 2;
@@ -106,6 +113,21 @@ int main(int argc, char **argv) {
       MPI_Waitall(2, reqs, sts);
     }
     if (from_left != left * 100 + round) fail("second ring message %d from %d", from_left, left);
+
+    /* D: the blocking constructors of MPI-3 */
+    MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &made[nmade++]);
+    int weight = 1; /* not MPI_UNWEIGHTED: gcc 12 flags that sentinel with MPICH's headers */
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &left, &weight, 1, &right, &weight,
+                                   MPI_INFO_NULL, 0, &made[nmade++]);
+    if (size <= 64) {
+      int index[64], edges[128];
+      for (int r = 0; r < size; r++) {
+        index[r] = 2 * (r + 1);
+        edges[2 * r] = (r + size - 1) % size;
+        edges[2 * r + 1] = (r + 1) % size;
+      }
+      MPI_Graph_create(MPI_COMM_WORLD, size, index, edges, 0, &made[nmade++]);
+    }
 
     /* the new communicators, used in the order they were made */
     for (int i = 0; i < nmade; i++) {
