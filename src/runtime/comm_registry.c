@@ -64,20 +64,11 @@ static int peers_of(mpirr_comm_info *e)
     return 0;
 }
 
-/* A new entry for a communicator whose group (and remote group) are those of like, without
- * its shadow yet; NULL (and a warning) if a member is outside MPI_COMM_WORLD, which every
- * member sees alike. */
-static mpirr_comm_info *entry_like(MPI_Comm like)
+static void discard(mpirr_comm_info *e)
 {
-    mpirr_comm_info *e = calloc(1, sizeof *e);
-    if (!e) mpirr_fatal("out of memory registering communicators");
-    e->comm = like;
-    e->shadow_pending = MPI_REQUEST_NULL;
-    PMPI_Comm_test_inter(like, &e->inter);
-    if (!peers_of(e)) return e;
+    if (!e) return;
     free(e->world);
     free(e);
-    return NULL;
 }
 
 static void no_shadow(void)
@@ -86,11 +77,18 @@ static void no_shadow(void)
                "timestamps (races mode treats them conservatively)", mpirr_rt.rank);
 }
 
-static void discard(mpirr_comm_info *e)
+/* A new entry for a communicator whose group (and remote group) are those of like, without
+ * its shadow yet; NULL if a member is outside MPI_COMM_WORLD, which every member sees alike. */
+static mpirr_comm_info *entry_like(MPI_Comm like)
 {
-    if (!e) return;
-    free(e->world);
-    free(e);
+    mpirr_comm_info *e = calloc(1, sizeof *e);
+    if (!e) mpirr_fatal("out of memory registering communicators");
+    e->comm = like;
+    e->shadow_pending = MPI_REQUEST_NULL;
+    PMPI_Comm_test_inter(like, &e->inter);
+    if (!peers_of(e)) return e;
+    discard(e);
+    return NULL;
 }
 
 void mpirr_comm_register(MPI_Comm comm)
