@@ -52,13 +52,13 @@ static void merge(int rc, MPI_Comm comm, enum flow flow, int root, long bytes)
         mpirr_unlock();
         return;
     }
-    MPI_Comm shadow = ci->shadow;
     int n = mpirr_rt.nranks;
     /* one word more: whether any member wants a count exchange (race_check.h) */
     uint64_t *mine = malloc(2 * ((size_t)n + 1) * sizeof *mine), *all = mine + n + 1;
     if (!mine) mpirr_fatal("out of memory merging timestamps");
     memcpy(mine, mpirr_vc_snapshot(), (size_t)n * sizeof *mine);
     mpirr_unlock();
+    MPI_Comm shadow = mpirr_comm_shadow(ci);
     mine[n] = flow == EVERYONE && mpirr_race_wants_counts();
     int me = -1, ok = 1;
     PMPI_Comm_rank(comm, &me);

@@ -1,7 +1,10 @@
 /* comm_calls.c: communicator constructors and destructors. In races mode each new
  * communicator gets a shadow for timestamp headers (comm_registry.h); otherwise these are
- * plain pass-through calls. */
+ * plain pass-through calls. MPI_Comm_idup stays nonblocking: its communicator is registered
+ * when its request completes (the completion calls report it here), with a shadow made by an
+ * idup chained behind the user's. */
 #include "comm_registry.h"
+#include "request_table.h"
 #include "runtime.h"
 #include "special_calls.h"
 
@@ -18,15 +21,59 @@ int mpirr_MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     return created(PMPI_Comm_dup(comm, newcomm), newcomm);
 }
 
-/* Nonblocking dup: the new communicator is not usable before completion, so its shadow is
- * a blocking dup of the old communicator (same group), made now; the members call
- * MPI_Comm_idup in the same order, as MPI requires, so this collective matches up (docs/races.md
- * notes the ordering caveat). */
+int mpirr_MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    MPIRR_BEGIN(MPI_Comm_dup_with_info);
+    return created(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
+}
+
+/* A nonblocking dup of parent was started (rc): in races mode its request is tracked, and its
+ * shadow's idup started right behind it, in the same order on every member. The new
+ * communicator cannot be used before its request completes, and MPI may write its handle only
+ * then (Open MPI does), so it is registered at completion (mpirr_comm_idup_done). */
+static int idup_started(int rc, MPI_Comm parent, MPI_Comm *newcomm, const MPI_Request *request)
+{
+    if (rc != MPI_SUCCESS || !mpirr_rt.piggyback) return rc;
+    mpirr_comm_info *made = mpirr_comm_prepare_idup(parent);
+    if (!made) return rc;
+    mpirr_lock();
+    tracked_request *e = mpirr_track_add(*request);
+    e->flags = TRACK_COMM_NEW;
+    e->newcomm = newcomm;
+    e->made = made;
+    mpirr_unlock();
+    return rc;
+}
+
 int mpirr_MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     MPIRR_BEGIN(MPI_Comm_idup);
-    int rc = PMPI_Comm_idup(comm, newcomm, request);
-    if (rc == MPI_SUCCESS && mpirr_rt.piggyback) mpirr_comm_register_as(*newcomm, comm);
+    return idup_started(PMPI_Comm_idup(comm, newcomm, request), comm, newcomm, request);
+}
+
+#if MPI_VERSION >= 4
+int mpirr_MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                                  MPI_Request *request)
+{
+    MPIRR_BEGIN(MPI_Comm_idup_with_info);
+    return idup_started(PMPI_Comm_idup_with_info(comm, info, newcomm, request), comm, newcomm,
+                        request);
+}
+#endif
+
+void mpirr_comm_idup_done(MPI_Request handle, tracked_request *e, int rc)
+{
+    if (rc == MPI_SUCCESS && *e->newcomm != MPI_COMM_NULL) mpirr_comm_adopt(e->made, *e->newcomm);
+    mpirr_lock();
+    mpirr_track_done(handle, e);
+    mpirr_unlock();
+}
+
+int mpirr_comm_idup_freed(MPI_Request *request, tracked_request *e)
+{
+    MPI_Request handle = *request;
+    int rc = PMPI_Wait(request, MPI_STATUS_IGNORE);
+    mpirr_comm_idup_done(handle, e, rc);
     return rc;
 }
 
@@ -80,6 +127,33 @@ int mpirr_MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm
 {
     MPIRR_BEGIN(MPI_Cart_sub);
     return created(PMPI_Cart_sub(comm, remain_dims, newcomm), newcomm);
+}
+
+int mpirr_MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int edges[],
+                           int reorder, MPI_Comm *comm_graph)
+{
+    MPIRR_BEGIN(MPI_Graph_create);
+    return created(PMPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph), comm_graph);
+}
+
+int mpirr_MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                                const int destinations[], const int weights[], MPI_Info info,
+                                int reorder, MPI_Comm *comm_dist_graph)
+{
+    MPIRR_BEGIN(MPI_Dist_graph_create);
+    return created(PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info,
+                                          reorder, comm_dist_graph), comm_dist_graph);
+}
+
+int mpirr_MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                         const int sourceweights[], int outdegree,
+                                         const int destinations[], const int destweights[],
+                                         MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+    MPIRR_BEGIN(MPI_Dist_graph_create_adjacent);
+    return created(PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights,
+                                                   outdegree, destinations, destweights, info,
+                                                   reorder, comm_dist_graph), comm_dist_graph);
 }
 
 int mpirr_MPI_Comm_free(MPI_Comm *comm)

@@ -64,25 +64,67 @@ static int peers_of(mpirr_comm_info *e)
     return 0;
 }
 
-void mpirr_comm_register(MPI_Comm comm) { mpirr_comm_register_as(comm, comm); }
-
-void mpirr_comm_register_as(MPI_Comm comm, MPI_Comm like)
+static void discard(mpirr_comm_info *e)
 {
-    if (!mpirr_rt.piggyback || comm == MPI_COMM_NULL) return;
+    if (!e) return;
+    free(e->world);
+    free(e);
+}
+
+static void no_shadow(void)
+{
+    mpirr_warn("rank %d: a communicator could not get a shadow; its messages carry no "
+               "timestamps (races mode treats them conservatively)", mpirr_rt.rank);
+}
+
+/* A new entry for a communicator whose group (and remote group) are those of like, without
+ * its shadow yet; NULL if a member is outside MPI_COMM_WORLD, which every member sees alike. */
+static mpirr_comm_info *entry_like(MPI_Comm like)
+{
     mpirr_comm_info *e = calloc(1, sizeof *e);
     if (!e) mpirr_fatal("out of memory registering communicators");
     e->comm = like;
+    e->shadow_pending = MPI_REQUEST_NULL;
     PMPI_Comm_test_inter(like, &e->inter);
+    if (!peers_of(e)) return e;
+    discard(e);
+    return NULL;
+}
+
+void mpirr_comm_register(MPI_Comm comm)
+{
+    if (!mpirr_rt.piggyback || comm == MPI_COMM_NULL) return;
+    mpirr_comm_info *e = entry_like(comm);
     /* The dup is collective: every member registers, or (on failure) none can use it. */
-    int ok = PMPI_Comm_dup(like, &e->shadow) == MPI_SUCCESS;
-    if (!ok || peers_of(e)) {
-        if (ok) PMPI_Comm_free(&e->shadow);
-        free(e->world);
-        free(e);
-        mpirr_warn("rank %d: a communicator could not get a shadow; its messages carry no "
-                   "timestamps (races mode treats them conservatively)", mpirr_rt.rank);
+    if (!e || PMPI_Comm_dup(comm, &e->shadow) != MPI_SUCCESS) {
+        discard(e);
+        no_shadow();
         return;
     }
+    e->shadow_ready = 1;
+    mpirr_comm_adopt(e, comm);
+}
+
+mpirr_comm_info *mpirr_comm_prepare_idup(MPI_Comm parent)
+{
+    if (!mpirr_rt.piggyback) return NULL;
+    mpirr_comm_info *e = entry_like(parent);
+    /* Open MPI 4.1 hangs with two idups of one inter-communicator in flight (natively too):
+     * the shadow's would be the second, so idup'ed inter-communicators carry no headers. */
+    if (e && e->inter) {
+        discard(e);
+        return NULL;
+    }
+    if (!e || PMPI_Comm_idup(parent, &e->shadow, &e->shadow_pending) != MPI_SUCCESS) {
+        discard(e);
+        no_shadow();
+        return NULL;
+    }
+    return e;
+}
+
+void mpirr_comm_adopt(mpirr_comm_info *e, MPI_Comm comm)
+{
     e->comm = comm;
     mpirr_lock();
     e->id = next_id++;
@@ -93,6 +135,22 @@ void mpirr_comm_register_as(MPI_Comm comm, MPI_Comm like)
     *v = (uintptr_t)e;
     last = NULL;
     mpirr_unlock();
+}
+
+MPI_Comm mpirr_comm_shadow(const mpirr_comm_info *ci)
+{
+    mpirr_comm_info *e = (mpirr_comm_info *)ci; /* the entry is the same, its shadow made */
+    static pthread_mutex_t waiting = PTHREAD_MUTEX_INITIALIZER;
+    if (__atomic_load_n(&e->shadow_ready, __ATOMIC_ACQUIRE)) return e->shadow;
+    pthread_mutex_lock(&waiting); /* one thread waits for the request, the others for it */
+    if (!e->shadow_ready) {
+        if (PMPI_Wait(&e->shadow_pending, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            mpirr_fatal("races mode: rank %d could not make the shadow of a communicator made "
+                        "by MPI_Comm_idup", mpirr_rt.rank);
+        __atomic_store_n(&e->shadow_ready, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&waiting);
+    return e->shadow;
 }
 
 void mpirr_comm_unregister(MPI_Comm comm)
@@ -107,6 +165,7 @@ void mpirr_comm_unregister(MPI_Comm comm)
     last = NULL;
     retire(e);
     mpirr_unlock();
+    mpirr_comm_shadow(e);
     PMPI_Comm_free(&e->shadow);
 }
 
@@ -116,6 +175,7 @@ void mpirr_comms_reset(void)
     uint64_t k, v;
     while (u64_map_next(&table, &pos, &k, &v)) {
         mpirr_comm_info *e = entry_at(&v);
+        mpirr_comm_shadow(e);
         PMPI_Comm_free(&e->shadow);
         free(e->world);
         free(e);

@@ -3,8 +3,10 @@
  * of every rank a message on it can come from or go to (the remote group of an
  * inter-communicator). A communicator is registered by the call that creates it
  * (comm_calls.c), which is collective, so every member agrees on which communicators carry
- * headers. Unregistered communicators (made by calls mpirr does not intercept) carry none on
- * any side. */
+ * headers; one made by MPI_Comm_idup is registered when its request completes, and its shadow,
+ * an idup of the parent started right after the user's, is waited for only when first used
+ * (docs/races.md). Unregistered communicators (made by calls mpirr does not intercept) carry
+ * none on any side. */
 #ifndef MPIRR_COMM_REGISTRY_H
 #define MPIRR_COMM_REGISTRY_H
 
@@ -12,7 +14,9 @@
 #include <stdint.h>
 
 typedef struct mpirr_comm_info {
-    MPI_Comm comm, shadow;
+    MPI_Comm comm, shadow; /* read shadow through mpirr_comm_shadow */
+    MPI_Request shadow_pending; /* the idup making shadow, until shadow_ready */
+    int shadow_ready;
     int inter;       /* inter-communicator: peers are the remote group */
     int npeers;
     int *world;      /* world rank of peer i (rank i of the (remote) group) */
@@ -23,9 +27,17 @@ typedef struct mpirr_comm_info {
 mpirr_comm_info *mpirr_comm_find(MPI_Comm comm);
 /* Collective over comm: creates its shadow. No-op unless races mode is recording. */
 void mpirr_comm_register(MPI_Comm comm);
-/* The same for a communicator not usable yet (MPI_Comm_idup): the shadow is a dup of like,
- * which has the same group. */
-void mpirr_comm_register_as(MPI_Comm comm, MPI_Comm like);
+/* MPI_Comm_idup of parent, just started: the entry of the communicator it will make, whose
+ * shadow is a nonblocking idup of parent started now, so every member starts the two idups
+ * in the same order and nothing blocks. NULL if that communicator gets no shadow (an
+ * inter-communicator, or a failure). Not findable until mpirr_comm_adopt. */
+mpirr_comm_info *mpirr_comm_prepare_idup(MPI_Comm parent);
+/* The idup's request completed: e (from mpirr_comm_prepare_idup) now describes comm. */
+void mpirr_comm_adopt(mpirr_comm_info *e, MPI_Comm comm);
+/* e's shadow, first waiting for the idup making it if it is still in flight. Every member
+ * started that idup when it started the user's, which has completed here, so the wait needs
+ * only MPI's progress on the others. Called without the runtime lock. */
+MPI_Comm mpirr_comm_shadow(const mpirr_comm_info *ci);
 void mpirr_comm_unregister(MPI_Comm comm);
 /* Frees every shadow (before MPI_Finalize). */
 void mpirr_comms_reset(void);

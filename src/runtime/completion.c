@@ -80,6 +80,10 @@ static int tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Reques
                              MPI_Status *st, int rc, MPI_Comm *comm)
 {
     int raised = MPI_SUCCESS;
+    if (e->flags & TRACK_COMM_NEW) {
+        mpirr_comm_idup_done(handle, e, rc);
+        return raised;
+    }
     if ((e->flags & TRACK_PERSISTENT) && !(e->flags & TRACK_ACTIVE) &&
         !(e->flags & TRACK_HEADER))
         return raised; /* inactive: no-op */

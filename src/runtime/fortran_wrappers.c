@@ -58,6 +58,9 @@
     F_ALIAS(name, F_CAT(F_LOWER_##name, _f08_))
 
 #define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) F_GEN(ret, name, args)
+#ifndef MPIRR_CALL_MPI4
+#define MPIRR_CALL_MPI4(...) /* Open MPI 4.1 (MPI-3) has no MPI-4 function to bind */
+#endif
 #include "mpi_calls.def"
 #undef MPIRR_CALL
 

@@ -75,6 +75,10 @@ int mpirr_MPI_Request_free(MPI_Request *request)
     if (mpirr_tracked_count) {
         mpirr_lock();
         tracked_request *e = mpirr_track_find(*request);
+        if (e && (e->flags & TRACK_COMM_NEW)) {
+            mpirr_unlock();
+            return mpirr_comm_idup_freed(request, e);
+        }
         int race_id = e ? e->race_id : -1;
         if (e && e->wire.heap && (!(e->flags & TRACK_PERSISTENT) || (e->flags & TRACK_ACTIVE))) {
             mpirr_wire_abandon(e->wire.heap); /* active: MPI may still use it */

@@ -120,7 +120,7 @@ static __attribute__((flatten)) void fill(mpirr_header_send *h, uint8_t *slot,
     if (!h->buf) mpirr_fatal("out of memory for piggyback headers");
     memcpy(h->buf, coded, len);
     mpirr_unlock();
-    if (PMPI_Isend(h->buf, (int)len, MPI_BYTE, dest, tag, ci->shadow, &h->req) != MPI_SUCCESS)
+    if (PMPI_Isend(h->buf, (int)len, MPI_BYTE, dest, tag, mpirr_comm_shadow(ci), &h->req) != MPI_SUCCESS)
         mpirr_fatal("races mode: rank %d could not send a timestamp header", mpirr_rt.rank);
     h->active = 1;
 }
@@ -286,7 +286,7 @@ int mpirr_header_receive(MPI_Comm comm, int rc, MPI_Status *st, int wild_id, mpi
         mpirr_unlock();
     }
     int src = ci && matched ? world_rank_of(ci, st->MPI_SOURCE) : -1;
-    MPI_Comm shadow = ci ? ci->shadow : MPI_COMM_NULL;
+    MPI_Comm shadow = ci ? mpirr_comm_shadow(ci) : MPI_COMM_NULL;
     /* A truncated receive's slot is not read: MPICH may leave it unwritten (and its count
      * undefined), and a header announced on the shadow could then never be told apart from
      * garbage (docs/races.md, limits). */

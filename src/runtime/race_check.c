@@ -371,7 +371,7 @@ void mpirr_race_exchange_counts(const mpirr_comm_info *ci, uint64_t knows)
     mpirr_lock();
     for (int i = 0; i < n; i++) out[i] = sent[ci->world[i]];
     mpirr_unlock();
-    if (PMPI_Alltoall(out, 1, MPI_UINT64_T, in, 1, MPI_UINT64_T, ci->shadow) == MPI_SUCCESS) {
+    if (PMPI_Alltoall(out, 1, MPI_UINT64_T, in, 1, MPI_UINT64_T, mpirr_comm_shadow(ci)) == MPI_SUCCESS) {
         mpirr_lock();
         for (int i = 0; i < n; i++) {
             int s = ci->world[i];
@@ -403,7 +403,7 @@ void mpirr_race_finish(void)
     mpirr_comm_info *world = mpirr_comm_find(MPI_COMM_WORLD);
     int known = expected && world &&
                 PMPI_Alltoall(sent, 1, MPI_UINT64_T, expected, 1, MPI_UINT64_T,
-                              world->shadow) == MPI_SUCCESS;
+                              mpirr_comm_shadow(world)) == MPI_SUCCESS;
     mpirr_lock();
     for (uint32_t k = 0; k < ring_len; k++) {
         struct done *d = ring_at(k);

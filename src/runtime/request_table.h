@@ -5,13 +5,15 @@
  * entry is removed, when another thread may get the handle again (mpirr_track_add, _done);
  * send requests, which MPI implementations may share as one pre-completed handle, are never
  * tracked unless cancelled or, in races mode, still incomplete after their call returned
- * (their storage is freed at completion; see docs/runtime.md). */
+ * (their storage is freed at completion; see docs/runtime.md). Races mode also tracks the
+ * requests of MPI_Comm_idup, whose completion registers the new communicator. */
 #ifndef MPIRR_REQUEST_TABLE_H
 #define MPIRR_REQUEST_TABLE_H
 
 #include <mpi.h>
 #include <stdint.h>
 
+#include "comm_registry.h"
 #include "message_wire.h"
 
 enum {
@@ -22,6 +24,7 @@ enum {
     TRACK_SEND = 16,      /* persistent send (record mode): each start sends a header */
     TRACK_HEADER = 32,    /* races mode: a receive whose message carries a header */
     TRACK_WIRE_SEND = 64, /* races mode: a nonblocking send still using its wire's heap */
+    TRACK_COMM_NEW = 128, /* races mode: an MPI_Comm_idup whose communicator gets a shadow */
 };
 
 typedef struct tracked_request {
@@ -40,6 +43,10 @@ typedef struct tracked_request {
     MPI_Comm comm;         /* also: races mode receives and persistent sends */
     int race_id;           /* races mode: the wildcard entry (race_check.h), or -1 */
     mpirr_wire_data wire;  /* races mode: the receive's (or send's) slot and storage */
+    /* TRACK_COMM_NEW: where MPI writes the new communicator (Open MPI only at completion),
+     * and its registry entry, adopted at completion (comm_calls.c) */
+    MPI_Comm *newcomm;
+    mpirr_comm_info *made;
     /* Replaced in the table while a completion call still held it (its handle was reused):
      * linked in the orphans until that call is done with it (mpirr_track_done). */
     int orphaned;
@@ -68,5 +75,10 @@ void mpirr_requests_reset(void);
 
 /* send_calls.c: a tracked persistent send was started. */
 void mpirr_send_started(tracked_request *e);
+/* comm_calls.c: the tracked MPI_Comm_idup request found at handle completed with rc (its
+ * communicator is registered); or the program frees it, which in races mode waits for it first
+ * (MPI_Request_free's return code). */
+void mpirr_comm_idup_done(MPI_Request handle, tracked_request *e, int rc);
+int mpirr_comm_idup_freed(MPI_Request *request, tracked_request *e);
 
 #endif

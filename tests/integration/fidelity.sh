@@ -1,5 +1,5 @@
 #!/bin/bash
-# fidelity.sh MPIRR IMPL PROGRAM NRANKS CLASS [MODE]
+# fidelity.sh MPIRR IMPL PROGRAM NRANKS CLASS [MODE [RECORD_OPTION]]
 # The heart of mpirr's promise, for one nondeterministic program on one MPI implementation:
 # native runs (with timing noise) differ; one recording; 5 replays under timing noise all print
 # exactly what the recording printed and exit the same way.
@@ -7,8 +7,9 @@
 # kept is one that crashed; the replays must crash the same way).
 # MODE: the recording mode (sources, races, all); the native runs are checked in sources mode
 # only (the same program's sources test already shows its nondeterminism).
+# RECORD_OPTION: one more option of `mpirr record` (e.g. --events).
 . "$(dirname "$0")/lib.sh"
-MPIRR=$1 IMPL=$2 PROG=$3 NP=$4 CLASS=$5 MODE=${6:-sources}
+MPIRR=$1 IMPL=$2 PROG=$3 NP=$4 CLASS=$5 MODE=${6:-sources} RECORD_OPTION=${7:-}
 NATIVE_RUNS=6 REPLAYS=5 MAX_RECORDINGS=20
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 name=$(basename "$PROG")
@@ -34,7 +35,7 @@ fi
 # 2. record (for crashes-sometimes: until a recording caught the crash)
 for attempt in $(seq $MAX_RECORDINGS); do
     rm -rf "$TMP/rec"
-    run "$TMP/record" "$MPIRR" record --mode "$MODE" --noise "$NOISE_US" -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG"
+    run "$TMP/record" "$MPIRR" record --mode "$MODE" ${RECORD_OPTION:+"$RECORD_OPTION"} --noise "$NOISE_US" -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG"
     [ "$CLASS" != crashes-sometimes ] && break
     [ "$STATUS" -ne 0 ] && break
 done
