@@ -98,16 +98,18 @@ void mpirr_replay_abort(int errorcode)
     uint64_t seen = 0, sum;
     int first = -1;
     struct timespec ms = {0, 1000 * 1000};
+    if (!stall_ms) h = NULL; /* MPIRR_STALL_SECONDS=0: no wait */
     /* The ranks polled for are inside MPI calls or about to make them: MPI progress here may
      * be what completes a send of this rank's that they receive (a rendezvous), as it was when
      * recording, when this rank reached MPI_Abort later or the launcher took its time. */
-    for (int n; (n = running_toward_end(h, &sum, &first)) > 0; nanosleep(&ms, NULL)) {
+    for (int n; h && (n = running_toward_end(h, &sum, &first)) > 0; nanosleep(&ms, NULL)) {
         int flag;
         PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpirr_rt.have_shadow ? mpirr_rt.shadow : MPI_COMM_SELF,
                     &flag, MPI_STATUS_IGNORE);
         still_ms = sum == seen ? still_ms + 1 : 0;
         seen = sum;
-        if (still_ms < stall_ms && !(still_ms % 1000 == 999 && mpirr_control_cli_gone())) continue;
+        if (still_ms % 1000 == 999 && mpirr_control_cli_gone()) break; /* no verdict to keep */
+        if (still_ms < stall_ms) continue;
         mpirr_say("replay of rank %d: rank %d%s made no progress toward the end its "
                   "recorded run came to by itself for %ld s after this rank's MPI_Abort "
                   "(MPIRR_STALL_SECONDS): the job ends without it", mpirr_rt.rank, first,
