@@ -79,9 +79,9 @@ static int running_toward_end(const mpirr_ctl_header *h, uint64_t *progress_sum,
 {
     int n = 0;
     *progress_sum = 0;
+    const mpirr_ctl ctl = {.h = (mpirr_ctl_header *)h};
     for (uint32_t k = 0; k < h->nranks; k++) {
-        const mpirr_ctl_slot *o = (const mpirr_ctl_slot *)((const char *)h + MPIRR_CTL_HEADER_SIZE +
-                                                           (size_t)k * MPIRR_CTL_SLOT_SIZE);
+        const mpirr_ctl_slot *o = mpirr_ctl_slot_of(&ctl, (int)k);
         if (o == slot || !still_running(o)) continue;
         if (!n++) *first = (int)k;
         *progress_sum += __atomic_load_n(&o->progress, __ATOMIC_RELAXED);
