@@ -86,6 +86,7 @@ const char *mpirr_ctl_state_name(unsigned state)
         [MPIRR_CTL_DIVERGED] = "diverged",
         [MPIRR_CTL_EXITED] = "exited",
         [MPIRR_CTL_END_OF_RECORDING] = "held at the end of its recording",
+        [MPIRR_CTL_ABORTING] = "aborting",
     };
     return state < sizeof names / sizeof names[0] && names[state] ? names[state] : "unknown";
 }

@@ -22,7 +22,7 @@
 
 #define MPIRR_CTL_NAME "replay-control"
 #define MPIRR_CTL_MAGIC 0x314c54435252504dull /* "MPRRCTL1" */
-#define MPIRR_CTL_VERSION 1
+#define MPIRR_CTL_VERSION 2
 #define MPIRR_CTL_SLOT_SIZE 512
 #define MPIRR_CTL_HEADER_SIZE 128
 #define MPIRR_POS_NONE UINT64_MAX /* stop: never; run to the end */
@@ -60,6 +60,9 @@ enum mpirr_ctl_state {
     MPIRR_CTL_EXITED,          /* exit() without MPI_Finalize */
     MPIRR_CTL_END_OF_RECORDING,/* held where its recording ends (the recorded run was stopped
                                   from outside there: killed, signalled, disk full) */
+    MPIRR_CTL_ABORTING,        /* called MPI_Abort (`signal`: the error code) and waits, before
+                                  the MPI library ends the job, for the ranks whose recorded
+                                  run ended by itself to end so again (ends_itself) */
 };
 
 /* Header flags (set by the CLI). */
@@ -80,6 +83,10 @@ typedef struct mpirr_ctl_header {
 typedef struct mpirr_ctl_slot {
     /* written by the CLI */
     uint64_t stop;      /* hold when the position reaches this (MPIRR_POS_NONE) */
+    uint32_t ends_itself; /* 1: the recorded run of this rank ended by the program's own doing
+                             (MPI_Finalize, MPI_Abort, exit(), its own fault or abort()): a
+                             replayed MPI_Abort waits for it to end so (docs/cli/replay.md) */
+    uint32_t reserved0;
     /* written by the rank */
     uint64_t progress;  /* mpirr_progress_word (rank_log.h) of its latest call */
     uint64_t held_pos;  /* the position it holds at (or died at, by progress) */
@@ -92,7 +99,7 @@ typedef struct mpirr_ctl_slot {
     uint64_t fault_offset;       /* HELD_SIGNAL/CRASHED: faulting pc - load bias of fault_module */
     char host[64];
     char site_module[192];       /* the object holding site_offset (the application) */
-    char fault_module[192];
+    char fault_module[184];
 } mpirr_ctl_slot;
 
 _Static_assert(sizeof(mpirr_ctl_header) == MPIRR_CTL_HEADER_SIZE, "control header size");

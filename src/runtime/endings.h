@@ -27,6 +27,13 @@ void mpirr_replay_signals_install(void);
  * ending wins: the abort that follows a divergence, or an exit() inside MPI_Abort, is not how
  * the rank ended. Async-signal-safe; nothing without a control file. */
 void mpirr_replay_ended(unsigned state, int detail, uint64_t pos);
+/* A replayed MPI_Abort, before the MPI library ends the job: notes MPIRR_CTL_ABORTING (the
+ * error code as detail) and waits until every other rank whose recorded run ended by itself
+ * (the CLI's ends_itself) has ended or is held, so that another rank's abort never kills it
+ * before the end it came to when recording; then notes MPIRR_CTL_ABORTED. Gives up, with one
+ * line, once none of the awaited ranks has moved for MPIRR_STALL_SECONDS (or mpirr is gone).
+ * Nothing without a control file. */
+void mpirr_replay_abort(int errorcode);
 /* The object holding pc (its path) and pc's offset from that object's load bias; 0 if
  * unknown. For a debugger or addr2line given the path. */
 int mpirr_locate_pc(const void *pc, char *module, size_t n, uint64_t *offset);

@@ -68,18 +68,23 @@ void mpirr_log_start(uint32_t flags)
     char err[512];
     mpirr_log_header_fill(&h, flags);
     mpirr_rt.writer = mpirr_log_writer_open(mpirr_rt.dir, &h, 0, err, sizeof err);
-    /* Every rank makes its log before any makes its event history: on a disk short of space
-     * the logs, which replay needs, get it first (one barrier, inside MPI_Init, where no
-     * collective of the program's can be under way). */
-    if (mpirr_setting_value(MPIRR_SET_EVENTS)) PMPI_Barrier(MPI_COMM_WORLD);
-    if (!mpirr_rt.writer) {
+    /* Every rank makes its log before any leaves MPI_Init (one barrier, inside MPI_Init,
+     * where no collective of the program's can be under way): a rank that calls MPI_Abort as
+     * soon as MPI_Init returns would otherwise end the job while a slower rank is still
+     * between PMPI_Init and its log's creation, leaving the recording without that rank
+     * (every rank of MPICH's failing coll2 and gatherv aborts at once). With --events the
+     * logs, which replay needs, also get a disk short of space before any event history. */
+    PMPI_Barrier(MPI_COMM_WORLD);
+    if (mpirr_rt.writer) {
+        mpirr_rt.counters = mpirr_log_counters(mpirr_rt.writer);
+        mpirr_rt.progress = mpirr_log_progress(mpirr_rt.writer);
+        *mpirr_rt.progress = mpirr_progress_word(mpirr_current_event, 1); /* inside MPI_Init */
+        mpirr_ev_start(mpirr_ev_init_t0);
+    } else {
         mpirr_warn("rank %d: %s; this rank is not recorded", mpirr_rt.rank, err);
-        return;
     }
-    mpirr_rt.counters = mpirr_log_counters(mpirr_rt.writer);
-    mpirr_rt.progress = mpirr_log_progress(mpirr_rt.writer);
-    *mpirr_rt.progress = mpirr_progress_word(mpirr_current_event, 1); /* inside MPI_Init */
-    mpirr_ev_start(mpirr_ev_init_t0);
+    /* the event histories, likewise, all exist before any rank can abort */
+    if (mpirr_setting_value(MPIRR_SET_EVENTS)) PMPI_Barrier(MPI_COMM_WORLD);
 }
 
 static void start_recording(void)
@@ -273,7 +278,10 @@ int mpirr_MPI_Finalize(void)
  * the runtime, and several may abort at once. The records are already safe in the mapped tail;
  * only the ending is noted (one store; in a replay, in the control slot), by the first thread
  * to get here, which alone calls PMPI_Abort, and the crash guard goes so that the launcher's
- * SIGTERM that follows is not taken for the ending. */
+ * SIGTERM that follows is not taken for the ending. A replay first lets every rank whose
+ * recorded run ended by itself (several ranks calling MPI_Abort at once, say) end so again,
+ * rather than be killed by this abort first, as the launcher's timing decides when recording
+ * (mpirr_replay_abort). */
 int mpirr_MPI_Abort(MPI_Comm comm, int errorcode)
 {
     static int aborting;
@@ -285,7 +293,7 @@ int mpirr_MPI_Abort(MPI_Comm comm, int errorcode)
         mpirr_crash_guard_remove();
         if (mpirr_rt.writer) mpirr_log_set_ending(mpirr_rt.writer, MPIRR_END_ABORT, errorcode);
         if (mpirr_rt.mode == MPIRR_MODE_REPLAY)
-            mpirr_replay_ended(MPIRR_CTL_ABORTED, errorcode, MPIRR_POS_NONE);
+            mpirr_replay_abort(errorcode);
     }
     return PMPI_Abort(comm, errorcode);
 }

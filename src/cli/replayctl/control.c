@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "mono_clock.h"
+#include "rank_log.h"
 #include "run_scratch.h"
 
 int replay_control_create(struct replay_control *c, int nranks)
@@ -38,8 +39,10 @@ void replay_control_reset(struct replay_control *c)
     for (int r = 0; r < c->nranks; r++) {
         mpirr_ctl_slot *s = mpirr_ctl_slot_of(&c->ctl, r);
         uint64_t stop = s->stop;
+        uint32_t ends_itself = s->ends_itself;
         memset(s, 0, sizeof *s);
         s->stop = stop;
+        s->ends_itself = ends_itself;
         c->seen_progress[r] = 0;
         c->seen_since[r] = 0;
     }
@@ -50,6 +53,13 @@ void replay_control_set_stops(struct replay_control *c, const uint64_t *stops)
     __atomic_add_fetch(&c->ctl.h->generation, 1, __ATOMIC_RELEASE);
     for (int r = 0; r < c->nranks; r++)
         __atomic_store_n(&mpirr_ctl_slot_of(&c->ctl, r)->stop, stops[r], __ATOMIC_RELEASE);
+}
+
+void replay_control_set_ends_itself(struct replay_control *c, int rank, int recorded_ending,
+                                    int detail)
+{
+    mpirr_ctl_slot_of(&c->ctl, rank)->ends_itself =
+        recorded_ending == MPIRR_END_FINALIZED || !mpirr_ending_is_external(recorded_ending, detail);
 }
 
 void replay_control_set_flags(struct replay_control *c, uint32_t flags)

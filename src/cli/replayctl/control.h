@@ -33,7 +33,11 @@ enum rank_view {
  * (run_scratch.h: never in the recording, so that replays of one recording do not steer each
  * other's ranks). 0, or -1 after a message. */
 int replay_control_create(struct replay_control *c, int nranks);
-/* Zeroes every rank's reported state (before a relaunch), keeping the stops. */
+/* Notes from the rank's recorded ending (enum mpirr_log_ending and its detail) whether its
+ * recorded run ended by the program's own doing, which a replayed MPI_Abort waits for. */
+void replay_control_set_ends_itself(struct replay_control *c, int rank, int recorded_ending,
+                                    int detail);
+/* Zeroes every rank's reported state (before a relaunch), keeping the stops and endings. */
 void replay_control_reset(struct replay_control *c);
 /* Sets every rank's stop (MPIRR_POS_NONE: none) as one new stopline. */
 void replay_control_set_stops(struct replay_control *c, const uint64_t *stops);

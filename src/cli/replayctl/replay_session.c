@@ -64,6 +64,8 @@ int replay_session_open(struct replay_session *s, const struct recording *rec,
     }
     for (int r = 0; r < s->nranks; r++) s->stops[r] = MPIRR_POS_NONE;
     if (replay_control_create(&s->control, s->nranks)) return CLI_EXIT_FAIL;
+    for (int r = 0; r < s->nranks; r++)
+        replay_control_set_ends_itself(&s->control, r, ends[r].ending, ends[r].detail);
     return 0;
 }
 

@@ -61,6 +61,7 @@ static void replayed_ending(struct replay_control *c, int rank, struct ending *e
     case MPIRR_CTL_FINISHED: e->kind = K_FINISHED; break;
     case MPIRR_CTL_CRASHED:
     case MPIRR_CTL_HELD_SIGNAL: e->kind = K_SIGNAL; break;
+    case MPIRR_CTL_ABORTING: /* killed while it waited for the others' own endings */
     case MPIRR_CTL_ABORTED: e->kind = K_ABORT; break;
     case MPIRR_CTL_EXITED: e->kind = K_EXIT; break;
     case MPIRR_CTL_END_OF_RECORDING: e->kind = K_OUTSIDE; e->event = mpirr_pos_event(s.held_pos); break;
