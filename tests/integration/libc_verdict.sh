@@ -8,7 +8,8 @@
 #   pid, recorded with --libc-pid: plain "finished as recorded", output as recorded (under noise);
 #   time, recorded with --no-libc-time: time() and clock_gettime(CLOCK_MONOTONIC), 12 calls;
 #   none: plain verdict.
-# The replay's "mpirr:" lines are compared exactly.
+# The "mpirr:" lines of the recording (which names the same calls) and of the replay are
+# compared exactly.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3 NP=3
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
@@ -20,9 +21,9 @@ replay_lines() {
     grep '^mpirr: ' "$TMP/$2.err" | grep -Ev "$LAUNCHER_ENDED"
 }
 
-# check MODE_OPTIONS GROUP RECORD_OPTIONS SAME NOTE...: records PROG GROUP with the options,
-# replays it; its "mpirr:" lines must be the verdict, with ", but not exact: ..." and the
-# NOTE lines if any are given; SAME: whether its output must equal the recording's (same),
+# check MODE_OPTIONS GROUP RECORD_OPTIONS SAME NOTE...: records PROG GROUP with the options:
+# mpirr record's "mpirr:" lines must be the NOTE lines; replays it: its "mpirr:" lines must be
+# the verdict, with ", but not exact: ..." and the NOTE lines if any are given; SAME: whether its output must equal the recording's (same),
 # differ from it (other), or either (any).
 check() {
     local modeopts=$1 group=$2 recopts=$3 same=$4 name
@@ -31,12 +32,19 @@ check() {
     # shellcheck disable=SC2086
     run "$TMP/rec-$name" "$MPIRR" record $modeopts $recopts -o "$TMP/$name" -- "${LAUNCH[@]}" "$PROG" "$group"
     [ "$STATUS" -eq 0 ] || { cat "$TMP/rec-$name.err" >&2; fail "$name: the recording exited $STATUS"; }
+    # mpirr record ends with the same NOTE lines, nothing else
+    notes=""
+    for note in "$@"; do notes="$notes${notes:+$'\n'}mpirr: $note"; done
+    got=$(grep '^mpirr: ' "$TMP/rec-$name.err" | grep -Ev "$LAUNCHER_ENDED")
+    [ "$got" = "$notes" ] || { cat "$TMP/rec-$name.err" >&2; fail "$name: the recording said
+$got
+expected
+$notes"; }
     total=$("$MPIRR" stat --json "$TMP/$name" |
         python3 -c 'import json, sys; print(sum(r["events"] for r in json.load(sys.stdin)["ranks"]))') ||
         fail "$name: mpirr stat --json failed"
     expected="mpirr: replay finished as recorded ($NP ranks, $total events)"
-    [ $# -eq 0 ] || expected="$expected, but not exact: libc values were not recorded"
-    for note in "$@"; do expected="$expected"$'\n'"mpirr: $note"; done
+    [ $# -eq 0 ] || expected="$expected, but not exact: libc values were not recorded"$'\n'"$notes"
     got=$(replay_lines "$TMP/$name" "rep-$name") || exit 1
     [ "$got" = "$expected" ] || { cat "$TMP/rep-$name.err" >&2; fail "$name: the replay said
 $got

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libc_unrecorded.h"
 #include "rank_log.h"
 
 enum kind {
@@ -72,47 +73,21 @@ static void replayed_ending(struct replay_control *c, int rank, struct ending *e
     }
 }
 
-/* The application's libc calls that got live values, over every rank: bit s of sources for
- * each source called, the calls of each group. */
-struct unrecorded {
-    uint64_t sources, calls[MPIRR_LIBC_GROUP_COUNT];
-    int any;
-};
-
-static void unrecorded_libc(struct replay_control *c, int n, struct unrecorded *u)
+/* The application's libc calls that got live values, over every rank. */
+static void unrecorded_libc(struct replay_control *c, int n, struct libc_unrecorded *u)
 {
     memset(u, 0, sizeof *u);
     for (int k = 0; k < n; k++) {
         mpirr_ctl_slot s;
         replay_control_read(c, k, &s);
-        u->sources |= s.libc_sources;
-        for (int g = 0; g < MPIRR_LIBC_GROUP_COUNT; g++) {
-            u->calls[g] += s.libc_calls[g];
-            u->any |= s.libc_calls[g] != 0;
-        }
+        libc_unrecorded_add(u, s.libc_sources, s.libc_calls);
     }
 }
 
 /* What follows "replay finished as recorded (...)" &c. when the replay was not exact. */
-static const char *exactness(const struct unrecorded *u)
+static const char *exactness(const struct libc_unrecorded *u)
 {
     return u->any ? ", but not exact: libc values were not recorded" : "";
-}
-
-/* One line per group whose calls got live values: "the program called getpid() 4 times; its
- * values were not recorded (record with --libc-pid)". */
-static void print_unrecorded(const struct unrecorded *u, FILE *out)
-{
-    for (int g = 0; g < MPIRR_LIBC_GROUP_COUNT; g++) {
-        if (!u->calls[g]) continue;
-        char names[512];
-        int kinds = mpirr_libc_group_names(u->sources, g, names, sizeof names);
-        int on = mpirr_libc_group_default_on(g);
-        fprintf(out, "mpirr: the program called %s %" PRIu64 " time%s; %s values were not recorded "
-                     "(record %s --%slibc-%s)\n", kinds ? names : "libc", u->calls[g],
-                u->calls[g] > 1 ? "s" : "", kinds > 1 ? "their" : "its", on ? "without" : "with",
-                on ? "no-" : "", mpirr_libc_group_word(g));
-    }
 }
 
 /* Whether the replayed ending rep of a rank follows its recorded ending rec; own_seen: some
@@ -198,7 +173,7 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
         fprintf(out, "mpirr: replay ended (status %d) before any rank got through MPI_Init\n",
                 status);
     } else {
-        struct unrecorded u;
+        struct libc_unrecorded u;
         unrecorded_libc(c, n, &u);
         /* The rank a difference is named by: one whose replay ended differently by itself,
          * else one that was stopped before its recorded end. */
@@ -252,7 +227,7 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
                          "stopped from outside (%d rank%s held there)%s\n", held,
                     held > 1 ? "s" : "", exactness(&u));
         }
-        print_unrecorded(&u, out);
+        libc_unrecorded_print(&u, out);
     }
     free(rec);
     free(rep);
