@@ -4,6 +4,9 @@
 #ifndef MPIRR_LIBC_SOURCES_H
 #define MPIRR_LIBC_SOURCES_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 enum mpirr_libc_source {
 #define MPIRR_LIBC_SOURCE(id, num, name, group, family) MPIRR_LIBC_##id = num,
 #include "libc_sources.def"
@@ -36,5 +39,11 @@ enum mpirr_libc_group mpirr_libc_source_group(unsigned source);
 enum mpirr_libc_family mpirr_libc_source_family(unsigned source);
 /* "time", "random", "pid", "host": the word of the switches (--no-libc-time, --libc-pid). */
 const char *mpirr_libc_group_word(enum mpirr_libc_group g);
+/* Whether group g is recorded unless told otherwise (settings.def): then --no-libc-WORD leaves
+ * it out, else --libc-WORD records it. */
+int mpirr_libc_group_default_on(enum mpirr_libc_group g);
+/* The names of the sources of group g whose bits are set in sources (bit s: source s),
+ * ", "-separated, into buf ("" if none); how many there are. */
+int mpirr_libc_group_names(uint64_t sources, enum mpirr_libc_group g, char *buf, size_t n);
 
 #endif

@@ -81,6 +81,10 @@ enum mpirr_counter {
     MPIRR_CTR_PENDING_PEAK,      /* races mode: most wildcard receives awaiting a verdict */
     MPIRR_CTR_CLOCK_MERGES,      /* races mode: collectives whose timestamps were merged */
     MPIRR_CTR_SHORT_MSGS,        /* races mode: messages sent with no header (the short form) */
+    /* the application's calls of each libc group (enum mpirr_libc_group, in its order) that
+     * were not recorded (its switch off), and, as bits, their sources (libc_sources.def) */
+    MPIRR_CTR_LIBC_UNRECORDED,   /* + group */
+    MPIRR_CTR_LIBC_UNRECORDED_SOURCES = MPIRR_CTR_LIBC_UNRECORDED + 4,
     MPIRR_CTR_LIMIT
 };
 const char *mpirr_counter_name(unsigned which);

@@ -15,6 +15,7 @@
 
 #include "file_io.h"
 #include "guard_word.h"
+#include "libc_sources.h"
 #include "log_layout.h"
 #include "record_codec.h"
 #include "varint.h"
@@ -82,7 +83,10 @@ const char *mpirr_counter_name(unsigned which)
     static const char *const names[MPIRR_CTR_LIMIT] = {
         "messages_sent", "messages_received", "wildcard_receives", "racing_receives",
         "fallback_logged", "piggyback_bytes", "piggyback_messages", "pending_peak",
-        "clock_merges", "short_messages"};
+        "clock_merges", "short_messages", "libc_time_unrecorded", "libc_random_unrecorded",
+        "libc_pid_unrecorded", "libc_host_unrecorded", "libc_unrecorded_sources"};
+    _Static_assert(MPIRR_CTR_LIBC_UNRECORDED_SOURCES - MPIRR_CTR_LIBC_UNRECORDED ==
+                       MPIRR_LIBC_GROUP_COUNT, "one libc counter per group");
     return which < MPIRR_CTR_LIMIT ? names[which] : "?";
 }
 

@@ -3,7 +3,8 @@
  * and learns where they are. The CLI creates it before every replay with one slot per rank;
  * each rank maps it shared at MPI_Init. In its slot the CLI writes the
  * position the rank must stop at (its part of a stopline); the rank writes its progress at
- * every call, and when it stops or ends: where, in which call, its call site, how it ended.
+ * every call, and when it stops or ends: where, in which call, its call site, how it ended;
+ * and it counts the application's libc calls its recording did not hold (verdict.c names them).
  *
  * Positions count half-events: 2E is just before event E (the call not made yet), 2E+1 just
  * after event E returned. A rank holds once its position reaches its slot's stop, and goes on
@@ -19,11 +20,12 @@
 #include <stdint.h>
 
 #include "guard_word.h"
+#include "libc_sources.h"
 
 #define MPIRR_CTL_NAME "replay-control"
 #define MPIRR_CTL_MAGIC 0x314c54435252504dull /* "MPRRCTL1" */
 #define MPIRR_CTL_VERSION 2
-#define MPIRR_CTL_SLOT_SIZE 512
+#define MPIRR_CTL_SLOT_SIZE 576
 #define MPIRR_CTL_HEADER_SIZE 128
 #define MPIRR_POS_NONE UINT64_MAX /* stop: never; run to the end */
 /* The exit status of a replay that diverged (EX_SOFTWARE): the diverging rank aborts the job
@@ -99,7 +101,12 @@ typedef struct mpirr_ctl_slot {
     uint64_t fault_offset;       /* HELD_SIGNAL/CRASHED: faulting pc - load bias of fault_module */
     char host[64];
     char site_module[192];       /* the object holding site_offset (the application) */
-    char fault_module[184];
+    char fault_module[192];
+    /* libc calls of the application whose group (enum mpirr_libc_group) the recording does
+     * not hold, so the replay gave them live values: bit s of libc_sources for every source
+     * (libc_sources.def) called, and the calls of each group. Counted while the rank runs. */
+    uint64_t libc_sources;
+    uint64_t libc_calls[MPIRR_LIBC_GROUP_COUNT];
 } mpirr_ctl_slot;
 
 _Static_assert(sizeof(mpirr_ctl_header) == MPIRR_CTL_HEADER_SIZE, "control header size");

@@ -1,12 +1,17 @@
 /* libc_switches.c: which libc groups (time, random, pid, host) a recording holds, and the
  * interposers' decision whether a call goes to the log. Record mode takes the groups from
  * MPIRR_LIBC_* and writes them into the log header's flags; replay takes them from the
- * header, so it needs no option. A replayed program calling a group its recording does not
- * hold runs on with live values; if it then diverges, the message names those calls. */
+ * header, so it needs no option. The application's calls of a group that is off are counted
+ * per group: while recording in the tail's counters (mpirr record names them at the end),
+ * while replaying, where they get live values, also in the rank's replay control slot (the
+ * verdict says the replay was not exact); if a replay diverges, its message names them.
+ * The MPI library's calls are never counted (nor recorded). Only the interposers of a group
+ * that is off count: a program that never calls one pays nothing, one that does pays the
+ * cached caller check and an atomic add per call. */
 #include <stdio.h>
-#include <string.h>
 
 #include "libc_runtime.h"
+#include "replay_control.h"
 #include "settings.h"
 
 int mpirr_libc_watch;
@@ -46,14 +51,36 @@ void mpirr_libc_replay_flags(uint32_t flags)
     watch();
 }
 
+/* Sets bit in *mask; a load first, so that the calls after the first write nothing. */
+static void set_bit(uint64_t *mask, uint64_t bit)
+{
+    if (!(__atomic_load_n(mask, __ATOMIC_RELAXED) & bit)) __atomic_fetch_or(mask, bit, __ATOMIC_RELAXED);
+}
+
+/* The application called source, of group g, which is off: counts it, in the tail's counters
+ * while recording (also a flipped replay's new recording), in the control slot while
+ * replaying. */
+static void note_unrecorded(unsigned source, enum mpirr_libc_group g)
+{
+    if (mpirr_rt.writer) {
+        set_bit(&mpirr_rt.counters[MPIRR_CTR_LIBC_UNRECORDED_SOURCES], 1ull << source);
+        __atomic_fetch_add(&mpirr_rt.counters[MPIRR_CTR_LIBC_UNRECORDED + g], 1, __ATOMIC_RELAXED);
+    }
+    if (mpirr_rt.mode != MPIRR_MODE_REPLAY) return;
+    set_bit(&unrecorded, 1ull << source);
+    mpirr_ctl_slot *slot = mpirr_control_slot();
+    if (!slot) return;
+    set_bit(&slot->libc_sources, 1ull << source);
+    __atomic_fetch_add(&slot->libc_calls[g], 1, __ATOMIC_RELAXED);
+}
+
 int mpirr_libc_wanted_slow(unsigned source, const void *caller)
 {
     if (!mpirr_rt.active || !(mpirr_rt.threaded || mpirr_libc_mpi_thread)) return 0;
-    int held = groups >> mpirr_libc_source_group(source) & 1;
-    if (!held && mpirr_rt.mode != MPIRR_MODE_REPLAY) return 0;
+    enum mpirr_libc_group g = mpirr_libc_source_group(source);
+    int held = groups >> g & 1;
     if (!mpirr_libc_caller_is_app(caller)) return 0;
-    /* a replay of a recording without this group: note what the program used */
-    if (!held) __atomic_fetch_or(&unrecorded, 1ull << source, __ATOMIC_RELAXED);
+    if (!held) note_unrecorded(source, g);
     return held;
 }
 
@@ -63,16 +90,11 @@ void mpirr_libc_divergence_note(char *buf, size_t n)
     size_t len = 0;
     buf[0] = 0;
     for (unsigned g = 0; g < MPIRR_LIBC_GROUP_COUNT && len < n; g++) {
-        const char *sep = len ? "; the program called " : " - the program called ";
-        int named = 0;
-        for (unsigned s = 1; s < MPIRR_LIBC_SOURCE_LIMIT && len < n; s++)
-            if (seen >> s & 1 && mpirr_libc_source_group(s) == g) {
-                len += (size_t)snprintf(buf + len, n - len, "%s%s", named++ ? ", " : sep,
-                                        mpirr_libc_source_name(s));
-            }
-        if (!named || len >= n) continue;
-        int on = !strcmp(mpirr_settings[MPIRR_SET_LIBC_TIME + g].dflt, "1");
-        len += (size_t)snprintf(buf + len, n - len, ", not in its recording (recorded %s --%slibc-%s)",
+        char names[512];
+        if (!mpirr_libc_group_names(seen, g, names, sizeof names)) continue;
+        int on = mpirr_libc_group_default_on(g);
+        len += (size_t)snprintf(buf + len, n - len, "%s%s, not in its recording (recorded %s --%slibc-%s)",
+                                len ? "; the program called " : " - the program called ", names,
                                 on ? "with" : "without", on ? "no-" : "", mpirr_libc_group_word(g));
     }
 }

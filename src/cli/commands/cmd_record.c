@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "elf_mpi.h"
 #include "environment.h"
+#include "libc_unrecorded.h"
 #include "manifest.h"
 #include "libc_sources.h"
 #include "opts.h"
@@ -214,6 +215,10 @@ int cmd_record(int argc, char **argv)
     /* A recording whose manifest is incomplete must not look like a success. */
     if (recording_manifest_write(dir, &m) != 0 && status == 0)
         status = CLI_EXIT_FAIL;
+    /* what a replay will give live values for: said now, while the run can be recorded again */
+    struct libc_unrecorded unrecorded = {0};
+    libc_unrecorded_from_logs(&unrecorded, dir, m.nranks);
+    libc_unrecorded_print(&unrecorded, stderr);
     mpirr_manifest_free(&m);
     return status;
 }

@@ -4,7 +4,10 @@
  * MPI_Finalize, MPI_Finalize) must end the same way at the same event; a rank the recorded run
  * was stopped from outside (killed, signalled by the launcher, recording stopped early) must be
  * held at the end of its recording, or be stopped by the launcher after another rank's
- * replayed crash stopped the job, as in the recorded run. */
+ * replayed crash stopped the job, as in the recorded run. A replay that followed the recording
+ * but gave the program live libc values its recording does not hold (a group recorded off:
+ * getpid() by default) is not exact: the line says so, and one line per group names the calls,
+ * how many (over every rank), and the record option that would have held them. */
 #include "verdict.h"
 
 #include <inttypes.h>
@@ -12,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libc_unrecorded.h"
 #include "rank_log.h"
 
 enum kind {
@@ -68,6 +72,23 @@ static void replayed_ending(struct replay_control *c, int rank, struct ending *e
     case MPIRR_CTL_DIVERGED: e->kind = K_DIVERGED; e->event = mpirr_pos_event(s.held_pos); break;
     default: e->kind = K_NONE; break;
     }
+}
+
+/* The application's libc calls that got live values, over every rank. */
+static void unrecorded_libc(struct replay_control *c, int n, struct libc_unrecorded *u)
+{
+    memset(u, 0, sizeof *u);
+    for (int k = 0; k < n; k++) {
+        mpirr_ctl_slot s;
+        replay_control_read(c, k, &s);
+        libc_unrecorded_add(u, s.libc_sources, s.libc_calls);
+    }
+}
+
+/* What follows "replay finished as recorded (...)" &c. when the replay was not exact. */
+static const char *exactness(const struct libc_unrecorded *u)
+{
+    return u->any ? ", but not exact: libc values were not recorded" : "";
 }
 
 /* Whether the replayed ending rep of a rank follows its recorded ending rec; own_seen: some
@@ -153,6 +174,8 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
         fprintf(out, "mpirr: replay ended (status %d) before any rank got through MPI_Init\n",
                 status);
     } else {
+        struct libc_unrecorded u;
+        unrecorded_libc(c, n, &u);
         /* The rank a difference is named by: one whose replay ended differently by itself,
          * else one that was stopped before its recorded end. */
         int odd = -1, cut = -1, finished = 0, held = 0;
@@ -177,8 +200,8 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
                          "before the recorded end (rank %d at event %" PRIu64 ", recorded: %s)\n",
                     cut, rep[cut].event, b);
         } else if (finished == n) {
-            fprintf(out, "mpirr: replay finished as recorded (%d ranks, %" PRIu64 " events)\n", n,
-                    events);
+            fprintf(out, "mpirr: replay finished as recorded (%d ranks, %" PRIu64 " events)%s\n", n,
+                    events, exactness(&u));
         } else if (own_seen) {
             /* every rank that ended by itself, in rank order; a few are enough to name */
             char list[700] = "";
@@ -198,11 +221,14 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
                 snprintf(list + len, sizeof list - len, " and %d more rank%s", more,
                          more > 1 ? "s" : "");
             }
-            fprintf(out, "mpirr: replay followed the recording: %s, as recorded\n", list);
+            fprintf(out, "mpirr: replay followed the recording: %s, as recorded%s\n", list,
+                    exactness(&u));
         } else {
             fprintf(out, "mpirr: replay followed the recording up to where the recorded run was "
-                         "stopped from outside (%d rank%s held there)\n", held, held > 1 ? "s" : "");
+                         "stopped from outside (%d rank%s held there)%s\n", held,
+                    held > 1 ? "s" : "", exactness(&u));
         }
+        libc_unrecorded_print(&u, out);
     }
     free(rec);
     free(rep);

@@ -21,7 +21,8 @@ int stat_is_outcome(unsigned kind)
 
 int stat_counter_collected(const struct rec_stats *st, unsigned c)
 {
-    return c == MPIRR_CTR_MSGS_SENT || strcmp(st->counted_mode, "races") == 0;
+    return c == MPIRR_CTR_MSGS_SENT || c >= MPIRR_CTR_LIBC_UNRECORDED ||
+           strcmp(st->counted_mode, "races") == 0;
 }
 
 double stat_bytes_per_record(const struct rank_stat *r)
@@ -149,6 +150,8 @@ static void add_to_total(struct rank_stat *t, const struct rank_stat *rs)
     for (unsigned c = 0; c < MPIRR_CTR_LIMIT; c++) {
         if (c == MPIRR_CTR_PENDING_PEAK)
             t->counters[c] = rs->counters[c] > t->counters[c] ? rs->counters[c] : t->counters[c];
+        else if (c == MPIRR_CTR_LIBC_UNRECORDED_SOURCES) /* bits */
+            t->counters[c] |= rs->counters[c];
         else
             t->counters[c] += rs->counters[c];
     }
