@@ -147,7 +147,7 @@ void explore_report_summary(const struct explore_config *cfg, const struct explo
     }
     fprintf(out, "no run ended otherwise than run 1 (%s); ", first);
     if (st->interrupted)
-        fprintf(out, "interrupted, %zu choice%s left", st->pending, plural(st->pending));
+        fprintf(out, "%zu choice%s left unexplored", st->pending, plural(st->pending));
     else if (st->pending)
         fprintf(out, "budget of %ld runs spent, %zu choice%s left", cfg->budget, st->pending,
                 plural(st->pending));
