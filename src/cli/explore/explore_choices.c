@@ -11,6 +11,7 @@
 #include "analysis_load.h"
 #include "flip.h"
 #include "diag.h"
+#include "number_parse.h"
 #include "reserve.h"
 
 /* The receive's source line without the function name: explore.tsv's "file:line". */
@@ -123,14 +124,13 @@ static int parse_cut(const char *text, uint64_t **cut)
             p++;
         if (!*p || *p == '\n')
             return n;
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(p, &end, 10);
-        if (end == p || errno || *p == '-' ||
+        size_t len = strcspn(p, " \t\n");
+        uint64_t v;
+        if (mpirr_parse_digits(p, len, 10, UINT64_MAX, &v) ||
             an_reserve((void **)cut, &cap, (size_t)n + 1, sizeof **cut))
             return -1; /* the caller frees *cut */
         (*cut)[n++] = v;
-        p = end;
+        p += len;
     }
 }
 
