@@ -29,6 +29,12 @@ int mpirr_parse_digits(const char *text, size_t len, int base, uint64_t max, uin
     return 0;
 }
 
+const char *mpirr_parse_leading(const char *text, uint64_t max, uint64_t *value)
+{
+    size_t len = strspn(text, "0123456789");
+    return mpirr_parse_digits(text, len, 10, max, value) ? NULL : text + len;
+}
+
 int mpirr_parse_uint(const char *text, uint64_t max, uint64_t *value)
 {
     return mpirr_parse_digits(text, strlen(text), 10, max, value);

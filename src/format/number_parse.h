@@ -13,6 +13,11 @@
  * number <= max. 0 and the number in *value, or -1 (nothing is stored). */
 int mpirr_parse_digits(const char *text, size_t len, int base, uint64_t max, uint64_t *value);
 
+/* The decimal digits text starts with, as a number <= max: a pointer to the first character
+ * after them (the caller checks what follows: ':' in R:E, a unit), or NULL if there is no
+ * digit or the number is too large. */
+const char *mpirr_parse_leading(const char *text, uint64_t max, uint64_t *value);
+
 /* The whole string is a decimal number in [min, max]: no blanks, no '+', a leading '-' only
  * when min < 0. 0 and the number in *value, or -1. */
 int mpirr_parse_int(const char *text, int64_t min, int64_t max, int64_t *value);

@@ -53,5 +53,15 @@ int main(void)
     CHECK(mpirr_parse_digits("00AbCd", 6, 16, UINT64_MAX, &u) == 0 && u == 0xabcd);
     CHECK(mpirr_parse_digits("1g", 2, 16, UINT64_MAX, &u) == -1);
     CHECK(mpirr_parse_digits("1a", 2, 10, UINT64_MAX, &u) == -1);
+    /* the digits a word starts with (R:E, 100ns, sync-00003-0002.log) */
+    const char *end = mpirr_parse_leading("12:34", UINT64_MAX, &u);
+    CHECK(end && *end == ':' && u == 12);
+    end = mpirr_parse_leading("100ns", UINT64_MAX, &u);
+    CHECK(end && !strcmp(end, "ns") && u == 100);
+    CHECK(mpirr_parse_leading(":1", UINT64_MAX, &u) == NULL);
+    CHECK(mpirr_parse_leading("-1", UINT64_MAX, &u) == NULL);
+    CHECK(mpirr_parse_leading(" 1", UINT64_MAX, &u) == NULL);
+    CHECK(mpirr_parse_leading("99999999999999999999:1", UINT64_MAX, &u) == NULL);
+    CHECK(mpirr_parse_leading("1073741825:1", 1 << 30, &u) == NULL);
     return CHECK_DONE();
 }

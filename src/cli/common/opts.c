@@ -121,10 +121,9 @@ int opt_next_mixed(struct opt_scan *s, const struct cli_opt *table, const char *
 
 int opt_rank_event(const char *word, int *rank, uint64_t *event)
 {
-    const char *colon = strchr(word, ':');
     uint64_t r, ev;
-    if (!colon || mpirr_parse_digits(word, (size_t)(colon - word), 10, 1 << 30, &r) ||
-        mpirr_parse_uint(colon + 1, UINT64_MAX, &ev))
+    const char *colon = mpirr_parse_leading(word, 1 << 30, &r);
+    if (!colon || *colon != ':' || mpirr_parse_uint(colon + 1, UINT64_MAX, &ev))
         return -1;
     *rank = (int)r;
     *event = ev;

@@ -124,13 +124,13 @@ static int parse_cut(const char *text, uint64_t **cut)
             p++;
         if (!*p || *p == '\n')
             return n;
-        size_t len = strcspn(p, " \t\n");
         uint64_t v;
-        if (mpirr_parse_digits(p, len, 10, UINT64_MAX, &v) ||
+        const char *end = mpirr_parse_leading(p, UINT64_MAX, &v);
+        if (!end || (*end && !strchr(" \t\n", *end)) ||
             an_reserve((void **)cut, &cap, (size_t)n + 1, sizeof **cut))
             return -1; /* the caller frees *cut */
         (*cut)[n++] = v;
-        p += len;
+        p = end;
     }
 }
 
