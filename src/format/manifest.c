@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "file_io.h"
+#include "number_parse.h"
 
 void mpirr_manifest_init(mpirr_manifest *m)
 {
@@ -97,6 +98,19 @@ static int fail(char *err, size_t errlen, const char *path, int line, const char
     return -1;
 }
 
+/* A numeric field: the whole value a number in [min, max] (number_parse.h), never a prefix
+ * or a clamped overflow. 0, or -1 after "PATH:LINE: bad WHAT 'VALUE' (expected an integer
+ * from MIN to MAX)". */
+static int field_number(const char *what_field, const char *val, int64_t min, int64_t max,
+                        int64_t *value, char *err, size_t errlen, const char *path, int line)
+{
+    if (!mpirr_parse_int(val, min, max, value)) return 0;
+    char what[200];
+    snprintf(what, sizeof what, "bad %s '%.40s' (expected an integer from %" PRId64 " to %" PRId64
+             ")", what_field, val, min, max);
+    return fail(err, errlen, path, line, what);
+}
+
 int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t errlen)
 {
     char path[4200];
@@ -112,6 +126,7 @@ int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t er
     size_t line_cap = 0;
     ssize_t len;
     int n = 0, args = 0, rc = 0;
+    int64_t num = 0;
     while ((len = getline(&line, &line_cap, f)) >= 0) {
         n++;
         if (len && line[len - 1] == '\n') line[--len] = 0;
@@ -127,8 +142,7 @@ int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t er
                 rc = fail(err, errlen, path, n, "not an mpirr manifest");
                 break;
             }
-            m->version = atoi(val);
-            if (m->version != MPIRR_MANIFEST_VERSION) {
+            if (mpirr_parse_int(val, 0, INT32_MAX, &num) || num != MPIRR_MANIFEST_VERSION) {
                 rc = fail(err, errlen, path, n, "unsupported manifest version");
                 break;
             }
@@ -137,17 +151,28 @@ int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t er
         } else if (!strcmp(line, "mpi")) {
             snprintf(m->mpi, sizeof m->mpi, "%s", val);
         } else if (!strcmp(line, "wtime")) {
-            m->wtime = atoi(val);
+            if ((rc = field_number("wtime", val, 0, 1, &num, err, errlen, path, n))) break;
+            m->wtime = (int)num;
         } else if (!strcmp(line, "cwd")) {
-            snprintf(m->cwd, sizeof m->cwd, "%s", val);
-        } else if (!strcmp(line, "created")) {
-            m->created = strtoll(val, NULL, 10);
-        } else if (!strcmp(line, "argc")) {
-            int argc = atoi(val);
-            if (argc <= 0 || argc > 100000 || m->argv) {
-                rc = fail(err, errlen, path, n, "bad argc");
+            /* replay runs the recorded command there: a relative one would depend on where
+             * mpirr happens to be started */
+            if (val[0] != '/') {
+                char what[200];
+                snprintf(what, sizeof what, "cwd '%.100s' is not an absolute directory", val);
+                rc = fail(err, errlen, path, n, what);
                 break;
             }
+            snprintf(m->cwd, sizeof m->cwd, "%s", val);
+        } else if (!strcmp(line, "created")) {
+            if ((rc = field_number("creation time", val, INT64_MIN, INT64_MAX, &m->created, err, errlen, path, n)))
+                break;
+        } else if (!strcmp(line, "argc")) {
+            if (m->argv) {
+                rc = fail(err, errlen, path, n, "a second argc");
+                break;
+            }
+            if ((rc = field_number("argc", val, 1, 100000, &num, err, errlen, path, n))) break;
+            int argc = (int)num;
             m->argv = calloc((size_t)argc + 1, sizeof *m->argv);
             if (!m->argv) {
                 rc = fail(err, errlen, path, n, "out of memory");
@@ -165,20 +190,20 @@ int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t er
             }
             args++;
         } else if (!strcmp(line, "ranks")) {
-            char *end;
-            long r = strtol(val, &end, 10);
             /* 0: the run wrote no rank log (it failed before MPI_Init); tools say so */
-            if (end == val || *end || r < 0 || r > MPIRR_MAX_RANKS) {
-                rc = fail(err, errlen, path, n, "bad rank count (expected 0 to " MPIRR_MAX_RANKS_TEXT ")");
+            if ((rc = field_number("rank count", val, 0, MPIRR_MAX_RANKS, &num, err, errlen, path, n)))
                 break;
-            }
-            m->nranks = (int)r;
+            m->nranks = (int)num;
         } else if (!strcmp(line, "exe")) {
             snprintf(m->exe, sizeof m->exe, "%s", val);
         } else if (!strcmp(line, "fingerprint")) {
-            m->fingerprint = strtoull(val, NULL, 16);
+            if (mpirr_parse_digits(val, strlen(val), 16, UINT64_MAX, &m->fingerprint)) {
+                rc = fail(err, errlen, path, n, "bad fingerprint (expected 16 hex digits)");
+                break;
+            }
         } else if (!strcmp(line, "exit-status")) {
-            m->exit_status = atoi(val);
+            if ((rc = field_number("exit-status", val, 0, 255, &num, err, errlen, path, n))) break;
+            m->exit_status = (int)num;
         }
     }
     free(line);

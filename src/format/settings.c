@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number_parse.h"
+
 /* the table's READERS words */
 enum {
     RUNTIME = MPIRR_SETTING_RUNTIME,
@@ -40,33 +42,11 @@ static int word_index(const char *words, const char *word, size_t len)
     }
 }
 
-/* The whole string a decimal number in [min, max]; no sign but a leading '-', no blanks. */
-static int parse_integer(const char *t, int64_t min, int64_t max, int64_t *value)
-{
-    int neg = *t == '-';
-    if (neg) t++;
-    if (!*t) return -1;
-    uint64_t limit = neg ? (uint64_t)0 - (uint64_t)min : (uint64_t)max, n = 0;
-    if (neg && min >= 0) return -1;
-    for (; *t; t++) {
-        if (*t < '0' || *t > '9') return -1;
-        uint64_t digit = (uint64_t)(*t - '0');
-        if (n > limit / 10) return -1; /* checked before it can wrap: 99999999999999999999 */
-        n *= 10;
-        if (digit > limit - n) return -1;
-        n += digit;
-    }
-    int64_t v = neg ? (int64_t)(0 - n) : (int64_t)n;
-    if (v < min || v > max) return -1;
-    *value = v;
-    return 0;
-}
-
 int mpirr_setting_parse(const mpirr_setting *s, const char *text, int64_t *value)
 {
     switch (s->kind) {
-    case MPIRR_SETTING_INTEGER: return parse_integer(text, s->min, s->max, value);
-    case MPIRR_SETTING_BOOL: return parse_integer(text, 0, 1, value);
+    case MPIRR_SETTING_INTEGER: return mpirr_parse_int(text, s->min, s->max, value);
+    case MPIRR_SETTING_BOOL: return mpirr_parse_int(text, 0, 1, value);
     case MPIRR_SETTING_ENUM: {
         int i = word_index(s->values, text, strlen(text));
         if (i < 0) return -1;

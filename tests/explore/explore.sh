@@ -6,7 +6,9 @@
 #  2. a race-free program: 0 racing receives, one run;
 #  3. racing receives and no failure, --all --budget 6: 6 runs, each a distinct set of forced
 #     choices, each forced receive took the forced message, every digest reported;
-#  4. bad input: one line each, exit status 2, nothing run.
+#  4. bad input: one line each, exit status 2, nothing run;
+#  5. SIGINT while the first run runs: the summary line says the search was interrupted, exit
+#     status 130.
 . "$(dirname "$0")/../integration/lib.sh"
 MPIRR=$1
 IMPL=$2
@@ -128,3 +130,25 @@ mkdir "$TMP/full" && touch "$TMP/full/keep"
 bad not_empty "" 'full exists and is not empty' -o "$TMP/full" -- "${L4[@]}" "$P"
 [ "$(ls "$TMP/full")" = keep ] || fail "not_empty: the directory was changed"
 echo "ok: bad input refused"
+
+# --- 5. interrupted: SIGINT once the first run's program is running -----------------------------
+# explore_crash with rounds enough for hours ("safe": it never crashes); rank 0 prints a line per
+# round into DIR/run-0001.stdout, which the test follows: no guess at how long a start takes.
+D=$TMP/int
+timeout -k 10 "$RUN_TIMEOUT" "$MPIRR" explore --budget 5 -o "$D" -- "${L4[@]}" "$BIN/explore_crash" 999999 safe \
+    >"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+timeout 120 tail -F -n +1 "$D/run-0001.stdout" 2>/dev/null | grep -q -m1 '^round 0 order' ||
+    { kill -KILL "$pid"; cat "$TMP/int.err" >&2; fail "interrupted: the first run never printed its first round"; }
+kill -INT "$pid"
+wait "$pid"
+STATUS=$?
+[ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || fail "interrupted: explore did not end after SIGINT"
+[ "$STATUS" -eq 130 ] || { cat "$TMP/int.err" >&2; fail "interrupted: exit status $STATUS, expected 130 (128 + SIGINT)"; }
+line=$(summary "$TMP/int")
+[[ $line =~ ^explore:\ interrupted\ by\ SIGINT\ after\ 1\ run, ]] || fail "interrupted: the summary does not say so: $line"
+[[ $line =~ \ run\ [0-9]+\ ended\ otherwise\ \( ]] && fail "interrupted: the interrupted run was taken for a failing one: $line"
+[[ $line =~ \;\ [0-9]+\ choices?\ left\ unexplored$ ]] || fail "interrupted: the summary does not say what is left: $line"
+grep -q 'no recording.*COMMAND must run an MPI program' "$TMP/int.err" &&
+    fail "interrupted: explore blamed the command: $(cat "$TMP/int.err")"
+echo "ok: interrupted: $line"

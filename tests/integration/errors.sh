@@ -145,3 +145,28 @@ expect_error "$TMP/evt" "rank-00002.events" "rank 2" "truncated"
 cp "$TMP/ev/rank-00000.events" "$TMP/evtr/rank-00003.events"
 run "$TMP/evw" "$MPIRR" events "$TMP/evtr" --rank 3
 expect_error "$TMP/evw" "rank-00003.events" "holds rank 0, expected rank 3"
+
+# numbers that overflow are refused as malformed, never clamped to the largest value (strtoull's
+# ERANGE) or wrapped: one line naming the value, exit status 2, nothing run
+HUGE=99999999999999999999
+# refused_number PATTERN ARGS...: mpirr ARGS fails with one line that matches PATTERN
+refused_number() {
+    pat=$1
+    shift
+    run "$TMP/num" "$MPIRR" "$@"
+    expect_error "$TMP/num" "$pat"
+    [ "$STATUS" -eq 2 ] || fail "mpirr $*: exit status $STATUS, expected 2"
+    [ "$(grep -c '^mpirr: ' "$TMP/num.err")" -eq 1 ] || { cat "$TMP/num.err" >&2; fail "mpirr $*: not one line"; }
+}
+refused_number "--at needs RANK:EVENT .*'0:$HUGE'" frontier "$TMP/ev" --at "0:$HUGE"
+refused_number "'$HUGE:1'" frontier "$TMP/ev" --at "$HUGE:1"
+refused_number "--near needs RANK:EVENT .*'0:$HUGE'" races "$TMP/ev" --near "0:$HUGE"
+refused_number "--flip needs RANK:EVENT=SOURCE .*'0:$HUGE=1'" replay "$TMP/ev" --flip "0:$HUGE=1" -o "$TMP/flipped"
+refused_number "'0:5=$HUGE'" replay "$TMP/ev" --flip "0:5=$HUGE" -o "$TMP/flipped"
+refused_number "'0:5=-1'" replay "$TMP/ev" --flip "0:5=-1" -o "$TMP/flipped"
+refused_number "events: --rank $HUGE: expected an integer from 0 to" events "$TMP/ev" --rank "$HUGE"
+refused_number "--budget $HUGE: expected an integer from 1 to 1000000" explore --budget "$HUGE" -o "$TMP/search" -- "${LAUNCH[@]}" "$BIN/diverge" a
+refused_number "--depth 18446744073709551617: expected an integer from 1 to 1000" explore --depth 18446744073709551617 -o "$TMP/search" -- "${LAUNCH[@]}" "$BIN/diverge" a
+refused_number "--noise $HUGE: expected an integer from 0 to" record --noise "$HUGE" -o "$TMP/noise" -- "${LAUNCH[@]}" "$BIN/diverge" a
+[ ! -e "$TMP/flipped" ] && [ ! -e "$TMP/noise" ] && [ ! -e "$TMP/search" ] || fail "a refused number still ran something"
+echo "ok: overflowing numbers in --at, --near, --flip, --rank, --budget, --depth, --noise are refused"

@@ -9,7 +9,9 @@
 #    `where` table is the same every time (the replay is deterministic);
 #  - a rank that would block on a held rank is reported, not hung;
 #  - bad input gives one line each and the session goes on: a stopline past the end, a rank
-#    that does not exist, a malformed R:E, a step of a rank not held, unknown commands;
+#    that does not exist, a malformed R:E, a step of a rank not held, unknown commands, a step
+#    count past the recording's end or overflowing, a line over 4095 bytes (refused whole: its
+#    tail is never run as a command), commands missing or with extra arguments;
 #  - without an event history the stopline holds only its own rank;
 #  - `--stop crash` on a recording of a program that crashes under one message order stops
 #    just before the crash, and --hold-on-signal holds the crashing rank at the signal;
@@ -122,6 +124,44 @@ for pat in "recording ends at event .*: there is no event 999999" "there is no r
 done
 grep -q "^rank 0 .*stopped before event $E:" "$TMP/bad.out" || fail "after bad input the session lost its stopline"
 echo "ok: bad commands get one line each; the session goes on"
+
+# a step count that would wrap (2^64-1 events from event E once went back to E-1) or overflows
+# is refused; a line longer than 4095 bytes is refused whole: cut into pieces, its tail (here
+# "quit" from byte 4096 on) would run as a command; missing arguments name the usage
+LONG=$(printf "gdb 0 -ex 'echo %s" "$(head -c 4079 /dev/zero | tr '\0' A)")
+[ ${#LONG} -eq 4095 ] || fail "the long line's head is ${#LONG} bytes, not 4095"
+LONG="$LONG quit $(head -c 898 /dev/zero | tr '\0' B)'"
+[ ${#LONG} -eq 5000 ] || fail "the long line is ${#LONG} bytes, not 5000"
+session long --stop 0:"$E" "$REC" <<EOF
+step 0 18446744073709551615
+step 0 99999999999999999999
+$LONG
+where
+gdb
+step
+stop
+where now
+undo 1
+quit
+EOF
+[ "$STATUS" -eq 0 ] || { cat "$TMP/long.err" >&2; fail "long-line session exited $STATUS"; }
+for pat in "recording ends at event [0-9]*: it cannot step 18446744073709551615 events from event $E (at most [0-9]*)" \
+    "step 0: '99999999999999999999' is not a number of events" \
+    "^mpirr: a session command is at most 4095 bytes: this one is longer and was ignored whole$" \
+    "^mpirr: gdb: which rank? usage: gdb R \\[GDB ARGS...\\]$" "^mpirr: step: which rank? usage: step R \\[N\\]$" \
+    "^mpirr: stop: which stopline? usage: stop R:E" "^mpirr: where: unexpected 'now' (usage: where)$" \
+    "^mpirr: undo: unexpected '1' (usage: undo)$"; do
+    grep -q -- "$pat" "$TMP/long.out" || { cat "$TMP/long.out" >&2; fail "long-line session: no line matching '$pat'"; }
+done
+# the session went on after the long line: the next `where` ran, rank 0 still before event E
+sed -n '/ignored whole/,$p' "$TMP/long.out" | grep -q "^rank 0 .*stopped before event $E:" ||
+    { cat "$TMP/long.out" >&2; fail "after the long line the session did not run the next where"; }
+grep -q "^rank 0 .*before event $((E - 1)):" "$TMP/long.out" && fail "a huge step moved rank 0 back to event $((E - 1))"
+grep -q "the ranks run to the end\\|^digest " "$TMP/long.out" && fail "the long line or a huge step released the ranks"
+[ "$(grep -c '^(mpirr) quit$' "$TMP/long.out")" -eq 1 ] || fail "the session did not read through to its quit"
+cat "$TMP/long.out" "$TMP/long.err" | grep -v "which rank" | grep -q "^Attaching\\|GNU gdb\\|^mpirr: gdb:" &&
+    fail "the long gdb line ran gdb"
+echo "ok: huge steps, a 5000-byte line, and missing or extra arguments get one line each; the session goes on"
 
 # bad --stop on the command line: one line, exit 2, nothing runs
 for spec in 0:999999 7:3 x:1 0:1; do

@@ -12,7 +12,8 @@
 #    follows rank 0's new process;
 #  - `mpirr step 1 1` of a rank whose receive waits on held rank 0: mpirr interrupts it instead
 #    of letting gdb hang; `mpirr continue` then runs the job to its end as recorded;
-#  - no gdb in PATH, and a bad quote: one line each, the session goes on.
+#  - no gdb in PATH, and a bad quote: one line each, the session goes on;
+#  - a request from the extension over 4,095 bytes is refused whole.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROGS=$3
 read -r -a LAUNCH <<<"$(launcher "$IMPL" 3)"
@@ -139,3 +140,17 @@ F=$TMP/badquote.out
 grep -q '^mpirr: gdb: unterminated " quote in: -batch -ex "print k$' "$F" || { cat "$F" >&2; fail "a bad quote: no one-line message"; }
 [ "$(grep -c "^rank 0 .*stopped before event $E:" "$F")" -eq 2 ] || { cat "$F" >&2; fail "after a bad quote the session did not go on"; }
 echo "ok: no gdb in PATH, a bad quote: one line each, the session goes on"
+
+# 5. a request from the extension over 4,095 bytes is refused whole, never cut to its head (the
+# session's own stdin cannot carry such a gdb line: the request comes from a gdb script)
+printf 'echo @long\\n\nmpirr where %s quit\necho @end\\n\n' "$(head -c 5000 /dev/zero | tr '\0' A)" >"$TMP/long.gdb"
+session longreq --stop 0:"$E" "$REC" <<EOF
+gdb 0 -batch -x $TMP/long.gdb
+where
+EOF
+F=$TMP/longreq.out
+expect "$F" @long "^mpirr: a session command is at most 4095 bytes: this one is longer and was ignored whole$" \
+    "a 5000-byte request was not refused"
+after "$F" @long | grep -q "^rank 0 " && { cat "$F" >&2; fail "the head of a 5000-byte request ran as where"; }
+[ "$(grep -c "^rank 0 .*stopped before event $E:" "$F")" -eq 2 ] || { cat "$F" >&2; fail "after a long request the session did not go on"; }
+echo "ok: a request over 4095 bytes from the extension is refused whole; the session goes on"

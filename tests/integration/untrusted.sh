@@ -2,7 +2,8 @@
 # untrusted.sh MPIRR IMPL BINDIR MARKER_LIB
 # A recording is untrusted input (docs/cli/replay.md). Manifests edited to run something else
 # (a shell in place of the program, a preload, an --app or config file, a second program, a
-# launcher from elsewhere, a deleted, changed or forged fingerprint, no command) are refused
+# launcher from elsewhere, a deleted, changed or forged fingerprint, no command, a relative
+# working directory, overflowing numbers) are refused
 # with one line and exit status 2, and run nothing: each injection creates a marker file when
 # the edited command is run directly, and the marker stays absent under `mpirr replay` and
 # `mpirr replay --dry-run`. --dry-run prints one line that, run by a shell, replays the
@@ -151,6 +152,21 @@ edit noargs rec drop arg argc
 refused noargs "manifest" "command"
 edit noargs-argc rec drop arg
 refused noargs-argc "manifest" "arg"
+
+# a relative working directory: replay would run the command wherever mpirr was started (a
+# directory the attacker prepared, next to the recording); numbers that overflow or trail
+# garbage are damage, not a clamped or truncated value
+mkdir -p "$TMP/relcwd"
+printf '#!/bin/sh\ntouch "%s"\n' "$MARK" >"$TMP/relcwd/$(basename "$PROG")"
+chmod +x "$TMP/relcwd/$(basename "$PROG")"
+(cd "$TMP/relcwd" && injects "${LAUNCH[@]}" "./$(basename "$PROG")" a) || exit 1
+edit relcwd rec set cwd relcwd
+edit relcwd-cmd relcwd command "${LAUNCH[@]}" "./$(basename "$PROG")" a
+(cd "$TMP" && refused relcwd-cmd "relcwd-cmd/manifest:[0-9]*: cwd 'relcwd' is not an absolute directory") || exit 1
+edit hugeranks rec set ranks 99999999999999999999
+refused hugeranks "hugeranks/manifest:[0-9]*: bad rank count '99999999999999999999'"
+edit badstatus rec set exit-status 0x
+refused badstatus "badstatus/manifest:[0-9]*: bad exit-status '0x'"
 
 # the launchers' own ways of preloading or starting something else
 echo "${LAUNCH[*]:1} /usr/bin/touch $MARK" >"$TMP/appfile"

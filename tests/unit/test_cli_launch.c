@@ -81,6 +81,15 @@ static void test_scan(void)
     launch_scan(6, partial, 1, "/", &sc);
     CHECK(sc.nprocs == -1);
 
+    /* a count that overflows (strtol clamped it to LONG_MAX), is signed or trails garbage is
+     * no count: unknown, never a huge number of ranks */
+    const char *bad_counts[] = {"99999999999999999999", "16777217", "+4", " 4", "4x", "0"};
+    for (size_t i = 0; i < sizeof bad_counts / sizeof bad_counts[0]; i++) {
+        char *huge[] = {"mpirun", "-np", (char *)bad_counts[i], "/bin/true", NULL};
+        launch_scan(4, huge, 1, "/", &sc);
+        CHECK(sc.app == 3 && sc.nprocs == -1);
+    }
+
     char *nonp[] = {"mpirun", "/bin/true", NULL};
     launch_scan(2, nonp, 1, "/", &sc);
     CHECK(sc.app == 1 && sc.nprocs == -1);

@@ -81,6 +81,25 @@ int main(void)
     write_text("mpirr-manifest 1\nmode sources\nmpi openmpi\nargc 1\narg a\nranks 0\n");
     CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == 0 && r.nranks == 0);
     mpirr_manifest_free(&r);
+    /* numbers that overflow, carry a sign or trail garbage are refused, not clamped; the
+     * recorded command runs in cwd: a relative one is damage too, named with its line */
+#define HEAD "mpirr-manifest 1\nmode sources\nmpi openmpi\n"
+    static const char *const damaged[][2] = {
+        {HEAD "argc 1\narg a\nranks 99999999999999999999\n", "manifest:6: bad rank count"},
+        {HEAD "argc 1x\narg a\n", "manifest:4: bad argc"},
+        {HEAD "argc 1\narg a\nexit-status 4294967296\n", "manifest:6: bad exit-status"},
+        {HEAD "argc 1\narg a\nfingerprint 1ffffffffffffffff\n", "manifest:6: bad fingerprint"},
+        {HEAD "created -\nargc 1\narg a\n", "manifest:4: bad creation time"},
+        {"mpirr-manifest 1x\nmode sources\nmpi openmpi\nargc 1\narg a\n",
+         "manifest:1: unsupported manifest version"},
+        {HEAD "cwd work/dir\nargc 1\narg a\n",
+         "manifest:4: cwd 'work/dir' is not an absolute directory"},
+    };
+#undef HEAD
+    for (size_t i = 0; i < sizeof damaged / sizeof damaged[0]; i++) {
+        write_text(damaged[i][0]);
+        CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, damaged[i][1]));
+    }
     /* no command line at all */
     write_text("mpirr-manifest 1\nmode sources\nmpi openmpi\nranks 2\n");
     CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1 && strstr(err, "argc"));

@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "event_print.h"
 #include "event_trace.h"
+#include "manifest.h"
 #include "opts.h"
 #include "rank_log.h"
 #include "recording.h"
@@ -140,12 +141,8 @@ static int parse(int argc, char **argv, struct events_args *a)
         case OPT_BAD:
         case OPT_HELP: return id;
         case OPT_RANK: {
-            char *end;
-            long r = strtol(v, &end, 10);
-            if (*end || r < 0 || r > INT_MAX) {
-                cli_error("events: --rank needs a rank number, not '%s'", v);
-                return OPT_BAD;
-            }
+            int64_t r;
+            if (opt_number("events: --rank", v, 0, MPIRR_MAX_RANKS - 1, &r)) return OPT_BAD;
             a->rank = (int)r;
             break;
         }

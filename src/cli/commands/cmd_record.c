@@ -13,6 +13,7 @@
 #include "environment.h"
 #include "libc_unrecorded.h"
 #include "manifest.h"
+#include "number_parse.h"
 #include "libc_sources.h"
 #include "opts.h"
 #include "paths.h"
@@ -64,15 +65,14 @@ static int wtime_resolution(const char *v)
 {
     static const struct { const char *suffix; unsigned long long ns; } units[] = {
         {"", 1}, {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
-    char *end;
-    unsigned long long n = strtoull(v, &end, 10);
+    uint64_t n = 0;
+    const char *end = mpirr_parse_leading(v, UINT64_MAX, &n); /* no sign, no blank */
     const mpirr_setting *s = &mpirr_settings[MPIRR_SET_WTIME_UNIT_NS];
-    int digits = *v >= '0' && *v <= '9'; /* strtoull would take "-5" and " 5" */
-    for (size_t i = 0; digits && i < sizeof units / sizeof units[0]; i++) {
+    for (size_t i = 0; end && i < sizeof units / sizeof units[0]; i++) {
         if (strcmp(end, units[i].suffix) || n == 0 || n > (unsigned long long)s->max / units[i].ns)
             continue;
         char ns[32];
-        snprintf(ns, sizeof ns, "%llu", n * units[i].ns);
+        snprintf(ns, sizeof ns, "%llu", (unsigned long long)(n * units[i].ns));
         setenv(s->name, ns, 1);
         return 0;
     }

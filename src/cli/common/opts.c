@@ -3,10 +3,12 @@
  * operand must reach the launched program untouched. */
 #include "opts.h"
 
-#include <stdlib.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "diag.h"
+#include "number_parse.h"
 
 int opt_is_help(const char *word)
 {
@@ -119,14 +121,28 @@ int opt_next_mixed(struct opt_scan *s, const struct cli_opt *table, const char *
 
 int opt_rank_event(const char *word, int *rank, uint64_t *event)
 {
-    char *end;
-    long r = strtol(word, &end, 10);
-    if (end == word || *end != ':' || r < 0 || r > 1 << 30) return -1;
-    const char *e = end + 1;
-    if (*e < '0' || *e > '9') return -1; /* no sign, no blank: strtoull would take them */
-    unsigned long long ev = strtoull(e, &end, 10);
-    if (*end) return -1;
+    uint64_t r, ev;
+    const char *colon = mpirr_parse_leading(word, 1 << 30, &r);
+    if (!colon || *colon != ':' || mpirr_parse_uint(colon + 1, UINT64_MAX, &ev))
+        return -1;
     *rank = (int)r;
     *event = ev;
     return 0;
+}
+
+int opt_number(const char *what, const char *text, int64_t min, int64_t max, int64_t *value)
+{
+    if (!mpirr_parse_int(text, min, max, value)) return 0;
+    cli_error("%s %s: expected %s", what, text, opt_number_expected(min, max));
+    return -1;
+}
+
+const char *opt_number_expected(int64_t min, int64_t max)
+{
+    static char text[96];
+    if (max == INT64_MAX)
+        snprintf(text, sizeof text, "an integer from %" PRId64 " up", min);
+    else
+        snprintf(text, sizeof text, "an integer from %" PRId64 " to %" PRId64, min, max);
+    return text;
 }

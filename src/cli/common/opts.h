@@ -50,8 +50,16 @@ int opt_scan_none(struct opt_scan *s);
 int opt_command_words(struct opt_scan *s, int *argc, char ***argv);
 
 /* A point of a run as the commands write it, RANK:EVENT (3:1207): a rank from 0 to 2^30 and
- * an unsigned event number (0 too: the caller says what it accepts). 0, or -1 if word is not
- * of that form. */
+ * an unsigned event number (0 too: the caller says what it accepts), both plain digits that
+ * fit (number_parse.h). 0, or -1 if word is not of that form. */
 int opt_rank_event(const char *word, int *rank, uint64_t *event);
+
+/* text as a whole number in [min, max] (number_parse.h): 0, or -1 after one line
+ * "WHAT TEXT: expected an integer from MIN to MAX" (WHAT: "events: --rank"). */
+int opt_number(const char *what, const char *text, int64_t min, int64_t max, int64_t *value);
+
+/* "an integer from MIN to MAX" ("from MIN up" when max is INT64_MAX), for messages that
+ * go elsewhere than stderr. Static storage: use it before the next call. */
+const char *opt_number_expected(int64_t min, int64_t max);
 
 #endif

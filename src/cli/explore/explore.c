@@ -15,6 +15,7 @@
 #include "elf_mpi.h"
 #include "explore_report.h"
 #include "explore_search.h"
+#include "number_parse.h"
 #include "opts.h"
 #include "out_file.h"
 #include "paths.h"
@@ -39,15 +40,13 @@ enum { DEFAULT_BUDGET = 100, MAX_BUDGET = 1000000, DEFAULT_DEPTH = 3, MAX_DEPTH 
 /* A count option: 0, or -1 after "explore: --budget 0: expected an integer from 1 to ...". */
 static int count_value(const char *option, const char *v, long max, const char *unit, long *out)
 {
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (errno || end == v || *end || n < 1 || n > max) {
-        cli_error("explore: --%s %s: expected an integer from 1 to %ld (%s)", option, v, max,
+    int64_t n;
+    if (mpirr_parse_int(v, 1, max, &n)) {
+        cli_error("explore: --%s %s: expected %s (%s)", option, v, opt_number_expected(1, max),
                   unit);
         return -1;
     }
-    *out = n;
+    *out = (long)n;
     return 0;
 }
 

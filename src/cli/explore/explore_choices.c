@@ -11,6 +11,7 @@
 #include "analysis_load.h"
 #include "flip.h"
 #include "diag.h"
+#include "number_parse.h"
 #include "reserve.h"
 #include "text_escape.h"
 
@@ -125,10 +126,9 @@ static int parse_cut(const char *text, uint64_t **cut)
             p++;
         if (!*p || *p == '\n')
             return n;
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(p, &end, 10);
-        if (end == p || errno || *p == '-' ||
+        uint64_t v;
+        const char *end = mpirr_parse_leading(p, UINT64_MAX, &v);
+        if (!end || (*end && !strchr(" \t\n", *end)) ||
             an_reserve((void **)cut, &cap, (size_t)n + 1, sizeof **cut))
             return -1; /* the caller frees *cut */
         (*cut)[n++] = v;

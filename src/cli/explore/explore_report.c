@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,8 +124,12 @@ void explore_report_summary(const struct explore_config *cfg, const struct explo
     size_t distinct = print_outcomes(st, out);
     char first[128];
     explore_ending_text(&st->runs[0].out, first, sizeof first);
-    fprintf(out, "explore: %zu run%s, %zu distinct outcome%s; ", st->nruns, plural(st->nruns),
-            distinct, plural(distinct));
+    /* an interrupted search says so first: its figures are those of a search cut short */
+    const char *by = st->interrupted == SIGINT ? "interrupted by SIGINT after "
+                     : st->interrupted == SIGTERM ? "interrupted by SIGTERM after "
+                     : st->interrupted ? "interrupted by a signal after " : "";
+    fprintf(out, "explore: %s%zu run%s, %zu distinct outcome%s; ", by, st->nruns,
+            plural(st->nruns), distinct, plural(distinct));
     if (st->failing >= 0) {
         const struct explore_node *f = &st->runs[st->failing];
         char ending[128], dir[PATH_MAX];
@@ -136,13 +141,13 @@ void explore_report_summary(const struct explore_config *cfg, const struct explo
         fprintf(out, "; its recording: %s\n", dir);
         return;
     }
-    if (st->nruns == 1 && st->runs[0].racing == 0) {
+    if (st->nruns == 1 && st->runs[0].racing == 0 && !st->interrupted) {
         fprintf(out, "0 racing receives: no other message order to force (run 1: %s)\n", first);
         return;
     }
     fprintf(out, "no run ended otherwise than run 1 (%s); ", first);
     if (st->interrupted)
-        fprintf(out, "interrupted, %zu choice%s left", st->pending, plural(st->pending));
+        fprintf(out, "%zu choice%s left unexplored", st->pending, plural(st->pending));
     else if (st->pending)
         fprintf(out, "budget of %ld runs spent, %zu choice%s left", cfg->budget, st->pending,
                 plural(st->pending));

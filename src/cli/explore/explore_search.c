@@ -172,7 +172,7 @@ static int explore_one(struct search *s, const struct pending *p, FILE *out, FIL
     node->offered = ch.n;
     node->forced_got = ch.forced_got;
     explore_report_run(s->cfg, st, i, out, tsv);
-    if (!p && !node->out.recorded) {
+    if (!p && !node->out.recorded && !st->interrupted) {
         char why[1024];
         explore_first_error(rundir, why, sizeof why);
         cli_error("explore: the first run of the command left no recording%s%s (%s/stderr): "
@@ -215,7 +215,7 @@ int explore_search(const struct explore_config *cfg, struct explore_state *st, F
         }
         rc = explore_one(&s, &p, out, tsv);
         struct explore_node *node = &st->runs[st->nruns - 1];
-        if (!rc && st->failing < 0 && node->out.recorded &&
+        if (!rc && st->failing < 0 && node->out.recorded && !node->out.interrupted &&
             !explore_same_ending(&st->runs[0].out, &node->out))
             st->failing = (long)st->nruns - 1;
     }

@@ -22,6 +22,7 @@
 #include "analysis_load.h"
 #include "call_ids.h"
 #include "diag.h"
+#include "number_parse.h"
 #include "opts.h"
 #include "out_file.h"
 #include "recdir.h"
@@ -31,14 +32,12 @@ static int parse_spec(const char *spec, struct flip *f)
 {
     char head[64];
     const char *eq = strchr(spec, '=');
-    char *end;
+    int64_t src;
     if (!eq || (size_t)(eq - spec) >= sizeof head) return -1;
     memcpy(head, spec, (size_t)(eq - spec));
     head[eq - spec] = 0;
     if (opt_rank_event(head, &f->rank, &f->event) || f->event == 0) return -1;
-    if (eq[1] < '0' || eq[1] > '9') return -1;
-    long src = strtol(eq + 1, &end, 10);
-    if (*end || src > 1 << 30) return -1;
+    if (mpirr_parse_int(eq + 1, 0, 1 << 30, &src)) return -1;
     f->source = (int)src;
     return 0;
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "manifest.h"
+#include "number_parse.h"
 #include "paths.h"
 
 /* Options not listed are assumed by the scan to take no argument, and are refused by
@@ -62,12 +64,11 @@ const struct launcher_opt *launch_scan_option(const char *word)
     return NULL;
 }
 
-/* A positive process count, or -1. */
+/* A process count from 1 to the most ranks a recording can name, or -1. */
 static long parse_count(const char *s)
 {
-    char *end;
-    long v = strtol(s, &end, 10);
-    return *s && !*end && v > 0 ? v : -1;
+    int64_t v;
+    return mpirr_parse_int(s, 1, MPIRR_MAX_RANKS, &v) ? -1 : (long)v;
 }
 
 static void note_np(struct launch_scan *out, const char *opt, const char *value)

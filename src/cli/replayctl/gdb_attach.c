@@ -20,11 +20,12 @@
 
 #include "mono_clock.h"
 #include "paths.h"
-#include "replay_session.h"
+#include "control.h"
+#include "number_parse.h"
 
 #define GDB_EXTENSION_REL "../share/mpirr/mpirr-gdb.py"
 
-enum { MAX_GDB_ARGS = 256, POLL_MS = 100, REQUEST_MAX = 1024, REQUEST_TIMEOUT_S = 5 };
+enum { MAX_GDB_ARGS = 256, POLL_MS = 100, REQUEST_TIMEOUT_S = 5 };
 
 /* ---- splitting the argument line ---- */
 
@@ -108,14 +109,14 @@ static int pid_alive(pid_t pid)
 
 /* Whether the rank can be attached to here: 1 yes, 0 handled (remote: the commands printed),
  * -1 after a message. */
-static int check_rank(struct replay_session *s, int rank, mpirr_ctl_slot *slot, FILE *out)
+static int check_rank(const struct gdb_link *s, int rank, mpirr_ctl_slot *slot, FILE *out)
 {
     if (rank < 0 || rank >= s->nranks) {
         fprintf(out, "mpirr: gdb: no rank %d (the job has ranks 0 to %d)\n", rank,
                 s->nranks - 1);
         return -1;
     }
-    replay_control_read(&s->control, rank, slot);
+    replay_control_read(s->control, rank, slot);
     if (slot->state == MPIRR_CTL_NOT_STARTED || slot->pid <= 0) {
         fprintf(out, "mpirr: gdb: rank %d has not started (it has not reached the end of "
                 "MPI_Init)\n", rank);
@@ -143,7 +144,7 @@ static int check_rank(struct replay_session *s, int rank, mpirr_ctl_slot *slot, 
     if (slot->state != MPIRR_CTL_HELD && slot->state != MPIRR_CTL_HELD_SIGNAL &&
         slot->state != MPIRR_CTL_END_OF_RECORDING)
         fprintf(out, "mpirr: gdb: rank %d is not held (%s); attaching to it anyway\n", rank,
-                replay_control_view(&s->control, rank, s->stall_s) == RANK_BLOCKED
+                replay_control_view(s->control, rank, s->stall_s) == RANK_BLOCKED
                     ? "blocked" : mpirr_ctl_state_name(slot->state));
     return 1;
 }
@@ -151,7 +152,7 @@ static int check_rank(struct replay_session *s, int rank, mpirr_ctl_slot *slot, 
 /* ---- the extension's socket ---- */
 
 struct gdb_server {
-    struct replay_session *s;
+    const struct gdb_link *s;
     int rank;
     int fd;            /* listening */
     pid_t gdb;
@@ -189,22 +190,39 @@ static int server_listen(char *name, size_t n, int rank)
     return fd;
 }
 
-/* Reads one line (without its newline) into buf. 0, or -1. */
+/* Reads one line (without its newline) into buf. 0; 1 if it does not fit in n bytes with
+ * its NUL (a request is never cut into a shorter one: the rest of the line is read and
+ * dropped, so that the extension gets the refusal rather than a reset connection); or -1
+ * (nothing, or an error). */
 static int read_request(int fd, char *buf, size_t n)
 {
     size_t len = 0;
-    while (len + 1 < n) {
-        ssize_t got = read(fd, buf + len, 1);
+    int too_long = 0;
+    for (;;) {
+        char c;
+        ssize_t got = read(fd, &c, 1);
         if (got < 0 && errno == EINTR)
             continue;
-        if (got <= 0)
+        if (got <= 0 || c == '\n')
             break;
-        if (buf[len] == '\n')
-            break;
-        len++;
+        if (len + 1 >= n) /* no room for c and the terminating NUL */
+            too_long = 1;
+        else
+            buf[len++] = c;
     }
     buf[len] = 0;
-    return len > 0 ? 0 : -1;
+    return too_long ? 1 : len > 0 ? 0 : -1;
+}
+
+/* "WORD R" with R a rank of the job: 1 and R in *rank; 0 if line is not "WORD ..." */
+static int rank_request(const char *line, const char *word, int nranks, int *rank)
+{
+    size_t len = strlen(word);
+    if (strncmp(line, word, len) || line[len] != ' ')
+        return 0;
+    int64_t r;
+    *rank = mpirr_parse_int(line + len + 1, 0, nranks - 1, &r) ? -1 : (int)r;
+    return 1;
 }
 
 /* "resume R": whether rank R moves now (see gdb_attach.h). */
@@ -213,35 +231,40 @@ static const char *resume_reply(struct gdb_server *g)
     if (!g->released)
         return "idle";
     mpirr_ctl_slot slot;
-    replay_control_read(&g->s->control, g->rank, &slot);
+    replay_control_read(g->s->control, g->rank, &slot);
     if (slot.state == MPIRR_CTL_HELD && slot.stop <= slot.held_pos)
         return "stay";
     g->armed = 1;
     g->ended_since = 0;
     /* gdb kept it stopped: it has not stalled, whatever its progress word says */
-    g->s->control.seen_since[g->rank] = 0;
+    g->s->control->seen_since[g->rank] = 0;
     return "run";
 }
 
 static void serve_line(struct gdb_server *g, const char *line, FILE *f)
 {
-    struct replay_session *s = g->s;
+    const struct gdb_link *s = g->s;
     int r;
     if (!strcmp(line, "wait")) {
         g->armed = 0;
         g->wait_owed = 0;
         g->released = 0;
-        replay_session_wait(s, f); /* it says if the job is gone */
-    } else if (sscanf(line, "pid %d", &r) == 1) {
+        s->wait(s->session, f); /* it says if the job is gone */
+    } else if (rank_request(line, "pid", s->nranks, &r)) {
         mpirr_ctl_slot slot;
-        if (r < 0 || r >= s->nranks)
-            fprintf(f, "mpirr: no rank %d\n", r);
+        if (r < 0)
+            fprintf(f, "mpirr: pid: '%s' is not a rank: the job has ranks 0 to %d\n", line + 4,
+                    s->nranks - 1);
         else {
-            replay_control_read(&s->control, r, &slot);
+            replay_control_read(s->control, r, &slot);
             fprintf(f, "%d\n", (int)slot.pid);
         }
-    } else if (sscanf(line, "resume %d", &r) == 1 && r == g->rank) {
-        fprintf(f, "%s\n", resume_reply(g));
+    } else if (rank_request(line, "resume", s->nranks, &r)) {
+        if (r == g->rank)
+            fprintf(f, "%s\n", resume_reply(g));
+        else
+            fprintf(f, "mpirr: resume: gdb is attached to rank %d, not '%s'\n", g->rank,
+                    line + 7);
     } else if (!strcmp(line, "disarm")) {
         g->armed = 0;
         fprintf(f, "ok\n");
@@ -249,8 +272,7 @@ static void serve_line(struct gdb_server *g, const char *line, FILE *f)
         fprintf(f, "mpirr: gdb: already in gdb\n");
     } else {
         g->armed = 0;
-        enum session_step step = replay_session_command(s, line, f, 1);
-        g->released = step == SESSION_RUN;
+        g->released = s->command(s->session, line, f) != 0;
         if (g->released)
             g->wait_owed = 1;
     }
@@ -271,13 +293,18 @@ static void serve_one(struct gdb_server *g)
     }
     struct timeval tv = {REQUEST_TIMEOUT_S, 0};
     setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    char line[REQUEST_MAX];
+    char line[SESSION_LINE_MAX];
     FILE *f;
-    if (read_request(c, line, sizeof line) != 0 || !(f = fdopen(c, "w"))) {
+    int got = read_request(c, line, sizeof line);
+    if (got < 0 || !(f = fdopen(c, "w"))) {
         close(c);
         return;
     }
-    serve_line(g, line, f);
+    if (got == 0)
+        serve_line(g, line, f);
+    else
+        fprintf(f, "mpirr: a session command is at most %d bytes: this one is longer and was "
+                "ignored whole\n", SESSION_LINE_MAX - 1);
     fclose(f);
 }
 
@@ -288,8 +315,8 @@ static void watchdog(struct gdb_server *g)
     if (!g->armed)
         return;
     mpirr_ctl_slot slot;
-    replay_control_read(&g->s->control, g->rank, &slot);
-    enum rank_view v = replay_control_view(&g->s->control, g->rank, g->s->stall_s);
+    replay_control_read(g->s->control, g->rank, &slot);
+    enum rank_view v = replay_control_view(g->s->control, g->rank, g->s->stall_s);
     if (v == RANK_ENDED && g->ended_since == 0)
         g->ended_since = mono_seconds();
     if (v == RANK_BLOCKED || (v == RANK_ENDED && mono_seconds() - g->ended_since >= g->s->stall_s)) {
@@ -350,7 +377,7 @@ static void give_terminal(pid_t pgrp)
     sigaction(SIGTTOU, &old, NULL);
 }
 
-static int run_gdb(struct replay_session *s, int rank, char **argv, FILE *out)
+static int run_gdb(const struct gdb_link *s, int rank, char **argv, FILE *out)
 {
     struct gdb_server g = {.s = s, .rank = rank, .fd = -1};
     char sock[96];
@@ -387,12 +414,12 @@ static int run_gdb(struct replay_session *s, int rank, char **argv, FILE *out)
     close(g.fd);
     sigaction(SIGINT, &old_int, NULL);
     /* ranks the extension released: the session goes on once they are at the stopline */
-    if (g.wait_owed && replay_session_wait(s, out) != 0)
+    if (g.wait_owed && s->wait(s->session, out) != 0)
         rc = -1;
     return rc;
 }
 
-int gdb_attach(struct replay_session *s, int rank, const char *args_line, FILE *out)
+int gdb_attach(const struct gdb_link *s, int rank, const char *args_line, FILE *out)
 {
     char gdb[PATH_MAX];
     if (path_find_exec("gdb", NULL, gdb, sizeof gdb) != 0) {

@@ -7,9 +7,9 @@
  * only gdb itself (its pid, through SO_PEERCRED) is answered. docs/cli/replay.md, "Inside gdb".
  *
  * The protocol: one connection per request; the extension sends one line, mpirr writes the
- * reply and closes. A line is a session command (where, continue, step, stop, undo: served by
- * replay_session_command with from_gdb set), or
- *     wait        the where table once the stopline is reached (replay_session_wait)
+ * reply and closes. A line longer than SESSION_LINE_MAX is refused whole. A line is a session
+ * command (where, continue, step, stop, undo: served by the link's command callback), or
+ *     wait        the where table once the stopline is reached (the link's wait callback)
  *     pid R       rank R's pid, a decimal line
  *     resume R    after a command: "idle" (nothing was released), "stay" (rank R's stop did
  *                 not move: it stays held), or "run" (it moves: gdb continues it; if it
@@ -21,7 +21,7 @@
 
 #include <stdio.h>
 
-struct replay_session;
+#include "gdb_link.h"
 
 /* Runs gdb on rank's process with the words of args_line passed through (split on blanks;
  * '...' and "..." group words, and a backslash escapes the next character outside single
@@ -30,7 +30,7 @@ struct replay_session;
  * the stopline first). For a rank on another host prints the commands to run there instead
  * and returns 0. 0, or -1 after a one-line message on out (gdb missing, rank out of range,
  * never started or gone, bad quoting). */
-int gdb_attach(struct replay_session *s, int rank, const char *args_line, FILE *out);
+int gdb_attach(const struct gdb_link *s, int rank, const char *args_line, FILE *out);
 
 /* Splits line as above into at most max words, each a malloc'ed string stored in words.
  * The number of words, or -1 with a reason in err (unterminated quote, too many words, out

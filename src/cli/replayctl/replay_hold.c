@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "file_io.h"
+#include "number_parse.h"
 #include "rank_log.h"
 #include "run_scratch.h"
 #include "settings.h"
@@ -55,17 +56,26 @@ int replay_hold_start(struct replay_hold *h)
 /* Reads the lines ranks appended since the last look: "RANK EVENT CALL HOW...". */
 static void read_arrivals(struct replay_hold *h)
 {
+    if (h->nranks <= 0) return;
     FILE *f = fopen(h->path, "r");
     if (!f) return;
     char line[512], call[64];
     if (fseek(f, h->read_offset, SEEK_SET) == 0)
         while (fgets(line, sizeof line, f) && strchr(line, '\n')) {
             h->read_offset = ftell(f);
-            int rank = -1, at = 0;
-            unsigned long long event = 0;
-            if (sscanf(line, "%d %llu %63s %n", &rank, &event, call, &at) != 3 || rank < 0 ||
-                rank >= h->nranks || h->arrived[rank])
+            /* as src/runtime/replay_cursor.c writes it: "%d %llu %s %s\n" */
+            uint64_t rank, event;
+            const char *p = mpirr_parse_leading(line, (uint64_t)h->nranks - 1, &rank);
+            if (!p || *p != ' ' || !(p = mpirr_parse_leading(p + 1, UINT64_MAX, &event)) ||
+                *p != ' ' || h->arrived[rank])
                 continue;
+            size_t call_len = strcspn(++p, " \n");
+            if (call_len == 0 || call_len >= sizeof call)
+                continue;
+            memcpy(call, p, call_len);
+            call[call_len] = 0;
+            p += call_len;
+            int at = (int)(p + strspn(p, " ") - line);
             h->arrived[rank] = 1;
             h->last_arrival = time(NULL);
             if (h->held == 0) {
@@ -73,8 +83,8 @@ static void read_arrivals(struct replay_hold *h)
                 snprintf(h->how, sizeof h->how, "%s", line + at);
             }
             if (h->held < 4)
-                snprintf(h->first[h->held], sizeof h->first[h->held], "rank %d before event %llu (%s)",
-                         rank, event, call);
+                snprintf(h->first[h->held], sizeof h->first[h->held],
+                         "rank %d before event %" PRIu64 " (%s)", (int)rank, event, call);
             h->held++;
         }
     fclose(f);

@@ -19,12 +19,20 @@
 #include "event_trace.h"
 #include "gdb_attach.h"
 #include "mono_clock.h"
+#include "number_parse.h"
 #include "rank_log.h"
 #include "replay_hold.h"
 #include "stopline.h"
 #include "where.h"
 
 #define STALL_SECONDS 1.0 /* inside one MPI call this long without progress: blocked */
+
+/* What a command asks of the job. */
+enum session_step {
+    SESSION_STAY,    /* the ranks stay where they are: read the next command */
+    SESSION_RUN,     /* ranks were released: watch them until the stopline is reached */
+    SESSION_QUIT,    /* end the job */
+};
 
 /* Loads the event history once, if the recording has one: the stoplines' frontiers and the
  * arguments in `where` come from it. */
@@ -239,27 +247,64 @@ static const char *after_words(const char *line, int n)
     return p;
 }
 
-static int parse_rank(struct replay_session *s, const char *word, int *rank, FILE *out)
+/* Each command's usage and what it does: `help` prints them, and the line that refuses
+ * missing or extra words names the usage. */
+static const struct {
+    const char *name, *usage, *what;
+} commands[] = {
+    {"where", "where", "one line per rank: where it is, the call, its source line"},
+    {"gdb", "gdb R [GDB ARGS...]", "gdb attached to rank R at its call site (ARGS go to gdb)"},
+    {"continue", "continue [R:E [--after] [--past]]",
+     "run to the next stopline (R:E, or the one `stop` set), or to the end"},
+    {"step", "step R [N]", "rank R alone executes N more events (default 1)"},
+    {"stop", "stop R:E [--after] [--past]", "set the next stopline (continue goes there)"},
+    {"undo", "undo", "back to the previous stopline (re-executes the replay to it)"},
+    {"quit", "quit", "end the job"},
+    {"help", "help", "this list"},
+};
+
+static const char *usage_of(const char *command)
 {
-    char *end;
-    long r = word ? strtol(word, &end, 10) : -1;
-    if (!word || end == word || *end || r < 0 || r >= s->nranks) {
-        fprintf(out, "mpirr: %s%s%s is not a rank: the job has ranks 0 to %d\n",
-                word ? "'" : "", word ? word : "nothing", word ? "'" : "", s->nranks - 1);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(commands[i].name, command)) return commands[i].usage;
+    return command;
+}
+
+static void print_help(FILE *out)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "%-35s %s\n", commands[i].usage, commands[i].what);
+}
+
+/* Whether command got between min and max words after its name (max < 0: any); if not, one
+ * line "CMD: which rank? usage: ..." or "CMD: unexpected 'WORD' (usage: ...)" on out. */
+static int arity_ok(const char *command, int argc, char **argv, int min, int max,
+                    const char *missing, FILE *out)
+{
+    if (argc - 1 < min) {
+        fprintf(out, "mpirr: %s: %s usage: %s\n", command, missing, usage_of(command));
+        return 0;
+    }
+    if (max >= 0 && argc - 1 > max) {
+        fprintf(out, "mpirr: %s: unexpected '%s' (usage: %s)\n", command, argv[max + 1],
+                usage_of(command));
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_rank(struct replay_session *s, const char *command, const char *word,
+                      int *rank, FILE *out)
+{
+    int64_t r;
+    if (mpirr_parse_int(word, 0, s->nranks - 1, &r)) {
+        fprintf(out, "mpirr: %s: '%s' is not a rank: the job has ranks 0 to %d\n", command, word,
+                s->nranks - 1);
         return -1;
     }
     *rank = (int)r;
     return 0;
 }
-
-static const char help_text[] =
-    "where                 one line per rank: where it is, the call, its source line\n"
-    "gdb R [ARGS...]       gdb attached to rank R at its call site (ARGS go to gdb)\n"
-    "continue [R:E]        run to the next stopline (R:E, or the one `stop` set), or to the end\n"
-    "step R [N]            rank R alone executes N more events (default 1)\n"
-    "stop R:E [--after] [--past]   set the next stopline (continue goes there)\n"
-    "undo                  back to the previous stopline (re-executes the replay to it)\n"
-    "quit                  end the job\n";
 
 /* continue/stop's stopline arguments: R:E [--after|--before] [--past]. */
 static int parse_stopline_args(struct replay_session *s, int argc, char **argv, uint64_t *stops,
@@ -279,8 +324,12 @@ static int parse_stopline_args(struct replay_session *s, int argc, char **argv, 
         }
     }
     char err[512];
-    if (!spec || stopline_parse(spec, s->nranks, &p, err, sizeof err)) {
-        fprintf(out, "mpirr: %s: %s\n", argv[0], spec ? err : "needs RANK:EVENT");
+    if (!spec) {
+        fprintf(out, "mpirr: %s: which stopline? usage: %s\n", argv[0], usage_of(argv[0]));
+        return -1;
+    }
+    if (stopline_parse(spec, s->nranks, &p, err, sizeof err)) {
+        fprintf(out, "mpirr: %s: %s\n", argv[0], err);
         return -1;
     }
     return make_stopline(s, &p, past, stops, how, hown, out);
@@ -307,14 +356,13 @@ static enum session_step cmd_continue(struct replay_session *s, int argc, char *
 static enum session_step cmd_step(struct replay_session *s, int argc, char **argv, FILE *out)
 {
     int rank;
-    if (argc < 2 || argc > 3 || parse_rank(s, argv[1], &rank, out)) {
-        if (argc < 2 || argc > 3) fprintf(out, "mpirr: step takes a rank and a count: step R [N]\n");
+    uint64_t n = 1;
+    if (!arity_ok("step", argc, argv, 1, 2, "which rank?", out) ||
+        parse_rank(s, "step", argv[1], &rank, out))
         return SESSION_STAY;
-    }
-    char *end;
-    long long n = argc == 3 ? strtoll(argv[2], &end, 10) : 1;
-    if (argc == 3 && (end == argv[2] || *end || n < 1)) {
-        fprintf(out, "mpirr: step %d: '%s' is not a number of events (1 or more)\n", rank, argv[2]);
+    if (argc == 3 && (mpirr_parse_uint(argv[2], UINT64_MAX, &n) || n == 0)) {
+        fprintf(out, "mpirr: step %d: '%s' is not a number of events (an integer from 1 up)\n",
+                rank, argv[2]);
         return SESSION_STAY;
     }
     mpirr_ctl_slot sl;
@@ -325,19 +373,27 @@ static enum session_step cmd_step(struct replay_session *s, int argc, char **arg
                     ? "blocked in MPI, waiting on a held rank" : mpirr_ctl_state_name(sl.state));
         return SESSION_STAY;
     }
-    uint64_t target = sl.held_pos + 2 * (uint64_t)n;
-    uint64_t events = s->ends[rank].events;
-    if (events && mpirr_pos_event(target) > events + 1) {
-        fprintf(out, "mpirr: rank %d's recording ends at event %" PRIu64 ": it cannot step %lld "
-                     "events from event %" PRIu64 "\n", rank, events, n,
-                mpirr_pos_event(sl.held_pos));
+    /* how far it can go, computed so that nothing wraps: a position is 2E or 2E+1 and
+     * MPIRR_POS_NONE (2^64-1) means "no stop"; a known recording ends before event events+1 */
+    uint64_t events = s->ends[rank].events, at = mpirr_pos_event(sl.held_pos);
+    uint64_t most = (MPIRR_POS_NONE - 1 - sl.held_pos) / 2;
+    if (events && at <= events + 1 && events + 1 - at < most) most = events + 1 - at;
+    if (n > most) {
+        if (events)
+            fprintf(out, "mpirr: rank %d's recording ends at event %" PRIu64 ": it cannot step %"
+                         PRIu64 " events from event %" PRIu64 " (at most %" PRIu64 ")\n",
+                    rank, events, n, at, events + 1 > at ? events + 1 - at : 0);
+        else
+            fprintf(out, "mpirr: step %d: %" PRIu64 " events would go past any recording\n",
+                    rank, n);
         return SESSION_STAY;
     }
+    uint64_t target = sl.held_pos + 2 * n;
     push_undo(s);
     memcpy(s->next, s->stops, (size_t)s->nranks * sizeof *s->next);
     s->next[rank] = target;
-    snprintf(s->how, sizeof s->how, "rank %d stepped %lld event%s; the others stay", rank, n,
-             n == 1 ? "" : "s");
+    snprintf(s->how, sizeof s->how, "rank %d stepped %" PRIu64 " event%s; the others stay", rank,
+             n, n == 1 ? "" : "s");
     s->stepping = rank;
     return go_to(s, s->next, out);
 }
@@ -363,25 +419,52 @@ static enum session_step cmd_undo(struct replay_session *s, FILE *out)
     return SESSION_RUN;
 }
 
-enum session_step replay_session_command(struct replay_session *s, const char *line, FILE *out,
-                                         int from_gdb)
+static int link_command(void *s, const char *line, FILE *out);
+static int link_wait(void *s, FILE *out);
+
+static void cmd_gdb(struct replay_session *s, int argc, char **argv, const char *line, FILE *out)
 {
-    char buf[4096], *argv[64];
+    int rank;
+    if (!arity_ok("gdb", argc, argv, 1, -1, "which rank?", out) ||
+        parse_rank(s, "gdb", argv[1], &rank, out))
+        return;
+    struct gdb_link link = {.control = &s->control, .nranks = s->nranks, .stall_s = s->stall_s,
+                            .session = s, .command = link_command, .wait = link_wait};
+    gdb_attach(&link, rank, after_words(line, 2), out);
+}
+
+/* Runs one command line (as typed at the prompt, at most SESSION_LINE_MAX - 1 bytes); what it
+ * prints goes to out. From the gdb extension too, whose rank gdb keeps stopped: nothing here
+ * waits for the stopline (the watch, or the extension's "wait", sees the ranks arrive). */
+static enum session_step run_command(struct replay_session *s, const char *line, FILE *out)
+{
+    char buf[SESSION_LINE_MAX], *argv[64];
+    if (strlen(line) >= sizeof buf) { /* the readers refuse longer lines: never cut one */
+        fprintf(out, "mpirr: a session command is at most %d bytes\n", SESSION_LINE_MAX - 1);
+        return SESSION_STAY;
+    }
     snprintf(buf, sizeof buf, "%s", line);
     buf[strcspn(buf, "\r\n")] = 0;
     int argc = split_words(buf, argv, 64);
     if (argc == 0) return SESSION_STAY;
+    static const char *const aliases[][2] = {{"q", "quit"}, {"c", "continue"}, {"s", "step"}};
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (!strcmp(argv[0], aliases[i][0])) argv[0] = (char *)aliases[i][1];
     const char *c = argv[0];
+    int bare = !strcmp(c, "where") || !strcmp(c, "help") || !strcmp(c, "quit") ||
+               !strcmp(c, "undo");
     enum session_step step = SESSION_STAY;
-    if (!strcmp(c, "where")) {
+    if (bare && !arity_ok(c, argc, argv, 0, 0, "", out)) {
+        /* said why */
+    } else if (!strcmp(c, "where")) {
         where_print(s, out);
     } else if (!strcmp(c, "help")) {
-        fputs(help_text, out);
-    } else if (!strcmp(c, "quit") || !strcmp(c, "q")) {
+        print_help(out);
+    } else if (!strcmp(c, "quit")) {
         step = SESSION_QUIT;
-    } else if (!strcmp(c, "continue") || !strcmp(c, "c")) {
+    } else if (!strcmp(c, "continue")) {
         step = cmd_continue(s, argc, argv, out);
-    } else if (!strcmp(c, "step") || !strcmp(c, "s")) {
+    } else if (!strcmp(c, "step")) {
         step = cmd_step(s, argc, argv, out);
     } else if (!strcmp(c, "undo")) {
         step = cmd_undo(s, out);
@@ -391,15 +474,11 @@ enum session_step replay_session_command(struct replay_session *s, const char *l
             fprintf(out, "next stopline: %s (continue goes there)\n", s->next_how);
         }
     } else if (!strcmp(c, "gdb")) {
-        int rank;
-        if (!parse_rank(s, argc > 1 ? argv[1] : NULL, &rank, out))
-            gdb_attach(s, rank, after_words(line, 2), out);
+        cmd_gdb(s, argc, argv, line, out);
     } else {
         fprintf(out, "mpirr: unknown command '%s' (help lists the commands)\n", c);
     }
     fflush(out);
-    /* the ranks run on: the watch (or, from gdb, the extension's "wait") sees them arrive */
-    (void)from_gdb;
     return step;
 }
 
@@ -412,7 +491,9 @@ static void arrived(struct replay_session *s, FILE *out)
     s->stepping = -1;
 }
 
-int replay_session_wait(struct replay_session *s, FILE *out)
+/* Waits until every rank is at its stop, ended or blocked, then prints the `where` table to
+ * out. 0, or -1 if the job is gone. */
+static int session_wait(struct replay_session *s, FILE *out)
 {
     while (s->watching) {
         if (child_exited()) {
@@ -429,24 +510,55 @@ int replay_session_wait(struct replay_session *s, FILE *out)
     return 0;
 }
 
+/* gdb_link's callbacks (gdb_link.h) */
+static int link_command(void *s, const char *line, FILE *out)
+{
+    return run_command(s, line, out) == SESSION_RUN;
+}
+
+static int link_wait(void *s, FILE *out)
+{
+    return session_wait(s, out);
+}
+
+/* Reads one command line, at most n - 1 bytes without its newline, into line. 0; 1 at the
+ * end of the input; or -1 for a longer line, read to its end and dropped: run as pieces, its
+ * tail could be any command (a long `gdb ... -ex '...'` cut before a `quit`). */
+static int read_line(FILE *in, char *line, size_t n)
+{
+    if (!fgets(line, (int)n, in)) return 1;
+    if (strchr(line, '\n')) return 0;
+    int c = getc(in); /* the buffer is full, or the input ends without a newline */
+    if (c == EOF || c == '\n') return 0;
+    while ((c = getc(in)) != EOF && c != '\n') {}
+    return -1;
+}
+
 /* Reads and runs commands until one releases the ranks (0) or ends the job (1). */
 static int command_loop(struct replay_session *s)
 {
-    char line[4096];
+    char line[SESSION_LINE_MAX];
     for (;;) {
         if (s->tty) {
             fputs("(mpirr) ", stdout);
             fflush(stdout);
         }
-        if (!fgets(line, sizeof line, s->in)) { /* end of the commands: end the job */
+        int got = read_line(s->in, line, sizeof line);
+        if (got > 0) { /* end of the commands: end the job */
             s->quit = 1;
             return 1;
         }
         if (!s->tty) { /* a script: echo the command, so the transcript reads like a session */
-            printf("(mpirr) %s", line);
-            if (!strchr(line, '\n')) putchar('\n');
+            printf("(mpirr) %.*s%s\n", got ? 60 : (int)strcspn(line, "\n"), line,
+                   got ? "..." : "");
         }
-        enum session_step step = replay_session_command(s, line, stdout, 0);
+        if (got < 0) {
+            printf("mpirr: a session command is at most %d bytes: this one is longer and was "
+                   "ignored whole\n", SESSION_LINE_MAX - 1);
+            fflush(stdout);
+            continue;
+        }
+        enum session_step step = run_command(s, line, stdout);
         if (step == SESSION_QUIT) {
             s->quit = 1;
             return 1;

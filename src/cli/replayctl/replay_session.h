@@ -15,13 +15,6 @@
 struct replay_hold;
 struct analysis;
 
-/* What a command asks of the job. */
-enum session_step {
-    SESSION_STAY,    /* the ranks stay where they are: read the next command */
-    SESSION_RUN,     /* ranks were released: watch them until the stopline is reached */
-    SESSION_QUIT,    /* end the job */
-};
-
 /* A stopline to go back to. */
 struct session_undo {
     uint64_t *stops;
@@ -65,14 +58,6 @@ int replay_session_open(struct replay_session *s, const struct recording *rec,
 int replay_session_first_stop(struct replay_session *s, const char *spec, int after, int past);
 /* child_spec.watch: reaches stoplines and runs the command loop; 1 ends the job. */
 int replay_session_watch(void *s);
-/* Runs one command line (as typed at the prompt); what it prints goes to out. from_gdb: the
- * command comes from the gdb extension, whose rank is stopped by gdb: do not wait for the
- * stopline here (the extension asks with "wait"). */
-enum session_step replay_session_command(struct replay_session *s, const char *line, FILE *out,
-                                         int from_gdb);
-/* Waits until every rank is at its stop, ended or blocked, then prints the `where` table to
- * out. 0, or -1 if the job is gone. */
-int replay_session_wait(struct replay_session *s, FILE *out);
 void replay_session_close(struct replay_session *s);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "json.h"
+#include "number_parse.h"
 #include "rank_ending.h"
 #include "rank_log.h"
 #include "stat_columns.h"
@@ -21,12 +22,10 @@ static int parse_name(const char *dir, const char *name, int *rank, int *thread)
 {
     if (strncmp(name, "sync-", 5) != 0)
         return 0;
-    char *end;
-    unsigned long r = strtoul(name + 5, &end, 10);
-    if (*end != '-' || r > 9999999)
-        return 0;
-    unsigned long t = strtoul(end + 1, &end, 10);
-    if (strcmp(end, ".log") != 0 || t > 9999999)
+    uint64_t r, t;
+    const char *end = mpirr_parse_leading(name + 5, 9999999, &r);
+    if (!end || *end != '-' || !(end = mpirr_parse_leading(end + 1, 9999999, &t)) ||
+        strcmp(end, ".log") != 0)
         return 0;
     char canon[PATH_MAX + 64], path[PATH_MAX + 64];
     mpirr_sync_log_path(canon, sizeof canon, dir, (int)r, (int)t, "log");
