@@ -64,7 +64,9 @@ static int add_name(char ***v, size_t *n, const char *name)
         if (!g) return -1;
         *v = g;
     }
-    return ((*v)[*n] = strdup(name)) ? (int)!++*n : -1;
+    if (!((*v)[*n] = strdup(name))) return -1;
+    ++*n;
+    return 0;
 }
 
 static void free_rank_files(struct rank_files *rf)
@@ -88,7 +90,10 @@ static int list_rank_files(const char *dir, struct rank_files *rf)
         if (is_sync_log(e->d_name)) rc = add_name(&rf->sync_logs, &rf->nsync, e->d_name);
     }
     closedir(d);
-    if (rc) cli_error("out of memory listing %s", dir);
+    if (rc) {
+        cli_error("out of memory listing %s", dir);
+        free_rank_files(rf);
+    }
     return rc;
 }
 
