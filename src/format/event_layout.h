@@ -3,6 +3,8 @@
 #ifndef MPIRR_EVENT_LAYOUT_H
 #define MPIRR_EVENT_LAYOUT_H
 
+#include "run_id.h"
+
 #define EV_MAGIC "MPIRREV1"
 #define EV_TAIL_MAGIC "MPIRRET1"
 #define EV_CHUNK_MAGIC 0x4356454du /* "MEVC" little-endian */
@@ -19,10 +21,12 @@
 #define EV_TIMES_CODED3 3u /* range-coded with its TC_V3 model (what the writer writes) */
 
 enum {
-    EV_HEADER_BYTES = 64,
+    EV_HEADER_BYTES = 80, EV_HEADER_BYTES_V1 = 64,
     EH_VERSION = 8, EH_RANK = 12, EH_NRANKS = 16, EH_TICK_SHIFT = 20, EH_FLAGS = 24,
     EH_CODEC = 28, EH_BASE_NS = 32, EH_REALTIME_NS = 40,
-    EH_CHECK = 56, /* FNV-1a 64 of bytes [0, EH_CHECK) */
+    EH_RUN_ID = 56, /* version 2: the run id, 16 bytes */
+    EH_CHECK = 72, /* FNV-1a 64 of bytes [0, EH_CHECK) */
+    EH_CHECK_V1 = 56, /* version 1: no run id, the check here */
 
     EV_CHUNK_BYTES = 32,
     EC_MAGIC = 0, EC_ZLEN = 4,
@@ -38,6 +42,8 @@ enum {
     ET_USED = 24,      /* record bytes staged, stored after them and after their time codes */
     ET_TUSED = 32,     /* time-code bytes staged, stored before the records' count grows */
     ET_SUSED = 40,     /* size bytes staged, likewise */
+    ET_RUN_ID = 48,    /* version 2: the run id, checked (MPIRR_RUN_ID_CHECKED_BYTES) */
+    ET_HEADER_READ = ET_RUN_ID + MPIRR_RUN_ID_CHECKED_BYTES, /* what readers look at */
 
     EV_MAX_CHUNK = 64 << 20, /* readers refuse larger chunks as corrupt */
     /* and larger blocks (records or time column): a block is what one stage holds, and the

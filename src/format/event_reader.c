@@ -193,10 +193,16 @@ static int load_tail(mpirr_ev_reader *r)
     if (!t && errno == ENOENT) return 0; /* finished cleanly, or never got one */
     if (!t) return damaged(r, "%s", why);
     r->tail_seen = 1;
-    uint8_t h[48];
+    uint8_t h[ET_HEADER_READ];
     int rc = 0;
+    mpirr_run_id id;
     if (fread(h, 1, sizeof h, t) < sizeof h || memcmp(h, EV_TAIL_MAGIC, 8)) {
         rc = damaged(r, "%s", "the tail file is not an mpirr event tail");
+        goto out;
+    }
+    if ((int)mpirr_get_u32(h + ET_VERSION) != r->info.version ||
+        (r->info.version > 1 && mpirr_run_id_get_checked(h + ET_RUN_ID, &id))) {
+        rc = damaged(r, "%s", "the tail's header is damaged or of another version");
         goto out;
     }
     uint64_t start = mpirr_get_u64(h + ET_RAW_START), used = mpirr_get_u64(h + ET_USED);
@@ -393,6 +399,22 @@ void mpirr_evr_raw_sink(mpirr_ev_reader *r, void (*sink)(const void *, size_t, v
     r->sink_arg = arg;
 }
 
+/* The tail's run id against the history's (or the expected one): -1 when it belongs to another
+ * recording (err). A tail that is not whole or damaged is left to load_tail to report. */
+static int tail_run_id(mpirr_ev_reader *r, char *err, size_t errlen)
+{
+    char why[600];
+    uint8_t h[ET_HEADER_READ];
+    FILE *t = mpirr_fopen_regular(r->tail_path, why, sizeof why);
+    if (!t) return 0;
+    mpirr_run_id id = {{0}};
+    int whole = fread(h, 1, sizeof h, t) == sizeof h && !memcmp(h, EV_TAIL_MAGIC, 8);
+    fclose(t);
+    if (!whole || (int)mpirr_get_u32(h + ET_VERSION) != r->info.version) return 0;
+    if (r->info.version > 1 && mpirr_run_id_get_checked(h + ET_RUN_ID, &id)) return 0;
+    return mpirr_run_id_check(r->tail_path, &id, &r->info.run_id, err, errlen);
+}
+
 static int open_fail(mpirr_ev_reader *r, char *err, size_t errlen, const char *why)
 {
     snprintf(err, errlen, "%s: %s", r->path, why);
@@ -419,18 +441,30 @@ mpirr_ev_reader *mpirr_evr_open(const char *dir, int rank, char *err, size_t err
         return NULL;
     }
     uint8_t h[EV_HEADER_BYTES];
-    r->file_read = sizeof h;
-    if (fread(h, 1, sizeof h, r->f) < sizeof h)
-        return open_fail(r, err, errlen, "truncated header: not a complete event history"), NULL;
+    size_t hlen = EV_HEADER_BYTES_V1, check = EH_CHECK_V1;
+    const char *truncated = "truncated header: not a complete event history";
+    if (fread(h, 1, hlen, r->f) < hlen) return open_fail(r, err, errlen, truncated), NULL;
     if (memcmp(h, EV_MAGIC, 8)) return open_fail(r, err, errlen, "not an mpirr event history"), NULL;
-    if (mpirr_get_u64(h + EH_CHECK) != mpirr_fnv64(MPIRR_FNV64_OFFSET, h, EH_CHECK))
-        return open_fail(r, err, errlen, "corrupt header (checksum mismatch)"), NULL;
     r->info.version = (int)mpirr_get_u32(h + EH_VERSION);
-    if (r->info.version != MPIRR_EVENTS_VERSION) {
+    if (r->info.version == MPIRR_EVENTS_VERSION) { /* the run id, then the check */
+        hlen = EV_HEADER_BYTES;
+        check = EH_CHECK;
+        if (fread(h + EV_HEADER_BYTES_V1, 1, hlen - EV_HEADER_BYTES_V1, r->f) < hlen - EV_HEADER_BYTES_V1)
+            return open_fail(r, err, errlen, truncated), NULL;
+    }
+    r->file_read = hlen;
+    if (mpirr_get_u64(h + check) != mpirr_fnv64(MPIRR_FNV64_OFFSET, h, check))
+        return open_fail(r, err, errlen, "corrupt header (checksum mismatch)"), NULL;
+    if (r->info.version != MPIRR_EVENTS_VERSION && r->info.version != 1) {
         char why[128];
-        snprintf(why, sizeof why, "event history version %d, this mpirr reads version %d",
+        snprintf(why, sizeof why, "event history version %d, this mpirr reads versions 1 and %d",
                  r->info.version, MPIRR_EVENTS_VERSION);
         return open_fail(r, err, errlen, why), NULL;
+    }
+    if (r->info.version > 1) memcpy(r->info.run_id.b, h + EH_RUN_ID, MPIRR_RUN_ID_BYTES);
+    if (mpirr_run_id_check(r->path, &r->info.run_id, NULL, err, errlen) || tail_run_id(r, err, errlen)) {
+        mpirr_evr_close(r);
+        return NULL;
     }
     if (mpirr_get_u32(h + EH_CODEC) != EV_CODEC_ZSTD)
         return open_fail(r, err, errlen, "unknown compression codec"), NULL;

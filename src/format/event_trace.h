@@ -9,7 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MPIRR_EVENTS_VERSION 1
+#include "run_id.h"
+
+/* 2: the header (80 bytes) and the tail carry the run id (run_id.h); version 1 histories (no
+ * id, a 64-byte header) are still read. */
+#define MPIRR_EVENTS_VERSION 2
 
 /* Peers and tags are stored MPI-implementation independent. */
 enum {
@@ -117,6 +121,7 @@ typedef struct mpirr_ev_params {
     size_t stage_bytes;      /* raw bytes staged in the mapped tail before compressing */
     uint64_t base_ns;        /* CLOCK_MONOTONIC ns of tick 0 */
     uint64_t start_realtime_ns;
+    mpirr_run_id run_id;     /* the recording's (run_id.h) */
 } mpirr_ev_params;
 
 void mpirr_ev_path(char *buf, size_t n, const char *dir, int rank, int tail);
@@ -134,6 +139,7 @@ typedef struct mpirr_ev_reader mpirr_ev_reader;
 
 typedef struct mpirr_ev_info {
     int rank, nranks, version;
+    mpirr_run_id run_id;    /* none in version 1 */
     unsigned tick_shift;
     int exact;
     uint64_t start_realtime_ns;

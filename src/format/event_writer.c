@@ -246,6 +246,7 @@ static void encode_header(uint8_t *h, const mpirr_ev_params *p)
     mpirr_put_u32(h + EH_CODEC, EV_CODEC_ZSTD);
     mpirr_put_u64(h + EH_BASE_NS, p->base_ns);
     mpirr_put_u64(h + EH_REALTIME_NS, p->start_realtime_ns);
+    memcpy(h + EH_RUN_ID, p->run_id.b, MPIRR_RUN_ID_BYTES);
     mpirr_put_u64(h + EH_CHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, h, EH_CHECK));
 }
 
@@ -326,6 +327,7 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
     memcpy(w->tail, EV_TAIL_MAGIC, 8);
     mpirr_put_u32(w->tail + ET_VERSION, MPIRR_EVENTS_VERSION);
     mpirr_put_u32(w->tail + ET_CAPACITY, (uint32_t)w->stage_cap);
+    mpirr_run_id_put_checked(w->tail + ET_RUN_ID, &p->run_id);
     tail_reset(w);
     return w;
 }

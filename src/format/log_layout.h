@@ -8,14 +8,17 @@
 #include "rank_log.h"
 
 #define LOG_MAGIC "MPIRRLG1"
-#define TAIL_MAGIC "MPIRRTL2"
-#define TAIL_VERSION 2
+#define TAIL_MAGIC "MPIRRTL3"
+#define TAIL_VERSION 3 /* 3: the run id at TL_RUN_ID */
+#define TAIL_MAGIC_V2 "MPIRRTL2" /* version 2 (no run id), still read */
 #define FRAME_MAGIC 0x4d52464du /* "MFRM" little-endian */
 
 enum {
     FILE_HEADER_BYTES = MPIRR_LOG_HEADER_BYTES,
     FH_VERSION = 8, FH_FLAGS = 12, FH_RANK = 16, FH_NRANKS = 20, FH_PID = 24,
     FH_FINGERPRINT = 32, FH_START = 40, FH_EXE = 48, FH_HOST = 560, FH_MPI = 624,
+    FH_MPI_BYTES = 112, FH_MPI_BYTES_V1 = 128, /* version 1 had no run id */
+    FH_RUN_ID = 736, /* version 2: the run id (run_id.h), 16 bytes */
     FH_WTIME_UNIT = 752, /* u32, with MPIRR_LOG_FLAG_WTIME_UNIT; else 0 */
     FH_CHECK = 760, /* FNV-1a 64 of bytes [0, FH_CHECK) */
 
@@ -33,6 +36,7 @@ enum {
     TL_COUNTERS = 64, /* MPIRR_CTR_LIMIT little-endian u64 counters (rank_log.h), live */
     TL_COUNTERS_END = 1024,
     TL_PENDING = 1024, /* guard word: 1 while a rank-N.pending file holds undecided outcomes */
+    TL_RUN_ID = 1032,  /* version 3: the run id, checked (MPIRR_RUN_ID_CHECKED_BYTES) */
 
     /* The stage starts with its own header, covered by the published check with the records:
      * how many .log frames precede these records, and the codec bases they are encoded from. */

@@ -77,6 +77,11 @@ int mpirr_manifest_write(const char *dir, const mpirr_manifest *m, char *err, si
     fprintf(f, "wtime %d\n", m->wtime);
     put_escaped(f, "cwd", m->cwd);
     fprintf(f, "created %" PRId64 "\n", m->created);
+    if (!mpirr_run_id_is_none(&m->run_id)) {
+        char id[MPIRR_RUN_ID_DIGITS + 1];
+        mpirr_run_id_text(&m->run_id, id);
+        fprintf(f, "run-id %s\n", id);
+    }
     fprintf(f, "argc %d\n", m->argc);
     for (int i = 0; i < m->argc; i++) put_escaped(f, "arg", m->argv[i]);
     if (m->nranks >= 0) fprintf(f, "ranks %d\n", m->nranks);
@@ -166,6 +171,11 @@ int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t er
         } else if (!strcmp(line, "created")) {
             if ((rc = field_number("creation time", val, INT64_MIN, INT64_MAX, &m->created, err, errlen, path, n)))
                 break;
+        } else if (!strcmp(line, "run-id")) {
+            if (mpirr_run_id_parse(val, &m->run_id) || mpirr_run_id_is_none(&m->run_id)) {
+                rc = fail(err, errlen, path, n, "bad run id (expected 32 hexadecimal digits, not all zero)");
+                break;
+            }
         } else if (!strcmp(line, "argc")) {
             if (m->argv) {
                 rc = fail(err, errlen, path, n, "a second argc");

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run_id.h"
+
 #define MPIRR_MANIFEST_VERSION 1
 /* The most ranks a recording can name: readers refuse more as damage rather than allocate
  * for them (the event history's communicators have the same bound). */
@@ -28,6 +30,8 @@ typedef struct mpirr_manifest {
     int argc;
     char **argv;          /* the recorded command line, heap-owned */
     int64_t created;      /* seconds since the epoch */
+    mpirr_run_id run_id;  /* every file of the recording carries it (run_id.h); none in a
+                             manifest of an mpirr before run ids */
     /* filled in after the run (absent while the run is going on, or if mpirr was killed) */
     int nranks;           /* -1 unknown */
     char exe[4096];       /* application executable, "" unknown */

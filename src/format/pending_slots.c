@@ -33,8 +33,8 @@ struct mpirr_pending_slots {
     char path[4200];
 };
 
-mpirr_pending_slots *mpirr_pending_open(const char *dir, int rank, uint32_t capacity,
-                                        char *err, size_t errlen)
+mpirr_pending_slots *mpirr_pending_open(const char *dir, int rank, const mpirr_run_id *run_id,
+                                        uint32_t capacity, char *err, size_t errlen)
 {
     mpirr_pending_slots *p = calloc(1, sizeof *p);
     if (!p) {
@@ -50,6 +50,7 @@ mpirr_pending_slots *mpirr_pending_open(const char *dir, int rank, uint32_t capa
     }
     memcpy(p->map, MPIRR_PENDING_MAGIC, 8);
     mpirr_put_u32(p->map + 8, capacity);
+    mpirr_run_id_put_checked(p->map + PENDING_RUN_ID, run_id);
     return p;
 }
 
@@ -110,9 +111,21 @@ static int zeros_to_end(FILE *f)
     return !ferror(f);
 }
 
-int mpirr_pending_load(const char *path, mpirr_record **out, size_t *n, char *err,
-                       size_t errlen)
+/* The header's magic and run id (none in version 2): NULL, or what is wrong. */
+static const char *header_run_id(const uint8_t *hdr, mpirr_run_id *id)
 {
+    memset(id, 0, sizeof *id);
+    if (!memcmp(hdr, MPIRR_PENDING_MAGIC_V2, 8)) return NULL;
+    if (memcmp(hdr, MPIRR_PENDING_MAGIC, 8))
+        return "not a pending file of this version (bad magic or truncated)";
+    if (mpirr_run_id_get_checked(hdr + PENDING_RUN_ID, id)) return "corrupt run id (check mismatch)";
+    return NULL;
+}
+
+int mpirr_pending_load(const char *path, const mpirr_run_id *sibling, mpirr_record **out,
+                       size_t *n, char *err, size_t errlen)
+{
+    mpirr_run_id id;
     *out = NULL;
     *n = 0;
     FILE *f = mpirr_fopen_regular(path, err, errlen);
@@ -124,10 +137,14 @@ int mpirr_pending_load(const char *path, mpirr_record **out, size_t *n, char *er
     uint8_t hdr[PENDING_HEADER_BYTES];
     const char *bad = NULL;
     uint64_t cap = 0;
-    if (fstat(fileno(f), &st) != 0 || fread(hdr, 1, sizeof hdr, f) != sizeof hdr ||
-        memcmp(hdr, MPIRR_PENDING_MAGIC, 8))
+    if (fstat(fileno(f), &st) != 0 || fread(hdr, 1, sizeof hdr, f) != sizeof hdr)
         bad = "not a pending file of this version (bad magic or truncated)";
-    else if (cap = mpirr_get_u32(hdr + 8),
+    else if ((bad = header_run_id(hdr, &id)))
+        ;
+    else if (mpirr_run_id_check(path, &id, sibling, err, errlen)) {
+        fclose(f);
+        return MPIRR_PENDING_OTHER_RUN;
+    } else if (cap = mpirr_get_u32(hdr + 8),
              PENDING_HEADER_BYTES + cap * PENDING_SLOT_BYTES > (uint64_t)st.st_size)
         bad = "size does not match its capacity";
     else if (!(*out = calloc(cap ? cap : 1, sizeof **out)))

@@ -12,8 +12,10 @@
 
 #include "guard_word.h"
 #include "record.h"
+#include "run_id.h"
 
-#define MPIRR_LOG_VERSION 1
+/* 2: the header carries the run id (run_id.h); version 1 logs (no id) are still read. */
+#define MPIRR_LOG_VERSION 2
 #define MPIRR_LOG_FLAG_WTIME 1u /* MPI_Wtime values were recorded */
 #define MPIRR_LOG_FLAG_RACES 2u /* races mode: only racing wildcard receives are logged, all as
                                    deferred RECV_DONE records (docs/races.md) */
@@ -50,9 +52,11 @@ typedef struct mpirr_log_header {
     uint64_t start_time_ns;    /* CLOCK_REALTIME at MPI_Init */
     char exe_path[512];
     char host[64];
-    char mpi_library[128];     /* first line of MPI_Get_library_version */
+    char mpi_library[128];     /* first line of MPI_Get_library_version (version 2 keeps
+                                  111 bytes of it, version 1 127) */
     uint32_t wtime_unit_ns;    /* MPIRR_LOG_FLAG_WTIME_UNIT: 2..MPIRR_WTIME_UNIT_MAX; else 0 or
                                   1 (nanoseconds: the writer sets the flag for more) */
+    mpirr_run_id run_id;       /* the recording's (version 2; none in version 1) */
 } mpirr_log_header;
 
 /* How a recording ended; kept in the tail so that it survives a crash. */
@@ -133,7 +137,9 @@ uint64_t mpirr_log_writer_bytes(const mpirr_log_writer *w);
 /* ---- reader ---- */
 typedef struct mpirr_log_reader mpirr_log_reader;
 
-/* Opens <path> (a .log file; its .tail beside it is read after the frames). NULL on error. */
+/* Opens <path> (a .log file; its .tail beside it is read after the frames). NULL on error,
+ * also when the log, its tail or its pending file belongs to another recording
+ * (mpirr_run_id_check: the expected run id, else the log's own for its tail and pending). */
 mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errlen);
 const mpirr_log_header *mpirr_log_reader_header(const mpirr_log_reader *r);
 /* 1: *out filled; 0: end of the recording; -1: damaged input, see mpirr_log_reader_error().

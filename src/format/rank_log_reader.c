@@ -62,7 +62,7 @@ int mpirr_header_decode(const uint8_t in[FILE_HEADER_BYTES], mpirr_log_header *h
     }
     memset(h, 0, sizeof *h);
     h->version = mpirr_get_u32(in + FH_VERSION);
-    if (h->version != MPIRR_LOG_VERSION) {
+    if (h->version != MPIRR_LOG_VERSION && h->version != 1) {
         *msg = "unsupported log format version";
         return -1;
     }
@@ -78,7 +78,8 @@ int mpirr_header_decode(const uint8_t in[FILE_HEADER_BYTES], mpirr_log_header *h
     h->start_time_ns = mpirr_get_u64(in + FH_START);
     memcpy(h->exe_path, in + FH_EXE, sizeof h->exe_path - 1);
     memcpy(h->host, in + FH_HOST, sizeof h->host - 1);
-    memcpy(h->mpi_library, in + FH_MPI, sizeof h->mpi_library - 1);
+    memcpy(h->mpi_library, in + FH_MPI, h->version == 1 ? FH_MPI_BYTES_V1 - 1 : FH_MPI_BYTES - 1);
+    if (h->version > 1) memcpy(h->run_id.b, in + FH_RUN_ID, MPIRR_RUN_ID_BYTES);
     h->wtime_unit_ns = 1;
     if (h->flags & MPIRR_LOG_FLAG_WTIME_UNIT) {
         uint32_t need = MPIRR_LOG_FLAG_WTIME_NS | MPIRR_LOG_FLAG_WTIME_SPLIT;
@@ -114,24 +115,43 @@ static void tail_damaged(mpirr_log_reader *r, const char *tpath, const char *wha
     r->tail = NULL;
 }
 
+/* The tail's run id (none in version 2): 0, 1 damaged (reported as damage), or -1 when it
+ * belongs to another recording (err: refused at open, not read as damage later). */
+static int tail_run_id(mpirr_log_reader *r, const char *tpath, char *err, size_t errlen)
+{
+    const uint8_t *t = r->tail;
+    mpirr_run_id id = {{0}};
+    int v3 = !memcmp(t, TAIL_MAGIC, 8) && mpirr_get_u32(t + TL_VERSION) == TAIL_VERSION;
+    if (!v3 && (memcmp(t, TAIL_MAGIC_V2, 8) || mpirr_get_u32(t + TL_VERSION) != 2)) {
+        tail_damaged(r, tpath, "not an mpirr tail of this version (bad magic)");
+        return 1;
+    }
+    if (v3 && mpirr_run_id_get_checked(t + TL_RUN_ID, &id)) {
+        tail_damaged(r, tpath, "corrupt run id (check mismatch)");
+        return 1;
+    }
+    return mpirr_run_id_check(tpath, &id, &r->header.run_id, err, errlen);
+}
+
 /* The guard words (ending, progress, pending file) and the published stage, all checked: a
- * damaged tail is reported, never read as a shorter or different recording. */
-static void check_tail(mpirr_log_reader *r, const char *tpath)
+ * damaged tail is reported, never read as a shorter or different recording. -1: the tail or
+ * the pending file belongs to another recording (err). */
+static int check_tail(mpirr_log_reader *r, const char *tpath, char *err, size_t errlen)
 {
     const uint8_t *t = r->tail;
     uint64_t ending, progress, pending;
-    if (memcmp(t, TAIL_MAGIC, 8) || mpirr_get_u32(t + TL_VERSION) != TAIL_VERSION)
-        return tail_damaged(r, tpath, "not an mpirr tail of this version (bad magic)");
+    int id = tail_run_id(r, tpath, err, errlen);
+    if (id) return id < 0 ? -1 : 0;
     if (mpirr_guard_decode(mpirr_get_u64(t + TL_ENDING), &ending) ||
         mpirr_guard_decode(mpirr_get_u64(t + TL_PROGRESS), &progress) ||
         mpirr_guard_decode(mpirr_get_u64(t + TL_PENDING), &pending) || pending > 1)
-        return tail_damaged(r, tpath, "corrupt tail header (check mismatch)");
+        return tail_damaged(r, tpath, "corrupt tail header (check mismatch)"), 0;
     uint64_t published = mpirr_get_u64(t + TL_PUBLISHED);
     uint32_t used = (uint32_t)published, check = (uint32_t)(published >> 32);
     size_t room = r->tail_len - TAIL_HEADER_BYTES;
     if (used > room || (used && used < STAGE_HEADER_BYTES) ||
         mpirr_fnv32(MPIRR_FNV32_OFFSET, t + TAIL_HEADER_BYTES, used) != check)
-        return tail_damaged(r, tpath, "corrupt staged records (check mismatch)");
+        return tail_damaged(r, tpath, "corrupt staged records (check mismatch)"), 0;
     r->staged = used;
     r->ending = (int)(ending & 0xff);
     r->detail = (int)(uint32_t)(ending >> 8);
@@ -142,18 +162,26 @@ static void check_tail(mpirr_log_reader *r, const char *tpath)
     if (pending && r->ending != MPIRR_END_FINALIZED) {
         char ppath[4112], perr[512];
         sibling(r, "pending", ppath, sizeof ppath);
-        int got = mpirr_pending_load(ppath, &r->pend, &r->npend, perr, sizeof perr);
+        int got = mpirr_pending_load(ppath, &r->header.run_id, &r->pend, &r->npend, perr,
+                                     sizeof perr);
+        if (got == MPIRR_PENDING_OTHER_RUN) {
+            snprintf(err, errlen, "%s", perr);
+            return -1;
+        }
         if (got == 0)
             snprintf(r->tail_err, sizeof r->tail_err, "%s: missing (the tail says this rank "
                      "died with undecided races-mode outcomes there)", ppath);
         else if (got < 0)
             snprintf(r->tail_err, sizeof r->tail_err, "%s", perr);
     }
+    return 0;
 }
 
-/* Every rank log has a tail beside it (a clean close keeps its header page, with the ending). */
-static void load_tail(mpirr_log_reader *r)
+/* Every rank log has a tail beside it (a clean close keeps its header page, with the ending).
+ * -1: the tail or the pending file belongs to another recording (err). */
+static int load_tail(mpirr_log_reader *r, char *err, size_t errlen)
 {
+    int rc = 0;
     char tpath[4112];
     sibling(r, "tail", tpath, sizeof tpath);
     FILE *t = mpirr_fopen_regular(tpath, r->tail_err, sizeof r->tail_err);
@@ -161,7 +189,7 @@ static void load_tail(mpirr_log_reader *r)
         if (errno == ENOENT)
             snprintf(r->tail_err, sizeof r->tail_err, "%s: %s (every rank log has one)", tpath,
                      strerror(errno));
-        return;
+        return 0;
     }
     struct stat st;
     if (fstat(fileno(t), &st) != 0 || st.st_size < TAIL_HEADER_BYTES ||
@@ -171,12 +199,13 @@ static void load_tail(mpirr_log_reader *r)
         r->tail = malloc((size_t)st.st_size);
         if (r->tail && fread(r->tail, 1, (size_t)st.st_size, t) == (size_t)st.st_size) {
             r->tail_len = (size_t)st.st_size;
-            check_tail(r, tpath);
+            rc = check_tail(r, tpath, err, errlen);
         } else {
             tail_damaged(r, tpath, r->tail ? "cannot read" : "out of memory");
         }
     }
     fclose(t);
+    return rc;
 }
 
 mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errlen)
@@ -198,8 +227,8 @@ mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errl
         msg = "truncated header (not an mpirr rank log, or cut off at creation)";
     else
         mpirr_header_decode(hdr, &r->header, &msg);
-    if (msg) {
-        snprintf(err, errlen, "%s: %s", path, msg);
+    if (msg) snprintf(err, errlen, "%s: %s", path, msg);
+    if (msg || mpirr_run_id_check(path, &r->header.run_id, NULL, err, errlen)) {
         fclose(r->f);
         free(r);
         return NULL;
@@ -208,7 +237,10 @@ mpirr_log_reader *mpirr_log_reader_open(const char *path, char *err, size_t errl
     r->codec.wtime_ns = (r->header.flags & MPIRR_LOG_FLAG_WTIME_NS) != 0;
     r->codec.wtime_split = r->codec.wtime_ns && (r->header.flags & MPIRR_LOG_FLAG_WTIME_SPLIT);
     r->codec.wtime_unit = r->header.wtime_unit_ns;
-    load_tail(r);
+    if (load_tail(r, err, errlen)) {
+        mpirr_log_reader_close(r);
+        return NULL;
+    }
     return r;
 }
 

@@ -120,7 +120,8 @@ void mpirr_header_encode(uint8_t out[FILE_HEADER_BYTES], const mpirr_log_header 
     mpirr_put_u64(out + FH_START, h->start_time_ns);
     copy_field(out + FH_EXE, h->exe_path, sizeof h->exe_path);
     copy_field(out + FH_HOST, h->host, sizeof h->host);
-    copy_field(out + FH_MPI, h->mpi_library, sizeof h->mpi_library);
+    copy_field(out + FH_MPI, h->mpi_library, FH_MPI_BYTES);
+    memcpy(out + FH_RUN_ID, h->run_id.b, MPIRR_RUN_ID_BYTES);
     if (h->flags & MPIRR_LOG_FLAG_WTIME_UNIT) mpirr_put_u32(out + FH_WTIME_UNIT, h->wtime_unit_ns);
     mpirr_put_u64(out + FH_CHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, out, FH_CHECK));
 }
@@ -212,6 +213,7 @@ mpirr_log_writer *mpirr_log_writer_open_at(const char *log_path, const mpirr_log
     memcpy(w->tail, TAIL_MAGIC, 8);
     mpirr_put_u32(w->tail + TL_VERSION, TAIL_VERSION);
     mpirr_put_u32(w->tail + TL_CAPACITY, (uint32_t)w->stage_cap);
+    mpirr_run_id_put_checked(w->tail + TL_RUN_ID, &h->run_id);
     mpirr_log_set_ending(w, MPIRR_END_CUT, 0);
     *mpirr_log_progress(w) = mpirr_progress_word(0, 0);
     w->codec.wtime_ns = 1;

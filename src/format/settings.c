@@ -53,9 +53,11 @@ int mpirr_setting_parse(const mpirr_setting *s, const char *text, int64_t *value
         *value = i;
         return 0;
     }
-    case MPIRR_SETTING_PATH: {
+    case MPIRR_SETTING_PATH:
+    case MPIRR_SETTING_HEX: {
         size_t len = strlen(text);
         if ((int64_t)len < s->min || (int64_t)len > s->max) return -1;
+        if (s->kind == MPIRR_SETTING_HEX && strspn(text, "0123456789abcdefABCDEF") != len) return -1;
         *value = (int64_t)len;
         return 0;
     }
@@ -74,6 +76,10 @@ void mpirr_setting_expected(const mpirr_setting *s, char *buf, size_t n)
     case MPIRR_SETTING_BOOL: snprintf(buf, n, "0 or 1"); return;
     case MPIRR_SETTING_PATH:
         snprintf(buf, n, "a path of %lld to %lld bytes", (long long)s->min, (long long)s->max);
+        return;
+    case MPIRR_SETTING_HEX:
+        if (s->min == s->max) snprintf(buf, n, "%lld hexadecimal digits", (long long)s->min);
+        else snprintf(buf, n, "%lld to %lld hexadecimal digits", (long long)s->min, (long long)s->max);
         return;
     case MPIRR_SETTING_ENUM: {
         char list[256];

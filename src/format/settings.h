@@ -13,6 +13,7 @@ enum mpirr_setting_kind {
     MPIRR_SETTING_ENUM,
     MPIRR_SETTING_BOOL,
     MPIRR_SETTING_PATH,
+    MPIRR_SETTING_HEX,
 };
 
 /* Who reads a variable (settings.def READERS). */
@@ -47,7 +48,8 @@ const mpirr_setting *mpirr_setting_find(const char *name);
 
 /* Parses text strictly: INTEGER the whole string a decimal number within the range (a leading
  * '-' only), ENUM one of the words (*value: its index), BOOL "0" or "1", PATH a length within
- * the range (*value: the length). 0, or -1 if text is not acceptable. */
+ * the range (*value: the length), HEX as many hexadecimal digits as the range allows (*value:
+ * the count). 0, or -1 if text is not acceptable. */
 int mpirr_setting_parse(const mpirr_setting *s, const char *text, int64_t *value);
 
 /* What the setting accepts: "an integer from 0 to 1000000 (microseconds)", "one of sources,

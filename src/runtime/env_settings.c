@@ -38,6 +38,10 @@ __attribute__((constructor)) static void read_settings(void)
     mpirr_rt.clock_merge = (int)mpirr_setting_value(MPIRR_SET_CLOCK_MERGE);
     mpirr_rt.wtime = (int)mpirr_setting_value(MPIRR_SET_WTIME);
     mpirr_rt.wtime_unit = (uint32_t)mpirr_setting_value(MPIRR_SET_WTIME_UNIT_NS);
+    /* without it (a recording made without `mpirr record`) the files carry no id: ranks
+     * cannot agree on a random one before MPI_Init (run_id.h) */
+    const char *run_id = mpirr_setting_text(MPIRR_SET_RUN_ID);
+    if (run_id) mpirr_run_id_parse(run_id, &mpirr_rt.run_id);
     /* (a directory set but unacceptable is mpirr_settings_verify's to report) */
     if ((mpirr_rt.mode == MPIRR_MODE_RECORD || mpirr_rt.mode == MPIRR_MODE_REPLAY) &&
         !getenv("MPIRR_DIR")) {

@@ -116,6 +116,7 @@ void mpirr_ev_start(uint64_t init_t0)
         .level = (int)mpirr_setting_value(MPIRR_SET_EVENTS_LEVEL),
         .stage_bytes = (size_t)mpirr_setting_value(MPIRR_SET_EVENTS_STAGE_KB) << 10,
         .base_ns = init_t0,
+        .run_id = mpirr_rt.run_id,
         .start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec -
                              (mpirr_ev_now() - init_t0),
     };

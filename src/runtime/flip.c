@@ -5,7 +5,9 @@
  * one's records of the cut (copied at the switch: the replay made exactly those outcomes)
  * followed by what recording adds, so NEWDIR replays like any recording. The one forced
  * outcome: rank R's wildcard receive at E is posted with source SRC (mpirr_flip_steer). The
- * file NEWDIR/flip, written by the CLI, says what to do: "force R E SRC S" and "cut C0 C1 ...". */
+ * file NEWDIR/flip, written by the CLI, says what to do: "force R E SRC S" and "cut C0 C1 ...",
+ * and "run-id ID", the new recording's (run_id.h): the records copied from the parent are
+ * written again under it, so every file of NEWDIR is NEWDIR's. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -25,12 +27,15 @@ static void read_flip(const char *path, int *force_rank, uint64_t *force_event, 
     FILE *f = fopen(path, "r");
     if (!f) mpirr_fatal("replay --flip: cannot open %s: %s", path, strerror(errno));
     char word[16];
-    int have_force = 0, have_cut = 0;
+    int have_force = 0, have_cut = 0, have_id = 0;
     while (fscanf(f, "%15s", word) == 1) {
         if (!strcmp(word, "force")) {
             uint64_t send_event;
             have_force = fscanf(f, "%d %" SCNu64 " %d %" SCNu64, force_rank, force_event, source,
                                 &send_event) == 4;
+        } else if (!strcmp(word, "run-id")) {
+            char id[MPIRR_RUN_ID_DIGITS + 2];
+            have_id = fscanf(f, "%33s", id) == 1 && !mpirr_run_id_parse(id, &mpirr_rt.run_id);
         } else if (!strcmp(word, "cut")) {
             have_cut = 1;
             for (int r = 0; r < mpirr_rt.nranks && have_cut; r++) {
@@ -44,10 +49,10 @@ static void read_flip(const char *path, int *force_rank, uint64_t *force_event, 
         }
     }
     fclose(f);
-    if (!have_force || !have_cut || *force_event == 0)
+    if (!have_force || !have_cut || !have_id || *force_event == 0)
         mpirr_fatal("replay --flip: %s is not a flip file for %d ranks (it needs a line 'force "
-                    "RANK EVENT SOURCE SEND' and a line 'cut' with one event per rank)",
-                    path, mpirr_rt.nranks);
+                    "RANK EVENT SOURCE SEND', a line 'cut' with one event per rank and a line "
+                    "'run-id' with 32 hexadecimal digits)", path, mpirr_rt.nranks);
 }
 
 void mpirr_flip_start(void)

@@ -45,6 +45,7 @@ void mpirr_log_header_fill(mpirr_log_header *h, uint32_t flags)
     h->nranks = mpirr_rt.nranks;
     h->pid = (int32_t)getpid();
     h->flags = flags;
+    h->run_id = mpirr_rt.run_id;
     h->wtime_unit_ns = (flags & MPIRR_LOG_FLAG_WTIME) ? mpirr_rt.wtime_unit : 1;
     ssize_t n = readlink("/proc/self/exe", h->exe_path, sizeof h->exe_path - 1);
     if (n > 0) h->exe_path[n] = 0;

@@ -83,7 +83,7 @@ int mpirr_race_init(void)
         log_all = 1;
         return 0;
     }
-    slots = mpirr_pending_open(mpirr_rt.dir, me, ring_cap, err, sizeof err);
+    slots = mpirr_pending_open(mpirr_rt.dir, me, &mpirr_rt.run_id, ring_cap, err, sizeof err);
     if (!slots) {
         mpirr_warn("rank %d: %s; logging every wildcard receive instead", me, err);
         log_all = 1;

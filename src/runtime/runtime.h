@@ -67,6 +67,9 @@ struct mpirr_runtime {
     int have_shadow;
     char dir[4096];
     char log_path[4200];
+    mpirr_run_id run_id;    /* record: the id of the recording being written (MPIRR_RUN_ID,
+                               or a flip file's run-id; none without either), in the header
+                               of every file the rank makes */
 };
 
 extern struct mpirr_runtime mpirr_rt;

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(path, sizeof path, "%s/rank-00000.pending", fuzz_dir());
     mpirr_record *recs = NULL;
     size_t n = 0;
-    if (mpirr_pending_load(path, &recs, &n, err, sizeof err) < 0 && !err[0]) __builtin_trap();
+    if (mpirr_pending_load(path, NULL, &recs, &n, err, sizeof err) < 0 && !err[0]) __builtin_trap();
     uint64_t sum = 0;
     for (size_t i = 0; i < n; i++) sum += recs[i].event; /* every slot returned is readable */
     free(recs);

@@ -1,9 +1,10 @@
 #!/bin/bash
-# make_corpus.sh BUILD_DIR: regenerates the seed corpora in tests/fuzz/corpus from recordings
+# make_corpus.sh BUILD_DIR [PREFIX]: regenerates the seed corpora in tests/fuzz/corpus from recordings
 # of the test programs (Open MPI, 4 ranks, every mode, with the event history), a run killed
 # in races mode (for .pending files), and the analysis tests' hand-built traces. Needs a built
 # tree (bin/mpirr, tests/programs, tests/integration/die, mpirr_tracegen). Files are kept
-# small (short runs), so the corpus stays well under 1 MB.
+# small (short runs), so the corpus stays well under 1 MB. With PREFIX the seeds are named
+# PREFIX-NAME and the older ones stay: the seeds of a new layout beside those of the old.
 set -e
 BUILD=$(cd "$1" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -15,8 +16,10 @@ trap 'rm -rf "$TMP"' EXIT
 C=$HERE/corpus
 mkdir -p "$C/manifest" "$C/rank_log" "$C/pending" "$C/events" "$C/recording"
 
+PREFIX=${2:+$2-}
+
 seed() { # seed NAME RECORDING_DIR [single-files-only]
-    local name=$1 dir=$2
+    local name=$PREFIX$1 dir=$2
     [ -z "$3" ] && "$HERE/pack_recording.py" "$dir" "$C/recording/$name"
     cp "$dir/manifest" "$C/manifest/$name"
     # the single-file targets read rank 0: keep only what they read

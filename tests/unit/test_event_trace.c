@@ -3,7 +3,9 @@
  * the reconstruction within its bound on a long run instead of drifting; repeated phases
  * compress to almost nothing; a writer killed without closing leaves every record readable
  * (mapped tail) and one still writing can be read at any moment; truncated and corrupted files
- * give every record before the damage and then a clear error, never a crash. */
+ * give every record before the damage and then a clear error, never a crash; a history or
+ * tail of another recording (run id) is refused naming it, and version 1 histories (no run
+ * id) still read. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +21,15 @@
 #include "varint.h"
 
 static char dir[] = "/tmp/mpirr-evtest.XXXXXX";
+/* The recording the histories belong to: writer_id is what open_writer writes. */
+static const mpirr_run_id run_a = {{0x81, 0xc0, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4}};
+static const mpirr_run_id run_b = {{0x3f, 0x9a, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4}};
+static mpirr_run_id writer_id = {{0x81, 0xc0, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4}};
 
 static mpirr_ev_writer *open_writer(int rank, size_t stage, int exact)
 {
     mpirr_ev_params p = {.rank = rank, .nranks = 4, .tick_shift = 0, .exact = exact,
-                         .stage_bytes = stage, .base_ns = 1000};
+                         .stage_bytes = stage, .base_ns = 1000, .run_id = writer_id};
     char err[512];
     mpirr_ev_writer *w = mpirr_evw_open(dir, &p, err, sizeof err);
     if (!w) fprintf(stderr, "%s\n", err);
@@ -279,7 +285,7 @@ static void test_truncated(void)
         int how;
         char err[700] = "";
         uint64_t got = read_trace(0, &how, err, sizeof err);
-        if (cut < 64) {
+        if (cut < 80) { /* the header */
             CHECK(how == -2 && strstr(err, "rank-00000.events"));
         } else {
             /* the writer finished (no tail): a short file is a truncated one, unless only the
@@ -330,12 +336,12 @@ static void test_corrupted(void)
  * block coded with TC_V3 in a history that does not announce it (flag 8) is damage. */
 static void set_flags(const char *path, uint32_t flags)
 {
-    unsigned char h[64];
+    unsigned char h[80];
     int fd = open(path, O_RDWR);
     CHECK(fd >= 0 && pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h);
     memcpy(h + 24, &flags, 4);
-    uint64_t check = mpirr_fnv64(MPIRR_FNV64_OFFSET, h, 56);
-    memcpy(h + 56, &check, 8);
+    uint64_t check = mpirr_fnv64(MPIRR_FNV64_OFFSET, h, 72);
+    memcpy(h + 72, &check, 8);
     CHECK(pwrite(fd, h, sizeof h, 0) == (ssize_t)sizeof h);
     close(fd);
 }
@@ -359,6 +365,95 @@ static void test_header_flags(void)
     CHECK(how == -1 && strstr(err, "rank-00009.events") && strstr(err, "kind"));
     set_flags(path, flags);
     CHECK(read_trace(9, &how, err, sizeof err) == N && how == 1);
+}
+
+/* Opening rank's history: refused (want_refused) naming the file with suffix ("events" or
+ * "events.tail") as another recording's, or read whole (cut off when killed). */
+static void expect_open(int rank, int tail, int want_refused, int killed)
+{
+    char named[600], err[700] = "";
+    mpirr_ev_path(named, sizeof named, dir, rank, tail);
+    unsigned refused = mpirr_run_id_refusals();
+    int how;
+    uint64_t n = read_trace(rank, &how, err, sizeof err);
+    if (want_refused) {
+        CHECK(how == -2 && mpirr_run_id_refusals() == refused + 1);
+        CHECK(strstr(err, named) == err && strstr(err, " belongs to another recording (run id "));
+    } else {
+        CHECK(n == N && how == !killed && mpirr_run_id_refusals() == refused);
+        if (n != N || how != !killed) fprintf(stderr, "rank %d: %llu records, how %d: %s\n", rank, (unsigned long long)n, how, err);
+    }
+}
+
+/* Rewrites rank's finished history as version 1 wrote it: a 64-byte header, no run id. */
+static void make_v1(int rank)
+{
+    char path[600];
+    mpirr_ev_path(path, sizeof path, dir, rank, 0);
+    FILE *f = fopen(path, "rb");
+    long size = file_size(path);
+    unsigned char *b = malloc((size_t)size);
+    CHECK(f && b && fread(b, 1, (size_t)size, f) == (size_t)size);
+    if (f) fclose(f);
+    if (!b) return;
+    uint32_t one = 1;
+    memcpy(b + 8, &one, 4);
+    memmove(b + 64, b + 80, (size_t)size - 80);
+    uint64_t check = mpirr_fnv64(MPIRR_FNV64_OFFSET, b, 56);
+    memcpy(b + 56, &check, 8);
+    f = fopen(path, "wb");
+    CHECK(f && fwrite(b, 1, (size_t)size - 16, f) == (size_t)size - 16);
+    if (f) fclose(f);
+    free(b);
+}
+
+/* Histories of recordings A and B: each reads with its own id expected (or none); A's with
+ * B's tail, or with B's id expected, is refused naming the file. A version 1 history has no
+ * id: it reads in a recording without one and is refused in A. */
+static void test_run_ids(void)
+{
+    pid_t pid[2];
+    for (int k = 0; k < 2; k++) { /* killed writers: the tails stay */
+        writer_id = k ? run_b : run_a;
+        if ((pid[k] = fork()) == 0) {
+            write_trace(10 + k, 4096, 1);
+            _exit(1);
+        }
+        waitpid(pid[k], NULL, 0);
+    }
+    writer_id = run_a;
+    expect_open(10, 0, 0, 1);
+    expect_open(11, 0, 0, 1);
+    char err[700];
+    mpirr_ev_reader *r = mpirr_evr_open(dir, 10, err, sizeof err);
+    CHECK(r && mpirr_evr_info(r)->version == MPIRR_EVENTS_VERSION &&
+          mpirr_run_id_equal(&mpirr_evr_info(r)->run_id, &run_a));
+    mpirr_evr_close(r);
+    mpirr_run_id_expect(&run_a);
+    expect_open(10, 0, 0, 1);
+    expect_open(11, 0, 1, 1);
+    mpirr_run_id_expect(NULL);
+
+    char from[600], to[600];
+    mpirr_ev_path(from, sizeof from, dir, 11, 1);
+    mpirr_ev_path(to, sizeof to, dir, 10, 1);
+    CHECK(copy_prefix(from, to, file_size(from)) == 0);
+    expect_open(10, 1, 1, 1);
+    mpirr_run_id_expect(&run_a);
+    expect_open(10, 1, 1, 1);
+    mpirr_run_id_expect(NULL);
+
+    write_trace(12, 4096, 0);
+    make_v1(12);
+    expect_open(12, 0, 0, 0);
+    mpirr_run_id_expect(&(mpirr_run_id){{0}});
+    expect_open(12, 0, 0, 0);
+    r = mpirr_evr_open(dir, 12, err, sizeof err);
+    CHECK(r && mpirr_evr_info(r)->version == 1 && mpirr_run_id_is_none(&mpirr_evr_info(r)->run_id));
+    mpirr_evr_close(r);
+    mpirr_run_id_expect(&run_a);
+    expect_open(12, 0, 1, 0);
+    mpirr_run_id_expect(NULL);
 }
 
 /* Reads rank's history back: n records, the reconstructed clock never ahead of the real one
@@ -641,6 +736,7 @@ int main(void)
     test_size_codes();
     test_big_record();
     test_header_flags();
+    test_run_ids();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd)) return 1;

@@ -1,6 +1,6 @@
 /* test_manifest.c: the manifest round-trips any command line (spaces, newlines, backslashes,
- * arguments of any length) and rejects damaged files, impossible rank counts and non-regular
- * files with a message naming the file and line. */
+ * arguments of any length) and the run id, and rejects damaged files, impossible rank counts,
+ * malformed run ids and non-regular files with a message naming the file and line. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,7 +40,34 @@ int main(void)
     for (int i = 0; i < 7 && i < r.argc; i++) CHECK(!strcmp(r.argv[i], argv[i]));
     CHECK(!strcmp(r.cwd, m.cwd) && !strcmp(r.mode, "sources") && !strcmp(r.mpi, "openmpi"));
     CHECK(r.wtime == 1 && r.created == 1700000000 && r.nranks == -1 && r.exit_status == -1);
+    CHECK(mpirr_run_id_is_none(&r.run_id)); /* none written, none read: an older recording */
     mpirr_manifest_free(&r);
+
+    /* the run id: 32 hexadecimal digits, either case, round-trips */
+    CHECK(mpirr_run_id_parse("81C0ff00112233445566778899aabbcc", &m.run_id) == 0);
+    CHECK(mpirr_manifest_write(dir, &m, err, sizeof err) == 0);
+    CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == 0);
+    CHECK(mpirr_run_id_equal(&r.run_id, &m.run_id) && r.run_id.b[0] == 0x81 && r.run_id.b[15] == 0xcc);
+    char text[MPIRR_RUN_ID_DIGITS + 1];
+    mpirr_run_id_text(&r.run_id, text);
+    CHECK(!strcmp(text, "81c0ff00112233445566778899aabbcc"));
+    mpirr_manifest_free(&r);
+    static const char *const bad_ids[] = {
+        "81c0", "81c0ff00112233445566778899aabbcc0", "81c0ff00112233445566778899aabbcg",
+        "81c0ff00112233445566778899aabb c", "", "00000000000000000000000000000000",
+        "-1c0ff00112233445566778899aabbcc",
+    };
+    for (size_t i = 0; i < sizeof bad_ids / sizeof *bad_ids; i++) {
+        char text_bad[256];
+        snprintf(text_bad, sizeof text_bad,
+                 "mpirr-manifest 1\nmode sources\nmpi openmpi\nrun-id %s\nargc 1\narg a\n", bad_ids[i]);
+        write_text(text_bad);
+        CHECK(mpirr_manifest_read(dir, &r, err, sizeof err) == -1);
+        CHECK(strstr(err, "manifest:4: bad run id") != NULL);
+    }
+    mpirr_run_id none = {{0}};
+    mpirr_run_id_text(&none, text);
+    CHECK(!strcmp(text, "none"));
 
     /* completed after the run */
     m.nranks = 8;

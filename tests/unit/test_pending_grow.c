@@ -35,7 +35,7 @@ static int loads(const char *path, const uint64_t *want, size_t n)
     mpirr_record *got = NULL;
     size_t ngot = 0;
     char err[512];
-    int rc = mpirr_pending_load(path, &got, &ngot, err, sizeof err);
+    int rc = mpirr_pending_load(path, NULL, &got, &ngot, err, sizeof err);
     if (rc != 1) {
         free(got);
         return 0;
@@ -56,7 +56,7 @@ int main(void)
     CHECK(mkdtemp(dir));
     mpirr_log_path(path, sizeof path, dir, 0, "pending");
 
-    mpirr_pending_slots *p = mpirr_pending_open(dir, 0, 126, err, sizeof err);
+    mpirr_pending_slots *p = mpirr_pending_open(dir, 0, &(mpirr_run_id){{0}}, 126, err, sizeof err);
     CHECK(p);
     struct stat st;
     CHECK(stat(path, &st) == 0 && st.st_size == PENDING_HEADER_BYTES + 126 * PENDING_SLOT_BYTES);
@@ -87,11 +87,11 @@ int main(void)
     CHECK(pwrite(fd, &one, 1, PENDING_HEADER_BYTES + 400 * PENDING_SLOT_BYTES) == 1);
     mpirr_record *got = NULL;
     size_t ngot = 0;
-    CHECK(mpirr_pending_load(path, &got, &ngot, err, sizeof err) == -1);
+    CHECK(mpirr_pending_load(path, NULL, &got, &ngot, err, sizeof err) == -1);
     CHECK(strstr(err, "size does not match its capacity"));
     /* A capacity larger than the file: damage. */
     CHECK(ftruncate(fd, PENDING_HEADER_BYTES + 200 * PENDING_SLOT_BYTES) == 0);
-    CHECK(mpirr_pending_load(path, &got, &ngot, err, sizeof err) == -1);
+    CHECK(mpirr_pending_load(path, NULL, &got, &ngot, err, sizeof err) == -1);
     close(fd);
     unlink(path);
 

@@ -2,7 +2,9 @@
  * left by a process that died (fatal signal, SIGKILL) without closing its log (with races mode's
  * pending verdicts and counters), and truncated or
  * corrupted files, which must yield exactly a prefix of the records and a message naming the
- * file, never a crash or a wrong record; every coding of MPI_Wtime values a reader meets. */
+ * file, never a crash or a wrong record; every coding of MPI_Wtime values a reader meets; a
+ * log, tail or pending file of another recording (run id) refused, naming it, and logs of
+ * version 1 (no run id) still read. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -13,6 +15,7 @@
 
 #include "call_ids.h"
 #include "check.h"
+#include "log_layout.h"
 #include "pending_slots.h"
 #include "rank_log.h"
 #include "record_codec.h"
@@ -99,10 +102,15 @@ static int same(const mpirr_record *a, const mpirr_record *b)
     return !with_idx || !memcmp(a->indices, b->indices, (size_t)a->count * sizeof *a->indices);
 }
 
+/* The recordings the tests write (run_a) and one they must not mix with (run_b). */
+static const mpirr_run_id run_a = {{0x81, 0xc0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}};
+static const mpirr_run_id run_b = {{0x3f, 0x9a, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}};
+
 static mpirr_log_header header(void)
 {
     mpirr_log_header h;
     memset(&h, 0, sizeof h);
+    h.run_id = run_a;
     h.rank = 2, h.nranks = 4, h.pid = 42, h.flags = MPIRR_LOG_FLAG_WTIME;
     h.exe_fingerprint = 0xfeedull;
     snprintf(h.exe_path, sizeof h.exe_path, "/bin/app");
@@ -111,7 +119,8 @@ static mpirr_log_header header(void)
 }
 
 /* Writers create their files new (O_EXCL): remove rank 2's files of the previous case. */
-static mpirr_log_writer *open_fresh(const char *d, size_t stage, uint32_t flags)
+static mpirr_log_writer *open_fresh_as(const char *d, size_t stage, uint32_t flags,
+                                       const mpirr_run_id *id)
 {
     static const char *const suffixes[] = {"log", "tail", "pending"};
     char path[700], err[512];
@@ -121,9 +130,15 @@ static mpirr_log_writer *open_fresh(const char *d, size_t stage, uint32_t flags)
     }
     mpirr_log_header h = header();
     h.flags |= flags;
+    h.run_id = *id;
     mpirr_log_writer *w = mpirr_log_writer_open(d, &h, stage, err, sizeof err);
     if (!w) fprintf(stderr, "%s\n", err);
     return w;
+}
+
+static mpirr_log_writer *open_fresh(const char *d, size_t stage, uint32_t flags)
+{
+    return open_fresh_as(d, stage, flags, &run_a);
 }
 
 /* Writes the first n records; close=0 leaves the writer open (the process then dies). */
@@ -223,12 +238,12 @@ static int same_outcome(const struct outcome *a, const struct outcome *b)
 }
 
 /* Tail bytes a reader relies on (docs/format.md): magic and version, the published stage
- * word, the ending, the progress, the pending-file word. The counters are statistics and the
- * rest of the header page is unused. */
+ * word, the ending, the progress, the pending-file word, the run id and its check. The
+ * counters are statistics and the rest of the header page is unused. */
 static int tail_byte_checked(long at, long staged)
 {
     return at < 12 || (at >= 16 && at < 32) || (at >= 56 && at < 64) ||
-           (at >= 1024 && at < 1032) || (at >= 4096 && at < 4096 + staged);
+           (at >= 1024 && at < 1056) || (at >= 4096 && at < 4096 + staged);
 }
 
 /* A rank killed (SIGKILL) in the middle of event 777 with staged records and pending slots,
@@ -244,7 +259,7 @@ static void test_staged_damage(void)
     pid_t pid = fork();
     if (pid == 0) {
         mpirr_log_writer *w = open_fresh(src, 4096, MPIRR_LOG_FLAG_RACES);
-        mpirr_pending_slots *p = mpirr_pending_open(src, 2, 4, err, sizeof err);
+        mpirr_pending_slots *p = mpirr_pending_open(src, 2, &run_a, 4, err, sizeof err);
         if (!w || !p) _exit(4);
         mpirr_log_note_pending(w, 1);
         for (int i = 0; i < 1500; i++) mpirr_log_append(w, &recs[i]);
@@ -300,9 +315,10 @@ static void test_staged_damage(void)
         else CHECK(same_outcome(&o, &good));
         /* the header and every slot's state word; the content of live slots (0 and 2) */
         long slot = (at - 64) / 32, in = (at - 64) % 32;
-        if (at < 12 || (at >= 64 && (in >= 24 || slot == 0 || slot == 2))) checked++, reported += bad;
+        if (at < 12 || (at >= 16 && at < 40) || (at >= 64 && (in >= 24 || slot == 0 || slot == 2)))
+            checked++, reported += bad;
     }
-    CHECK(checked == 12 + 4 * 8 + 2 * 24 && reported == checked);
+    CHECK(checked == 12 + 24 + 4 * 8 + 2 * 24 && reported == checked);
 
     /* a missing tail, or a missing pending file the tail says exists: reported, not read as
      * a shorter recording */
@@ -315,6 +331,132 @@ static void test_staged_damage(void)
     unlink(tpath);
     o = read_outcome(path);
     CHECK(o.rc == -1 && strstr(o.err, "rank-00002.tail") != NULL);
+}
+
+/* A races-mode rank of recording id killed with 3 records and a live pending slot in d. */
+static void killed_with_pending(const char *d, const mpirr_run_id *id)
+{
+    mkdir(d, 0755);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char e[512];
+        mpirr_log_writer *w = open_fresh_as(d, 4096, MPIRR_LOG_FLAG_RACES, id);
+        mpirr_pending_slots *p = mpirr_pending_open(d, 2, id, 4, e, sizeof e);
+        if (!w || !p) _exit(4);
+        mpirr_log_note_pending(w, 1);
+        for (int i = 0; i < 3; i++) mpirr_log_append(w, &recs[i]);
+        mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = MPIRR_ID_MPI_Irecv, .event = 9,
+                          .has_match = 1, .source = 1, .tag = 2};
+        mpirr_pending_set(p, 0, &r);
+        raise(SIGKILL);
+        _exit(3);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+/* Opening d's rank 2 log: NULL with err naming d's rank 2 file `suffix` as another
+ * recording's (want_refused), or a reader of 3 records and the pending one. */
+static void expect_open(const char *d, const char *suffix, int want_refused)
+{
+    char path[700], named[700], err[1024];
+    mpirr_log_path(path, sizeof path, d, 2, "log");
+    mpirr_log_path(named, sizeof named, d, 2, suffix);
+    unsigned refused = mpirr_run_id_refusals();
+    mpirr_log_reader *r = mpirr_log_reader_open(path, err, sizeof err);
+    if (want_refused) {
+        CHECK(r == NULL && mpirr_run_id_refusals() == refused + 1);
+        CHECK(r == NULL && strstr(err, named) == err && strstr(err, " belongs to another recording (run id "));
+    } else {
+        CHECK(r != NULL && mpirr_run_id_refusals() == refused);
+        if (!r) fprintf(stderr, "%s\n", err);
+        struct outcome o = read_outcome(path);
+        CHECK(o.rc == 0 && o.n == 4 && o.pending == 1);
+    }
+    mpirr_log_reader_close(r);
+}
+
+/* Rewrites d's rank 2 log and tail as version 1 and 2 wrote them (no run id anywhere). */
+static void make_old(const char *d)
+{
+    char path[700];
+    uint8_t h[FILE_HEADER_BYTES], t[12];
+    mpirr_log_path(path, sizeof path, d, 2, "log");
+    FILE *f = fopen(path, "r+b");
+    CHECK(f && fread(h, 1, sizeof h, f) == sizeof h);
+    mpirr_put_u32(h + FH_VERSION, 1);
+    memset(h + FH_RUN_ID, 0, MPIRR_RUN_ID_BYTES);
+    mpirr_put_u64(h + FH_CHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, h, FH_CHECK));
+    CHECK(f && fseek(f, 0, SEEK_SET) == 0 && fwrite(h, 1, sizeof h, f) == sizeof h);
+    if (f) fclose(f);
+    mpirr_log_path(path, sizeof path, d, 2, "tail");
+    f = fopen(path, "r+b");
+    memcpy(t, TAIL_MAGIC_V2, 8);
+    mpirr_put_u32(t + TL_VERSION, 2);
+    CHECK(f && fwrite(t, 1, sizeof t, f) == sizeof t);
+    if (f) fclose(f);
+}
+
+/* Files of two recordings (run ids A and B): each reads on its own, against its own id; a
+ * tail or pending file of B beside A's log is refused naming it, as is any file when the id
+ * expected is another. Old files (log version 1, tail version 2) have none: they read in a
+ * recording without an id and are refused in one with, and the reverse. */
+static void test_run_ids(void)
+{
+    char a[600], b[600], c[600], path[700], err[1024];
+    snprintf(a, sizeof a, "%s/run-a", dir);
+    snprintf(b, sizeof b, "%s/run-b", dir);
+    snprintf(c, sizeof c, "%s/spliced", dir);
+    killed_with_pending(a, &run_a);
+    killed_with_pending(b, &run_b);
+    mkdir(c, 0755);
+    expect_open(a, "log", 0);
+    expect_open(b, "log", 0);
+    mpirr_log_path(path, sizeof path, a, 2, "log");
+    mpirr_log_reader *r = mpirr_log_reader_open(path, err, sizeof err);
+    CHECK(r && mpirr_run_id_equal(&mpirr_log_reader_header(r)->run_id, &run_a));
+    mpirr_log_reader_close(r);
+
+    mpirr_run_id_expect(&run_a);
+    expect_open(a, "log", 0);
+    expect_open(b, "log", 1);
+    mpirr_log_path(path, sizeof path, b, 2, "log");
+    CHECK(!mpirr_log_reader_open(path, err, sizeof err));
+    CHECK(strstr(err, "run id 3f9a0102030405060708090a0b0c0d0e, this recording's is "
+                      "81c00102030405060708090a0b0c0d0e)") != NULL);
+    mpirr_run_id_expect(NULL);
+
+    /* B's tail, then B's pending file beside A's log */
+    copy_sibling(a, c, "log", -1);
+    copy_sibling(b, c, "tail", -1);
+    copy_sibling(a, c, "pending", -1);
+    expect_open(c, "tail", 1);
+    copy_sibling(a, c, "tail", -1);
+    expect_open(c, "log", 0);
+    copy_sibling(b, c, "pending", -1);
+    expect_open(c, "pending", 1);
+    mpirr_run_id_expect(&run_a);
+    expect_open(c, "pending", 1);
+    mpirr_run_id_expect(NULL);
+
+    /* old files: no id; readable alone and in a recording without one, refused in A */
+    copy_sibling(a, c, "pending", -1);
+    make_old(c);
+    mpirr_run_id_expect(&(mpirr_run_id){{0}});
+    expect_open(c, "pending", 1); /* still A's */
+    mpirr_log_path(path, sizeof path, c, 2, "pending");
+    FILE *f = fopen(path, "r+b");
+    CHECK(f && fwrite(MPIRR_PENDING_MAGIC_V2, 1, 8, f) == 8);
+    if (f) fclose(f);
+    expect_open(c, "log", 0);
+    mpirr_run_id_expect(&run_a);
+    expect_open(c, "log", 1);
+    mpirr_run_id_expect(NULL);
+    expect_open(c, "log", 0);
+    /* an old log with A's (new) tail: the tail is another recording's */
+    copy_sibling(a, c, "tail", -1);
+    expect_open(c, "tail", 1);
 }
 
 /* Where a replay holds a rank: after the last call that returned when the run was stopped from
@@ -541,7 +683,7 @@ int main(void)
     if (pid == 0) {
         char e[512];
         mpirr_log_writer *w = open_fresh(dir, 4096, 0);
-        mpirr_pending_slots *p = mpirr_pending_open(dir, 2, 8, e, sizeof e);
+        mpirr_pending_slots *p = mpirr_pending_open(dir, 2, &run_a, 8, e, sizeof e);
         if (!w || !p) _exit(4);
         mpirr_log_note_pending(w, 1);
         for (int i = 0; i < 10; i++) mpirr_log_append(w, &recs[i]);
@@ -576,7 +718,7 @@ int main(void)
         char ppath[600];
         mpirr_log_path(ppath, sizeof ppath, dir, 2, "pending");
         unlink(ppath);
-        mpirr_pending_slots *p = mpirr_pending_open(dir, 2, 4, err, sizeof err);
+        mpirr_pending_slots *p = mpirr_pending_open(dir, 2, &run_a, 4, err, sizeof err);
         CHECK(p != NULL);
         mpirr_pending_close(p, 1);
         CHECK(access(ppath, F_OK) != 0);
@@ -620,6 +762,7 @@ int main(void)
     CHECK(detected == flips); /* headers and compressed frames are checksummed */
 
     test_staged_damage();
+    test_run_ids();
     test_hold_point();
     test_wtime_codings();
     test_wtime_unit();

@@ -104,6 +104,13 @@ static void test_enum_bool_path(void)
     CHECK(refused(MPIRR_SET_DIR, path));
     CHECK(refused(MPIRR_SET_DIR, ""));
     CHECK(parses(MPIRR_SET_DIR, "/tmp/r", 6));
+    /* a run id: exactly 32 hexadecimal digits, either case */
+    CHECK(parses(MPIRR_SET_RUN_ID, "81c0ff00112233445566778899AABBCC", 32));
+    const char *bad_ids[] = {"", "81c0", "81c0ff00112233445566778899aabbcc0",
+                             "81c0ff00112233445566778899aabbcg", " 81c0ff00112233445566778899aabbc",
+                             "0x81c0ff00112233445566778899aabb"};
+    for (size_t i = 0; i < sizeof bad_ids / sizeof *bad_ids; i++)
+        CHECK(refused(MPIRR_SET_RUN_ID, bad_ids[i]));
 }
 
 static void test_complaints(void)
@@ -119,6 +126,8 @@ static void test_complaints(void)
     CHECK(!strcmp(line, "MPIRR_EVENTS_LEVEL=99: expected an integer from 1 to 19"));
     mpirr_setting_complaint(row(MPIRR_SET_DIR), "", line, sizeof line);
     CHECK(!strcmp(line, "MPIRR_DIR=: expected a path of 1 to 4095 bytes"));
+    mpirr_setting_complaint(row(MPIRR_SET_RUN_ID), "81c0", line, sizeof line);
+    CHECK(!strcmp(line, "MPIRR_RUN_ID=81c0: expected 32 hexadecimal digits"));
     /* one line whatever the value: control characters replaced, a long value shortened */
     mpirr_setting_complaint(row(MPIRR_SET_NOISE_US), "1\n2\r3", line, sizeof line);
     CHECK(!strncmp(line, "MPIRR_NOISE_US=1?2?3: ", 22));

@@ -201,7 +201,12 @@ int cmd_record(int argc, char **argv)
         cli_error("recording into %s", dir);
 
     mpirr_manifest m;
-    if (recording_manifest_start(&m, a.mode, mpi_impl_name(s.impl), a.wtime, cwd, a.argc,
+    mpirr_run_id run_id;
+    char run_id_text[MPIRR_RUN_ID_DIGITS + 1];
+    if (recording_new_run_id(&run_id)) return CLI_EXIT_FAIL;
+    mpirr_run_id_text(&run_id, run_id_text);
+    s.run_id = run_id_text;
+    if (recording_manifest_start(&m, &run_id, a.mode, mpi_impl_name(s.impl), a.wtime, cwd, a.argc,
                                  a.argv) != 0 ||
         recording_manifest_write(dir, &m) != 0) {
         mpirr_manifest_free(&m);

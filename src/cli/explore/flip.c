@@ -171,8 +171,10 @@ static int write_flip_file(const struct flip *f, const char *parent, const uint6
         cli_error("cannot create %s: %s", f->file, strerror(errno));
         return CLI_EXIT_FAIL;
     }
-    fprintf(out, "parent %s\nforce %d %" PRIu64 " %d %" PRIu64 "\ntaken %d\ncut", parent, f->rank,
-            f->event, f->source, f->send_event, f->taken);
+    char id[MPIRR_RUN_ID_DIGITS + 1];
+    mpirr_run_id_text(&f->run_id, id);
+    fprintf(out, "parent %s\nrun-id %s\nforce %d %" PRIu64 " %d %" PRIu64 "\ntaken %d\ncut",
+            parent, id, f->rank, f->event, f->source, f->send_event, f->taken);
     for (int q = 0; q < n; q++) fprintf(out, " %" PRIu64, cut[q]);
     fputc('\n', out);
     if (fclose(out)) {
@@ -211,6 +213,7 @@ int flip_prepare(struct flip *f, const struct recording *parent, const char *spe
     } else {
         rc = check_and_cut(&a, parent, spec, f, cut);
     }
+    if (!rc) rc = recording_new_run_id(&f->run_id);
     if (!rc) rc = recdir_prepare(out, force, f->dir, sizeof f->dir);
     if (!rc) {
         snprintf(f->file, sizeof f->file, "%s/flip", f->dir);
@@ -224,7 +227,7 @@ int flip_prepare(struct flip *f, const struct recording *parent, const char *spe
 int flip_start_manifest(struct flip *f, const struct recording *parent, const char *mpi,
                         const char *cwd, int argc, char *const *argv)
 {
-    if (recording_manifest_start(&f->m, parent->m.mode, mpi, parent->m.wtime, cwd, argc, argv))
+    if (recording_manifest_start(&f->m, &f->run_id, parent->m.mode, mpi, parent->m.wtime, cwd, argc, argv))
         return CLI_EXIT_FAIL;
     return recording_manifest_write(f->dir, &f->m) ? CLI_EXIT_FAIL : 0;
 }

@@ -19,6 +19,7 @@ struct flip {
     char dir[PATH_MAX];     /* the new recording (absolute) */
     char file[PATH_MAX + 8]; /* dir/flip: MPIRR_FLIP */
     mpirr_manifest m;       /* the new recording's manifest */
+    mpirr_run_id run_id;    /* the new recording's: in the flip file, for the ranks to write */
 };
 
 /* Why a flip cannot make racing receive o (of the analysis) take candidate message m, or NULL
@@ -31,7 +32,9 @@ struct flip {
 const char *flip_unforceable(const an_op *o, const an_msg *m);
 
 /* Checks SPEC ("R:E=SRC") against the race analysis of parent's event history, computes the
- * cut, makes the new recording directory out (force: as record --force) with its flip file.
+ * cut, makes the new recording directory out (force: as record --force) with its flip file
+ * (which gives the new recording its own run id: the records copied from the parent are
+ * written again under it).
  * 0, or an exit status after a one-line message. */
 int flip_prepare(struct flip *f, const struct recording *parent, const char *spec,
                  const char *out, int force);

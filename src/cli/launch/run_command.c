@@ -102,6 +102,8 @@ int session_run(const struct session *s)
         vars[n++] = (struct env_var){"MPIRR_DIR", s->dir};
     if (s->record_mode)
         vars[n++] = (struct env_var){"MPIRR_RECORD_MODE", s->record_mode};
+    if (s->run_id)
+        vars[n++] = (struct env_var){"MPIRR_RUN_ID", s->run_id};
     if (s->wtime >= 0)
         vars[n++] = (struct env_var){"MPIRR_WTIME", s->wtime ? "1" : "0"};
     if (s->noise)

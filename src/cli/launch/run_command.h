@@ -16,6 +16,7 @@ struct session {
     const char *mode;    /* MPIRR_MODE: "record", "replay" or "run" */
     const char *dir;     /* MPIRR_DIR (absolute), or NULL */
     const char *record_mode; /* MPIRR_RECORD_MODE (record --mode), or NULL */
+    const char *run_id;  /* MPIRR_RUN_ID: the new recording's run id (record), or NULL */
     int wtime;           /* MPIRR_WTIME 1/0, or -1 to leave it unset */
     const char *noise;   /* MPIRR_NOISE_US, or NULL */
     int events;          /* MPIRR_EVENTS=1: keep the event history (and pass MPIRR_EVENTS_*) */

@@ -1,11 +1,15 @@
 /* recording.c: opening a recording for the tools, and cross-checking its rank count (the
- * manifest's, the rank files present, their headers' ranks) before anything is sized by it. */
+ * manifest's, the rank files present, their headers' ranks) before anything is sized by it,
+ * and that every file is of this recording: the manifest's run id is what every reader
+ * expects from then on (run_id.h), and every rank, history and sync log is opened once here. */
 #include "recording.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +23,8 @@
 struct rank_files {
     int *logs, *histories; /* rank indices of rank-N.log and rank-N.events */
     size_t nlogs, nhistories;
+    char **sync_logs;      /* names of sync-R-T.log (threads' logs) */
+    size_t nsync;
 };
 
 /* N of "rank-N.<suffix>" (five digits or more, nothing after the suffix), else -1. */
@@ -44,6 +50,33 @@ static int add_index(int **v, size_t *n, int rank)
     return 0;
 }
 
+/* "sync-R-T.log": a thread's sync log (its tail beside it is read with it). */
+static int is_sync_log(const char *name)
+{
+    size_t n = strlen(name);
+    return !strncmp(name, "sync-", 5) && n > 9 && !strcmp(name + n - 4, ".log");
+}
+
+static int add_name(char ***v, size_t *n, const char *name)
+{
+    if ((*n & (*n - 1)) == 0) {
+        char **g = realloc(*v, (*n ? 2 * *n : 16) * sizeof *g);
+        if (!g) return -1;
+        *v = g;
+    }
+    if (!((*v)[*n] = strdup(name))) return -1;
+    ++*n;
+    return 0;
+}
+
+static void free_rank_files(struct rank_files *rf)
+{
+    free(rf->logs);
+    free(rf->histories);
+    for (size_t i = 0; i < rf->nsync; i++) free(rf->sync_logs[i]);
+    free(rf->sync_logs);
+}
+
 static int list_rank_files(const char *dir, struct rank_files *rf)
 {
     memset(rf, 0, sizeof *rf);
@@ -54,9 +87,13 @@ static int list_rank_files(const char *dir, struct rank_files *rf)
         int log = rank_of_name(e->d_name, "log"), hist = rank_of_name(e->d_name, "events");
         if (log >= 0) rc = add_index(&rf->logs, &rf->nlogs, log);
         if (hist >= 0) rc = add_index(&rf->histories, &rf->nhistories, hist);
+        if (is_sync_log(e->d_name)) rc = add_name(&rf->sync_logs, &rf->nsync, e->d_name);
     }
     closedir(d);
-    if (rc) cli_error("out of memory listing %s", dir);
+    if (rc) {
+        cli_error("out of memory listing %s", dir);
+        free_rank_files(rf);
+    }
     return rc;
 }
 
@@ -75,8 +112,32 @@ static int same_count(const char *path, int file_rank, int header_rank, int head
     return 0;
 }
 
-/* Every rank file present: its index below the rank count, its header's counts the same.
- * Files that cannot be read are left to the commands, which report them in context. */
+/* A file the reader would not open: one line and -1 if it belongs to another recording,
+ * else 0 (damage is left to the commands, which report it in context). */
+static int other_run(unsigned refused_before, const char *err)
+{
+    if (mpirr_run_id_refusals() == refused_before) return 0;
+    cli_error("%s", err);
+    return -1;
+}
+
+/* Every thread's sync log (and its tail) must be of this recording. */
+static int check_sync_logs(const char *dir, const struct rank_files *rf)
+{
+    char path[PATH_MAX + 300], err[1024];
+    for (size_t i = 0; i < rf->nsync; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, rf->sync_logs[i]);
+        unsigned refused = mpirr_run_id_refusals();
+        mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
+        if (!rd && other_run(refused, err)) return -1;
+        mpirr_log_reader_close(rd);
+    }
+    return 0;
+}
+
+/* Every rank file present: its index below the rank count, its header's counts the same, its
+ * run id (and its tail's, its pending file's) the recording's. Files that cannot be read
+ * otherwise are left to the commands, which report them in context. */
 static int check_rank_files(const char *dir, const struct rank_files *rf, int nranks)
 {
     char path[PATH_MAX + 32], err[1024];
@@ -86,7 +147,9 @@ static int check_rank_files(const char *dir, const struct rank_files *rf, int nr
             cli_error("%s: rank %d, but the recording has %d ranks", path, rf->logs[i], nranks);
             return -1;
         }
+        unsigned refused = mpirr_run_id_refusals();
         mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
+        if (!rd && other_run(refused, err)) return -1;
         if (!rd) continue;
         const mpirr_log_header *h = mpirr_log_reader_header(rd);
         int rc = same_count(path, rf->logs[i], h->rank, h->nranks, nranks);
@@ -100,13 +163,15 @@ static int check_rank_files(const char *dir, const struct rank_files *rf, int nr
             return -1;
         }
         /* the reader itself refuses a history of another rank than its name says */
+        unsigned refused = mpirr_run_id_refusals();
         mpirr_ev_reader *r = mpirr_evr_open(dir, rf->histories[i], err, sizeof err);
+        if (!r && other_run(refused, err)) return -1;
         if (!r) continue;
         int count = mpirr_evr_info(r)->nranks;
         mpirr_evr_close(r);
         if (same_count(path, rf->histories[i], rf->histories[i], count, nranks)) return -1;
     }
-    return 0;
+    return check_sync_logs(dir, rf);
 }
 
 /* The manifest's rank count (or rank 0's, when the manifest lacks it) against the files:
@@ -128,8 +193,7 @@ static int check_ranks(struct recording *r)
     } else if (check_rank_files(r->dir, &rf, nranks)) {
         rc = CLI_EXIT_USAGE;
     }
-    free(rf.logs);
-    free(rf.histories);
+    free_rank_files(&rf);
     return rc;
 }
 
@@ -145,6 +209,7 @@ int recording_open(const char *dir_arg, struct recording *r)
         cli_error("%s", err);
         return CLI_EXIT_USAGE;
     }
+    mpirr_run_id_expect(&r->m.run_id); /* every file read from now on is checked */
     /* mpirr record was killed before it could complete the manifest; the logs still know. */
     if (r->m.nranks < 0) {
         recording_fill_from_logs(r->dir, &r->m);
@@ -171,6 +236,7 @@ void recording_log_path(char *path, size_t n, const char *dir, int rank)
 
 void recording_fill_from_logs(const char *dir, mpirr_manifest *m)
 {
+    mpirr_run_id_expect(&m->run_id);
     int count = recdir_count_logs(dir);
     m->nranks = count;
     if (count == 0) /* the caller says what that means (record: report_no_logs) */
@@ -232,10 +298,27 @@ struct log_key *recording_log_keys(const char *dir, int rank, size_t *n)
     return k;
 }
 
-int recording_manifest_start(mpirr_manifest *m, const char *mode, const char *mpi, int wtime,
-                             const char *cwd, int argc, char *const *argv)
+int recording_new_run_id(mpirr_run_id *id)
+{
+    do { /* never none: an all-zero draw is drawn again */
+        for (size_t got = 0; got < sizeof id->b;) {
+            ssize_t n = getrandom(id->b + got, sizeof id->b - got, 0);
+            if (n < 0 && errno != EINTR) {
+                cli_error("cannot draw a run id: getrandom: %s", strerror(errno));
+                return CLI_EXIT_FAIL;
+            }
+            if (n > 0) got += (size_t)n;
+        }
+    } while (mpirr_run_id_is_none(id));
+    return 0;
+}
+
+int recording_manifest_start(mpirr_manifest *m, const mpirr_run_id *run_id, const char *mode,
+                             const char *mpi, int wtime, const char *cwd, int argc,
+                             char *const *argv)
 {
     mpirr_manifest_init(m);
+    m->run_id = *run_id;
     snprintf(m->mode, sizeof m->mode, "%s", mode);
     snprintf(m->mpi, sizeof m->mpi, "%s", mpi);
     m->wtime = wtime;

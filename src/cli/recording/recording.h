@@ -15,23 +15,29 @@ struct recording {
     mpirr_manifest m;
 };
 
-/* 0, or an exit status after a one-line message (no such directory, bad manifest). */
+/* 0, or an exit status after a one-line message (no such directory, bad manifest, a file of
+ * another recording in it). From then on every reader expects the manifest's run id. */
 int recording_open(const char *dir_arg, struct recording *r);
 void recording_close(struct recording *r);
 
 /* path receives <dir>/rank-NNNNN.log. */
 void recording_log_path(char *path, size_t n, const char *dir, int rank);
 
-/* Fills nranks, exe and fingerprint of m from the rank logs in dir: nranks from rank 0's
+/* Fills nranks, exe and fingerprint of m from the rank logs in dir (which must carry m's run
+ * id, expected from then on): nranks from rank 0's
  * header (else the number of rank logs), exe and fingerprint from rank 0's header. Warns
  * (one line) when they disagree with rank 0; no logs at all is nranks 0, and the caller says
  * what that means for it. */
 void recording_fill_from_logs(const char *dir, mpirr_manifest *m);
 
+/* A new recording's run id: 128 bits from getrandom(2), never none (run_id.h). 0, or
+ * CLI_EXIT_FAIL after a one-line message. */
+int recording_new_run_id(mpirr_run_id *id);
 /* The manifest of a new recording as known before its run (the rest is filled in afterwards:
  * recording_fill_from_logs, exit_status). 0, or CLI_EXIT_FAIL after "out of memory". */
-int recording_manifest_start(mpirr_manifest *m, const char *mode, const char *mpi, int wtime,
-                             const char *cwd, int argc, char *const *argv);
+int recording_manifest_start(mpirr_manifest *m, const mpirr_run_id *run_id, const char *mode,
+                             const char *mpi, int wtime, const char *cwd, int argc,
+                             char *const *argv);
 /* Writes dir/manifest: 0, or -1 after a one-line message. */
 int recording_manifest_write(const char *dir, const mpirr_manifest *m);
 
