@@ -229,12 +229,20 @@ int cmd_replay(int argc, char **argv)
         recording_close(&r);
         return rc;
     }
-    struct replay_hold hold;
+    struct replay_hold hold, *held = NULL; /* ranks to be held where the recording ends */
     struct replay_session rs;
     int have_rs = 0;
     if (!rc && !a.dry_run && !(rc = replay_hold_load(&r, ends, &hold)))
-        s.hold = &hold;
-    if (!rc && !a.dry_run && !(rc = replay_session_open(&rs, &r, ends, s.hold))) {
+        held = &hold;
+    /* Ranks held where their recording ends report in the hold log; the session's watch
+     * ends the job once all have. */
+    if (held && hold.expected > 0) {
+        if (replay_hold_start(held))
+            rc = CLI_EXIT_FAIL;
+        else
+            s.holdlog = hold.path;
+    }
+    if (!rc && !a.dry_run && !(rc = replay_session_open(&rs, &r, ends, held))) {
         have_rs = 1;
         s.control = rs.control.path;
         s.watch = replay_session_watch;
@@ -255,11 +263,11 @@ int cmd_replay(int argc, char **argv)
     if (!rc)
         rc = session_run(&s);
     /* Ended where the recording ends: say so, not what our SIGTERM did to the launcher. */
-    if (s.hold && hold.ended)
+    if (held && hold.ended)
         rc = CLI_EXIT_HELD;
     else if (have_rs && rs.quit)
         rc = 0; /* the user ended the session */
-    if (have_rs && !rs.quit && !(s.hold && hold.ended) && rc != CLI_EXIT_USAGE) {
+    if (have_rs && !rs.quit && !(held && hold.ended) && rc != CLI_EXIT_USAGE) {
         switch (replay_verdict(&r, ends, &rs.control, rc, stderr)) {
         /* A divergence ends the replay with its own status, whatever the launcher's: Open
          * MPI's mpirun, ending the job the diverging rank aborted, was seen to crash (SIGSEGV
@@ -273,8 +281,8 @@ int cmd_replay(int argc, char **argv)
     }
     if (have_rs)
         replay_session_close(&rs);
-    if (s.hold)
-        replay_hold_finish(&hold);
+    if (held)
+        replay_hold_finish(held);
     free(ends);
     recording_close(&r);
     return rc;

@@ -11,7 +11,6 @@
 #include "environment.h"
 #include "launch_rewrite.h"
 #include "manifest.h"
-#include "replay_hold.h"
 #include "run_scratch.h"
 #include "runtime_lib.h"
 #include "shell_quote.h"
@@ -136,21 +135,12 @@ int session_run(const struct session *s)
     }
     if (errlog[0])
         vars[n++] = (struct env_var){"MPIRR_ERRLOG", errlog};
-    /* Ranks held where their recording ends report there; the watch ends the job. */
-    int hold_watch = s->hold && s->hold->expected > 0;
-    if (hold_watch) {
-        if (!s->dry_run && replay_hold_start(s->hold)) {
-            free(preload);
-            return CLI_EXIT_FAIL;
-        }
-        vars[n++] = (struct env_var){"MPIRR_HOLDLOG", s->hold->path};
-    }
+    if (s->holdlog)
+        vars[n++] = (struct env_var){"MPIRR_HOLDLOG", s->holdlog};
     if (s->control)
         vars[n++] = (struct env_var){"MPIRR_CONTROL", s->control};
     if (s->flip)
         vars[n++] = (struct env_var){"MPIRR_FLIP", s->flip};
-    int (*watch)(void *) = s->watch ? s->watch : hold_watch ? replay_hold_watch : NULL;
-    void *watch_arg = s->watch ? s->watch_arg : s->hold;
 
     /* With a launcher the variables travel as its options and the launcher's own environment
      * is left alone; a singleton gets them in its environment. */
@@ -164,7 +154,7 @@ int session_run(const struct session *s)
         status = print_command(s->workdir, argv, singleton ? vars : NULL, singleton ? n : 0);
     } else {
         struct child_spec c = {argv, s->workdir, singleton ? vars : NULL, singleton ? n : 0,
-                               watch, watch_arg, s->stdin_null, !singleton};
+                               s->watch, s->watch_arg, s->stdin_null, !singleton};
         status = child_run(&c);
         if (status < 0)
             status = CLI_EXIT_FAIL;

@@ -9,8 +9,6 @@
 #include "launch.h"
 #include "mpi_impl.h"
 
-struct replay_hold;
-
 struct session {
     /* set by the command */
     const char *mode;    /* MPIRR_MODE: "record", "replay" or "run" */
@@ -22,11 +20,11 @@ struct session {
     int events;          /* MPIRR_EVENTS=1: keep the event history (and pass MPIRR_EVENTS_*) */
     const char *workdir; /* run the command there, or NULL for the current directory */
     int dry_run;         /* print the command (one shell line on stdout) instead of running it */
-    struct replay_hold *hold; /* replay: ranks to be held where the recording ends, or NULL */
+    const char *holdlog; /* replay: MPIRR_HOLDLOG, where ranks held at the end of their
+                            recording report (replayctl/replay_hold.h), or NULL */
     const char *control; /* replay: MPIRR_CONTROL, the control file (replayctl/control.h) */
     const char *flip;    /* replay --flip: MPIRR_FLIP, the flip file (explore/flip.h) */
-    /* replay: asked every few ms while the job runs (child_spec.watch), or NULL; it gets
-     * watch_arg and replaces the hold's own watch (call replay_hold_watch from it) */
+    /* asked every few ms while the job runs (child_spec.watch), with watch_arg, or NULL */
     int (*watch)(void *arg);
     void *watch_arg;
     int stdin_null;      /* the job reads /dev/null: mpirr's standard input is for commands */
