@@ -62,6 +62,24 @@ if [ "$have_otf2" -eq 1 ]; then
     touch "$TMP/afile"
     bad otf2-on-a-file "not a writable directory" "$MPIRR" export "$R" --format otf2 -o "$TMP/afile"
     bad otf2-exists "already holds" "$MPIRR" export "$R" --format otf2 -o "$R.otf2dir"
+    # symlinks planted under the archive's names are refused, never followed; the victims and
+    # the directory are left as they were (no stage directory left behind)
+    mkdir -p "$TMP/planted" "$TMP/victim"
+    echo keep >"$TMP/victim-file"
+    ln -s "$TMP/victim" "$TMP/planted/traces"
+    bad otf2-planted-dir "already holds an OTF2 archive (traces)" "$MPIRR" export "$R" --format otf2 -o "$TMP/planted"
+    rm "$TMP/planted/traces"
+    ln -s "$TMP/victim-file" "$TMP/planted/traces.def"
+    bad otf2-planted-file "already holds an OTF2 archive (traces.def)" "$MPIRR" export "$R" --format otf2 -o "$TMP/planted"
+    [ -z "$(ls -A "$TMP/victim")" ] || fail "an export wrote into the directory a planted symlink names"
+    [ "$(cat "$TMP/victim-file")" = keep ] || fail "an export wrote through a planted symlink"
+    [ "$(ls -A "$TMP/planted")" = traces.def ] || fail "an export left files in $TMP/planted: $(ls -A "$TMP/planted")"
+    rm "$TMP/planted/traces.def"
+    run "$TMP/planted-ok" "$MPIRR" export "$R" --format otf2 -o "$TMP/planted"
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/planted-ok.err" >&2; fail "export into an emptied directory exited $STATUS"; }
+    [ "$(ls -A "$TMP/planted" | tr '\n' ' ')" = "traces traces.def traces.otf2 " ] ||
+        fail "the archive's names in place, and nothing else: $(ls -A "$TMP/planted")"
+    otf2-print "$TMP/planted/traces.otf2" >/dev/null 2>"$TMP/planted.print.err" || fail "otf2-print cannot read the moved archive"
 fi
 # a write that fails mid-way (a 16 KiB file size limit; SIGXFSZ ignored, so write() says
 # EFBIG): exit status 1, one line, no partial file left

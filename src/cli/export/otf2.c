@@ -18,6 +18,9 @@ int export_otf2(struct analysis *a, const char *out)
 #else
 
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,8 +51,14 @@ static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef
 
 static const OTF2_FlushCallbacks flush_cbs = {pre_flush, NULL};
 
-/* OUT is a directory that exists or can be made, writable, without an archive in it. */
-static int prepare(const char *out)
+/* The files and directory of an archive named "traces" (OTF2_Archive_Open). */
+static const char *const archive_names[] = {"traces.otf2", "traces.def", "traces", NULL};
+
+/* OUT is a directory that exists or can be made, writable, with none of an archive's names in
+ * it (not even a planted symlink: the library would follow it). The archive is written into a
+ * stage directory of mpirr's own inside OUT (mkdtemp: a name nobody can predict, mode 0700),
+ * then moved into place name by name without replacing anything (place). */
+static int prepare(const char *out, char *stage, size_t n)
 {
     struct stat st;
     if (mkdir(out, 0777) && errno != EEXIST) {
@@ -60,14 +69,50 @@ static int prepare(const char *out)
         cli_error("export: %s is not a writable directory (otf2 writes an archive into one)", out);
         return CLI_EXIT_USAGE;
     }
-    char path[4200];
-    snprintf(path, sizeof path, "%s/traces.otf2", out);
-    if (!access(path, F_OK)) {
-        cli_error("export: %s already holds an OTF2 archive (traces.otf2); remove it or pick "
-                  "another directory", out);
-        return CLI_EXIT_USAGE;
+    char path[PATH_MAX + 32];
+    for (const char *const *name = archive_names; *name; name++) {
+        snprintf(path, sizeof path, "%s/%s", out, *name);
+        if (!lstat(path, &st)) {
+            cli_error("export: %s already holds an OTF2 archive (%s); remove it or pick "
+                      "another directory", out, *name);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if ((size_t)snprintf(stage, n, "%s/.mpirr-otf2-XXXXXX", out) >= n || !mkdtemp(stage)) {
+        cli_error("export: cannot make a directory in %s: %s", out, strerror(errno));
+        return CLI_EXIT_FAIL;
     }
     return 0;
+}
+
+/* Moves the staged archive's names into OUT; an entry that appeared there meanwhile is not
+ * replaced (RENAME_NOREPLACE) but refused. */
+static int place(const char *stage, const char *out)
+{
+    char from[PATH_MAX + 32], to[PATH_MAX + 32];
+    for (const char *const *name = archive_names; *name; name++) {
+        snprintf(from, sizeof from, "%s/%s", stage, *name);
+        snprintf(to, sizeof to, "%s/%s", out, *name);
+        if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) && errno != ENOENT) {
+            cli_error("export: cannot move the archive's %s into %s: %s", *name, out,
+                      strerror(errno));
+            return CLI_EXIT_FAIL;
+        }
+    }
+    return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* The stage and whatever is left in it (all of it on failure); symlinks are not followed. */
+static void remove_stage(const char *stage)
+{
+    nftw(stage, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static OTF2_ErrorCode close_defs(struct otf2_export *x)
@@ -122,7 +167,8 @@ static int write_archive(struct otf2_export *x, const char *out)
 
 int export_otf2(struct analysis *a, const char *out)
 {
-    int rc = prepare(out);
+    char stage[PATH_MAX + 32];
+    int rc = prepare(out, stage, sizeof stage);
     if (rc) return rc;
     OTF2_Error_RegisterCallback(on_error, NULL);
     struct export_clock clk = {0};
@@ -134,8 +180,10 @@ int export_otf2(struct analysis *a, const char *out)
         cli_error("export: out of memory");
         rc = CLI_EXIT_FAIL;
     } else {
-        rc = write_archive(&x, out);
+        rc = write_archive(&x, stage);
+        if (!rc) rc = place(stage, out);
     }
+    remove_stage(stage);
     for (uint32_t c = 0; x.local && c < a->run->ncomms; c++) free(x.local[c]);
     free(x.local);
     free(x.nevents);
