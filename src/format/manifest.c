@@ -75,7 +75,8 @@ int mpirr_manifest_write(const char *dir, const mpirr_manifest *m, char *err, si
     put_escaped(f, "mode", m->mode);
     put_escaped(f, "mpi", m->mpi);
     fprintf(f, "wtime %d\n", m->wtime);
-    put_escaped(f, "cwd", m->cwd);
+    if (m->cwd[0]) /* none known: no line (an empty one is not an absolute directory) */
+        put_escaped(f, "cwd", m->cwd);
     fprintf(f, "created %" PRId64 "\n", m->created);
     if (!mpirr_run_id_is_none(&m->run_id)) {
         char id[MPIRR_RUN_ID_DIGITS + 1];
