@@ -98,9 +98,13 @@ int mpirr_manifest_write(const char *dir, const mpirr_manifest *m, char *err, si
     return 0;
 }
 
+/* "PATH:LINE: WHAT" as one line: a value quoted in WHAT may hold any byte a manifest's
+ * escapes give (\n among them), shown as '?' so that the message stays one line. */
 static int fail(char *err, size_t errlen, const char *path, int line, const char *what)
 {
     snprintf(err, errlen, "%s:%d: %s", path, line, what);
+    for (char *c = err; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     return -1;
 }
 
