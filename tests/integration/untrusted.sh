@@ -2,14 +2,15 @@
 # untrusted.sh MPIRR IMPL BINDIR MARKER_LIB
 # A recording is untrusted input (docs/cli/replay.md). Manifests edited to run something else
 # (a shell in place of the program, a preload, an --app or config file, a second program, a
-# launcher from elsewhere, a deleted, changed or forged fingerprint, no command, a relative
-# working directory, overflowing numbers) are refused
-# with one line and exit status 2, and run nothing: each injection creates a marker file when
-# the edited command is run directly, and the marker stays absent under `mpirr replay` and
-# `mpirr replay --dry-run`. --dry-run prints one line that, run by a shell, replays the
-# recording. A log whose header names another rank is refused. Symlinks planted where the
-# runtime creates its files are not followed; files follow the umask; record writes nothing
-# outside its directory.
+# launcher from elsewhere, a launch agent, a host file outside the recording's reach, a
+# deleted, changed or forged fingerprint, no command, a relative working directory,
+# overflowing numbers) are refused with one line and exit status 2, and run nothing: each
+# injection creates a marker file when the edited command is run directly, and the marker
+# stays absent under `mpirr replay` and `mpirr replay --dry-run`. --dry-run prints one line
+# that, run by a shell, replays the recording. A recording made with a cluster's options
+# (network interfaces, a host file next to it) replays from its manifest. A log whose header
+# names another rank is refused. Symlinks planted where the runtime creates its files are not
+# followed; files follow the umask; record writes nothing outside its directory.
 . "$(dirname "$0")/lib.sh"
 ulimit -c 0 # the dying runs below must not leave core files in the directories checked
 MPIRR=$1 IMPL=$2 BIN=$3 MARKLIB=$4 NP=4
@@ -206,6 +207,40 @@ fi
 run "$TMP/harmless" "$MPIRR" replay "$TMP/harmless"
 [ "$STATUS" -eq 0 ] && cmp -s "$TMP/r.out" "$TMP/harmless.out" ||
     { cat "$TMP/harmless.err" >&2; fail "a manifest with harmless options does not replay"; }
+
+# a cluster's options pass: network interfaces (loopback, the one every host here has) and a
+# host file in the recorded working directory, recorded and replayed for real; the replay
+# runs by rank, wherever the host file puts them. A host file elsewhere or not a regular
+# file, or a launch agent next to the interfaces, is still refused.
+mkdir -p "$TMP/netcwd"
+mkfifo "$TMP/netcwd/fifo"
+if [ "$IMPL" = openmpi ]; then
+    echo "localhost slots=$NP" >"$TMP/netcwd/hosts"
+    NET=(--mca btl_tcp_if_include lo --mca oob_tcp_if_include lo --hostfile hosts)
+    AGENT=(--mca plm_rsh_agent /bin/evil)
+    HOSTFILE=--hostfile
+else
+    echo "localhost:$NP" >"$TMP/netcwd/hosts"
+    NET=(-iface lo -f hosts)
+    AGENT=(-bootstrap-exec /bin/evil)
+    HOSTFILE=-f
+fi
+(cd "$TMP/netcwd" && run "$TMP/netr" "$MPIRR" record -o "$TMP/net" -- "${LAUNCH[0]}" "${NET[@]}" \
+    "${LAUNCH[@]:1}" "$PROG" a) || exit 1
+[ "$STATUS" -eq 0 ] || { cat "$TMP/netr.err" >&2; fail "recording with ${NET[*]} failed"; }
+run "$TMP/netd" "$MPIRR" replay --dry-run "$TMP/net"
+[ "$STATUS" -eq 0 ] && grep -qF -- "${NET[*]}" "$TMP/netd.out" ||
+    { cat "$TMP/netd.out" "$TMP/netd.err" >&2; fail "replay --dry-run of a recording with ${NET[*]}"; }
+run "$TMP/netp" "$MPIRR" replay "$TMP/net"
+[ "$STATUS" -eq 0 ] && cmp -s "$TMP/netr.out" "$TMP/netp.out" ||
+    { cat "$TMP/netp.err" >&2; fail "replay of a recording with ${NET[*]}"; }
+echo "ok: recorded with ${NET[*]}, replayed from the manifest"
+edit net-agent net command "${LAUNCH[0]}" "${NET[@]}" "${AGENT[@]}" "${LAUNCH[@]:1}" "$PROG" a
+refused net-agent "'${AGENT[*]}'" "$HINT"
+edit net-etc net command "${LAUNCH[0]}" "$HOSTFILE" /etc/hosts "${LAUNCH[@]:1}" "$PROG" a
+refused net-etc "'$HOSTFILE /etc/hosts'" "host file that is not a regular file within the recorded working directory" "$HINT"
+edit net-fifo net command "${LAUNCH[0]}" "$HOSTFILE" fifo "${LAUNCH[@]:1}" "$PROG" a
+refused net-fifo "'$HOSTFILE fifo'" "host file" "$HINT"
 
 # a log renamed to another rank's name
 cp -r "$TMP/rec" "$TMP/swapped"

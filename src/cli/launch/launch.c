@@ -19,8 +19,8 @@ int launch_inspect(int argc, char **argv, const char *base, struct launch_info *
         return CLI_EXIT_NOEXEC;
     case LAUNCHER_FOUND:
         if (li->launcher == LAUNCH_NONE) {
-            cli_error("'%s' looks like an MPI launcher but is not Open MPI's, MPICH's or Slurm's srun",
-                      argv[0]);
+            cli_error("'%s' looks like an MPI launcher but is not Open MPI's, MPICH's or "
+                      "Slurm's srun", argv[0]);
             return CLI_EXIT_USAGE;
         }
         launch_scan(argc, argv, li->launcher, base, &li->scan);

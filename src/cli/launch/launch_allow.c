@@ -194,7 +194,7 @@ static int file_in_reach(const char *path, const struct launch_reach *reach)
 }
 
 #define OUTSIDE_REACH                                                                      \
-    "a file that is not a regular file in the recorded working directory or the recording"
+    "that is not a regular file within the recorded working directory or the recording"
 
 /* NULL if the option used is allowed, else why not (a phrase). */
 static const char *refusal(const struct launcher_opt_use *u, const struct launch_reach *reach)
@@ -221,10 +221,10 @@ static const char *refusal(const struct launcher_opt_use *u, const struct launch
         return each_item_ok(args[0], host_ok) ? NULL
                : "a host list with something else than host names and slot counts";
     case LOPT_HOSTFILE:
-        return file_in_reach(args[0], reach) ? NULL : "a host file, " OUTSIDE_REACH;
+        return file_in_reach(args[0], reach) ? NULL : "a host file " OUTSIDE_REACH;
     case LOPT_NODELIST:
         if (strchr(args[0], '/'))
-            return file_in_reach(args[0], reach) ? NULL : "a node list file, " OUTSIDE_REACH;
+            return file_in_reach(args[0], reach) ? NULL : "a node list file " OUTSIDE_REACH;
         return nodelist_ok(args[0]) ? NULL
                : "a node list with something else than Slurm node names and ranges";
     case LOPT_BOOTSTRAP:
