@@ -253,7 +253,8 @@ int cmd_replay(int argc, char **argv)
             struct env_var none[1];
             launcher_timeouts_guard(none, 0, stderr);
             if (s.li.launcher != LAUNCH_NONE)
-                launcher_timeouts_argv(s.li.scan.app >= 0 ? s.li.scan.app : s.li.argc, s.li.argv,
+                launcher_timeouts_argv(s.li.launcher,
+                                       s.li.scan.app >= 0 ? s.li.scan.app : s.li.argc, s.li.argv,
                                        stderr);
             rc = replay_session_first_stop(&rs, a.stop, a.after, a.past);
             if (a.hold_on_signal)
