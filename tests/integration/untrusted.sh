@@ -2,14 +2,16 @@
 # untrusted.sh MPIRR IMPL BINDIR MARKER_LIB
 # A recording is untrusted input (docs/cli/replay.md). Manifests edited to run something else
 # (a shell in place of the program, a preload, an --app or config file, a second program, a
-# launcher from elsewhere, a deleted, changed or forged fingerprint, no command, a relative
-# working directory, overflowing numbers) are refused
-# with one line and exit status 2, and run nothing: each injection creates a marker file when
-# the edited command is run directly, and the marker stays absent under `mpirr replay` and
-# `mpirr replay --dry-run`. --dry-run prints one line that, run by a shell, replays the
-# recording. A log whose header names another rank is refused. Symlinks planted where the
-# runtime creates its files are not followed; files follow the umask; record writes nothing
-# outside its directory.
+# launcher from elsewhere, a launch agent, a host file outside the recording's reach, srun's
+# output files and prologs, a deleted, changed or forged fingerprint, no command, a relative
+# working directory, overflowing numbers) are refused with one line and exit status 2, and
+# run nothing: each injection creates a marker file when the edited command is run directly,
+# and the marker stays absent under `mpirr replay` and `mpirr replay --dry-run`. --dry-run
+# prints one line that, run by a shell, replays the recording. A recording made with a
+# cluster's options (network interfaces, a host file next to it) replays from its manifest; a
+# recorded srun line passes with its node and task options. A log whose header names another
+# rank is refused. Symlinks planted where the runtime creates its files are not followed;
+# files follow the umask; record writes nothing outside its directory.
 . "$(dirname "$0")/lib.sh"
 ulimit -c 0 # the dying runs below must not leave core files in the directories checked
 MPIRR=$1 IMPL=$2 BIN=$3 MARKLIB=$4 NP=4
@@ -206,6 +208,69 @@ fi
 run "$TMP/harmless" "$MPIRR" replay "$TMP/harmless"
 [ "$STATUS" -eq 0 ] && cmp -s "$TMP/r.out" "$TMP/harmless.out" ||
     { cat "$TMP/harmless.err" >&2; fail "a manifest with harmless options does not replay"; }
+
+# a cluster's options pass: network interfaces (loopback, the one every host here has) and a
+# host file in the recorded working directory, recorded and replayed for real; the replay
+# runs by rank, wherever the host file puts them. A host file elsewhere or not a regular
+# file, or a launch agent next to the interfaces, is still refused.
+mkdir -p "$TMP/netcwd"
+mkfifo "$TMP/netcwd/fifo"
+if [ "$IMPL" = openmpi ]; then
+    echo "localhost slots=$NP" >"$TMP/netcwd/hosts"
+    NET=(--mca btl_tcp_if_include lo --mca oob_tcp_if_include lo --hostfile hosts)
+    AGENT=(--mca plm_rsh_agent /bin/evil)
+    HOSTFILE=--hostfile
+else
+    echo "localhost:$NP" >"$TMP/netcwd/hosts"
+    NET=(-iface lo -f hosts)
+    AGENT=(-bootstrap-exec /bin/evil)
+    HOSTFILE=-f
+fi
+(cd "$TMP/netcwd" && run "$TMP/netr" "$MPIRR" record -o "$TMP/net" -- "${LAUNCH[0]}" "${NET[@]}" \
+    "${LAUNCH[@]:1}" "$PROG" a) || exit 1
+[ "$STATUS" -eq 0 ] || { cat "$TMP/netr.err" >&2; fail "recording with ${NET[*]} failed"; }
+run "$TMP/netd" "$MPIRR" replay --dry-run "$TMP/net"
+[ "$STATUS" -eq 0 ] && grep -qF -- "${NET[*]}" "$TMP/netd.out" ||
+    { cat "$TMP/netd.out" "$TMP/netd.err" >&2; fail "replay --dry-run of a recording with ${NET[*]}"; }
+run "$TMP/netp" "$MPIRR" replay "$TMP/net"
+[ "$STATUS" -eq 0 ] && cmp -s "$TMP/netr.out" "$TMP/netp.out" ||
+    { cat "$TMP/netp.err" >&2; fail "replay of a recording with ${NET[*]}"; }
+echo "ok: recorded with ${NET[*]}, replayed from the manifest"
+edit net-agent net command "${LAUNCH[0]}" "${NET[@]}" "${AGENT[@]}" "${LAUNCH[@]:1}" "$PROG" a
+refused net-agent "'${AGENT[*]}'" "$HINT"
+edit net-etc net command "${LAUNCH[0]}" "$HOSTFILE" /etc/hosts "${LAUNCH[@]:1}" "$PROG" a
+refused net-etc "'$HOSTFILE /etc/hosts'" "host file that is not a regular file within the recorded working directory" "$HINT"
+edit net-fifo net command "${LAUNCH[0]}" "$HOSTFILE" fifo "${LAUNCH[@]:1}" "$PROG" a
+refused net-fifo "'$HOSTFILE fifo'" "host file" "$HINT"
+
+# Slurm's srun, which is not installed here: a stand-in first in PATH that would leave the
+# marker if run. A recorded srun line with node and task options passes and --dry-run prints
+# it with the variables in one --export right before the program; an output file, a prolog or
+# another rank count is refused; a command given after -- may write its output files.
+mkdir -p "$TMP/slurmbin"
+printf '#!/bin/sh\ntouch "%s"\n' "$MARK" >"$TMP/slurmbin/srun"
+chmod +x "$TMP/slurmbin/srun"
+(
+    export PATH="$TMP/slurmbin:$PATH"
+    expect_srun_dry() { # NAME REC: $TMP/NAME.out is srun's command with mpirr's --export
+        [ "$STATUS" -eq 0 ] && [ ! -e "$MARK" ] &&
+            grep -q -- " --export=ALL,MPIRR_MODE=replay,MPIRR_DIR=$2,.*LD_PRELOAD=[^ ]*libmpirr.so $PROG a\$" \
+                "$TMP/$1.out" || { cat "$TMP/$1.out" "$TMP/$1.err" >&2; fail "$1: srun's dry run"; }
+    }
+    edit srun rec command srun -N 2 --ntasks-per-node=2 -p debug -w localhost --mpi=pmix \
+        --export=ALL,OMP_NUM_THREADS=1 "$PROG" a
+    run "$TMP/srund" "$MPIRR" replay --dry-run "$TMP/srun"
+    expect_srun_dry srund "$TMP/srun"
+    edit srun-out rec command srun -n 4 -o out.txt "$PROG" a
+    refused srun-out "'-o out.txt'" "$HINT"
+    edit srun-prolog rec command srun -n 4 --prolog=/bin/evil "$PROG" a
+    refused srun-prolog "'--prolog=/bin/evil'" "$HINT"
+    edit srun-ranks rec command srun -n 2 "$PROG" a
+    refused srun-ranks "recorded with $NP ranks, the command starts 2 (-n 2)"
+    run "$TMP/srung" "$MPIRR" replay --dry-run "$TMP/rec" -- srun -n "$NP" -o 'out.%t' "$PROG" a
+    expect_srun_dry srung "$TMP/rec"
+    echo "ok: srun: $(cut -c1-150 "$TMP/srung.out")..."
+) || exit 1
 
 # a log renamed to another rank's name
 cp -r "$TMP/rec" "$TMP/swapped"

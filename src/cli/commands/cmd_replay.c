@@ -216,7 +216,7 @@ int cmd_replay(int argc, char **argv)
         rc = session_inspect(&s, recorded ? r.m.argc : a.argc, recorded ? r.m.argv : a.argv,
                              base);
     if (!rc && recorded)
-        rc = replay_trust_program(&r, &s.li);
+        rc = replay_trust_program(&r, &s.li, base);
     if (!rc)
         rc = replay_check_launch(&r, &s.li, base, a.exe_check);
     if (!rc)
@@ -252,8 +252,9 @@ int cmd_replay(int argc, char **argv)
             /* a launcher's wall-clock limit kills ranks held for the debugger: say so */
             struct env_var none[1];
             launcher_timeouts_guard(none, 0, stderr);
-            if (s.li.launcher != IMPL_UNKNOWN)
-                launcher_timeouts_argv(s.li.scan.app >= 0 ? s.li.scan.app : s.li.argc, s.li.argv,
+            if (s.li.launcher != LAUNCH_NONE)
+                launcher_timeouts_argv(s.li.launcher,
+                                       s.li.scan.app >= 0 ? s.li.scan.app : s.li.argc, s.li.argv,
                                        stderr);
             rc = replay_session_first_stop(&rs, a.stop, a.after, a.past);
             if (a.hold_on_signal)

@@ -18,15 +18,15 @@ int launch_inspect(int argc, char **argv, const char *base, struct launch_info *
         cli_error("cannot run '%s': command not found", argv[0]);
         return CLI_EXIT_NOEXEC;
     case LAUNCHER_FOUND:
-        if (li->launcher == IMPL_UNKNOWN) {
-            cli_error("'%s' looks like an MPI launcher but is neither Open MPI's nor MPICH's",
-                      argv[0]);
+        if (li->launcher == LAUNCH_NONE) {
+            cli_error("'%s' looks like an MPI launcher but is not Open MPI's, MPICH's or "
+                      "Slurm's srun", argv[0]);
             return CLI_EXIT_USAGE;
         }
-        launch_scan(argc, argv, 1, base, &li->scan);
+        launch_scan(argc, argv, li->launcher, base, &li->scan);
         return 0;
     default:
-        launch_scan(argc, argv, 0, base, &li->scan);
+        launch_scan(argc, argv, LAUNCH_NONE, base, &li->scan);
         return 0;
     }
 }
@@ -37,7 +37,7 @@ enum mpi_impl launch_pick_impl(const struct launch_info *li, enum mpi_impl prefe
         return preferred;
     enum mpi_impl impl = li->scan.app >= 0 ? elf_mpi_impl(li->scan.app_path) : IMPL_UNKNOWN;
     if (impl == IMPL_UNKNOWN)
-        impl = li->launcher;
+        impl = launcher_kind_impl(li->launcher);
     if (impl == IMPL_UNKNOWN)
         cli_error("cannot tell which MPI '%s' uses; pass --mpi (%s)",
                   li->scan.app >= 0 ? li->argv[li->scan.app] : li->argv[0],

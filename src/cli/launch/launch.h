@@ -5,12 +5,13 @@
 #define MPIRR_CLI_LAUNCH_H
 
 #include "launch_scan.h"
+#include "launcher.h"
 #include "mpi_impl.h"
 
 struct launch_info {
     int argc;
     char **argv;
-    enum mpi_impl launcher; /* IMPL_UNKNOWN: no launcher, argv[0] is the program (singleton) */
+    enum launcher_kind launcher; /* LAUNCH_NONE: argv[0] is the program (singleton) */
     struct launch_scan scan;
 };
 
@@ -19,7 +20,7 @@ struct launch_info {
 int launch_inspect(int argc, char **argv, const char *base, struct launch_info *li);
 
 /* The runtime to preload: preferred if known; else the MPI library the application links;
- * else the launcher's. IMPL_UNKNOWN after reporting that nothing tells. */
+ * else the launcher's (srun has none). IMPL_UNKNOWN after reporting that nothing tells. */
 enum mpi_impl launch_pick_impl(const struct launch_info *li, enum mpi_impl preferred);
 
 #endif

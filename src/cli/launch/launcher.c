@@ -1,4 +1,5 @@
-/* launcher.c: launcher detection from names, with `--version` as the last resort. Only a word
+/* launcher.c: launcher detection from names (mpirun, mpiexec, srun ...), with `--version` as
+ * the last resort. Only a word
  * that looks like a launcher is ever run with --version: doing that to the application itself
  * would run the application. */
 #include "launcher.h"
@@ -13,7 +14,7 @@
 
 /* A command whose name (as typed or after symlinks) contains one of these is a launcher. */
 static const char *const launcher_words[] = {"mpirun", "mpiexec", "orterun", "prterun", "hydra",
-                                             NULL};
+                                             "srun", NULL};
 
 /* Names that tell the implementation: mpirun.openmpi, orterun, mpiexec.hydra, mpiexec.mpich. */
 static const struct impl_clue name_clues[] = {
@@ -55,24 +56,33 @@ static int resolve(const char *argv0, const char *base, char *found, char *real)
     return 0;
 }
 
-enum launcher_result launcher_detect(const char *argv0, const char *base, enum mpi_impl *kind)
+enum launcher_result launcher_detect(const char *argv0, const char *base,
+                                     enum launcher_kind *kind)
 {
     char found[PATH_MAX], real[PATH_MAX];
-    *kind = IMPL_UNKNOWN;
+    *kind = LAUNCH_NONE;
     if (resolve(argv0, base, found, real) != 0)
         return LAUNCHER_NOT_FOUND;
     const char *names[] = {path_basename(argv0), path_basename(real)};
-    int launcher = 0;
+    int launcher = 0, slurm = 0;
+    enum mpi_impl impl = IMPL_UNKNOWN;
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
         if (is_launcher_name(names[i])) {
             launcher = 1;
-            if (*kind == IMPL_UNKNOWN)
-                *kind = mpi_impl_from_clues(name_clues, names[i]);
+            slurm |= strstr(names[i], "srun") != NULL;
+            if (impl == IMPL_UNKNOWN)
+                impl = mpi_impl_from_clues(name_clues, names[i]);
         }
     if (!launcher)
         return LAUNCHER_NONE;
-    if (*kind == IMPL_UNKNOWN)
-        *kind = ask_version(found);
+    /* srun belongs to no MPI and is never asked --version for one. */
+    if (slurm) {
+        *kind = LAUNCH_SRUN;
+        return LAUNCHER_FOUND;
+    }
+    if (impl == IMPL_UNKNOWN)
+        impl = ask_version(found);
+    *kind = impl == IMPL_OPENMPI ? LAUNCH_OPENMPI : impl == IMPL_MPICH ? LAUNCH_HYDRA : LAUNCH_NONE;
     return LAUNCHER_FOUND;
 }
 

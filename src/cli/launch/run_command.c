@@ -144,10 +144,16 @@ int session_run(const struct session *s)
 
     /* With a launcher the variables travel as its options and the launcher's own environment
      * is left alone; a singleton gets them in its environment. */
-    int singleton = s->li.launcher == IMPL_UNKNOWN;
-    char **argv = launch_rewrite(s->li.argc, s->li.argv, s->li.launcher, vars, n);
+    int singleton = s->li.launcher == LAUNCH_NONE;
+    int uncarried = launch_rewrite_uncarried(s->li.launcher, vars, n);
+    char **argv = uncarried >= 0 ? NULL
+                  : launch_rewrite(s->li.argc, s->li.argv, s->li.launcher, s->li.scan.app, vars, n);
     int status;
-    if (!argv) {
+    if (uncarried >= 0) {
+        cli_error("%s=%s has a comma, which srun's --export cannot carry to the ranks",
+                  vars[uncarried].name, vars[uncarried].value);
+        status = CLI_EXIT_USAGE;
+    } else if (!argv) {
         cli_error("out of memory");
         status = CLI_EXIT_FAIL;
     } else if (s->dry_run) {

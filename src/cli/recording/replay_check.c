@@ -111,10 +111,11 @@ int replay_check_launch(const struct recording *r, const struct launch_info *li,
     /* Another MPI's launcher starts the ranks as unrelated singletons, each of which would say
      * "recorded with N ranks, this run has 1": say what is wrong once, before anything runs. */
     enum mpi_impl recorded = mpi_impl_parse(r->m.mpi);
-    if (li->launcher != IMPL_UNKNOWN && recorded != IMPL_UNKNOWN && li->launcher != recorded) {
+    enum mpi_impl launcher = launcher_kind_impl(li->launcher); /* srun's is the program's */
+    if (launcher != IMPL_UNKNOWN && recorded != IMPL_UNKNOWN && launcher != recorded) {
         cli_error("%s was recorded with %s, and %s is %s's launcher: its processes would not "
                   "join one %s job; replay with %s's launcher (e.g. %s)", r->name,
-                  mpi_impl_title(recorded), li->argv[0], mpi_impl_title(li->launcher),
+                  mpi_impl_title(recorded), li->argv[0], mpi_impl_title(launcher),
                   mpi_impl_title(recorded), mpi_impl_title(recorded),
                   mpi_impl_launcher_example(recorded));
         return CLI_EXIT_USAGE;

@@ -45,7 +45,8 @@ int replay_trust_launcher(const struct recording *r, const char *base)
     }
 }
 
-int replay_trust_program(const struct recording *r, const struct launch_info *li)
+int replay_trust_program(const struct recording *r, const struct launch_info *li,
+                         const char *base)
 {
     const struct launch_scan *sc = &li->scan;
     if (r->m.fingerprint == 0)
@@ -53,9 +54,10 @@ int replay_trust_program(const struct recording *r, const struct launch_info *li
                          "runs the recorded program");
     /* Without a program, every word is the launcher's: an --app FILE is named as such. */
     char why[600];
-    if (li->launcher != IMPL_UNKNOWN &&
-        launch_allow_check(li->argc, li->argv, sc->app >= 0 ? sc->app : li->argc, why,
-                           sizeof why))
+    const struct launch_reach reach = {base, r->dir};
+    if (li->launcher != LAUNCH_NONE &&
+        launch_allow_check(li->launcher, &reach, li->argc, li->argv,
+                           sc->app >= 0 ? sc->app : li->argc, why, sizeof why))
         return refuse(r, "it %s", why);
     if (sc->app < 0)
         return refuse(r, "mpirr finds no program in it");

@@ -16,8 +16,11 @@
 int replay_trust_launcher(const struct recording *r, const char *base);
 
 /* After launch_inspect: the manifest has a fingerprint; every option before the program is
- * allowed and there is one program; the program is an ELF executable with that fingerprint
- * that links an MPI library itself (an interpreter's fingerprint says nothing of its script). */
-int replay_trust_program(const struct recording *r, const struct launch_info *li);
+ * allowed (host files it names are within base, the recorded directory, or the recording:
+ * launch_allow.h) and there is one program; the program is an ELF executable with that
+ * fingerprint that links an MPI library itself (an interpreter's fingerprint says nothing of
+ * its script). */
+int replay_trust_program(const struct recording *r, const struct launch_info *li,
+                         const char *base);
 
 #endif

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch_scan.h"
+
 /* Open MPI: strtol, and a limit <= 0 fires at once (exit 110). MPICH: atoi, a negative limit is
  * none, 0 (or a value that does not parse) lets the job run but makes mpiexec exit 255. */
 static void warn_mpiexec_timeout(const char *v, FILE *warn)
@@ -46,20 +48,28 @@ int launcher_timeouts_guard(struct env_var *vars, int max, FILE *warn)
     return 0;
 }
 
-void launcher_timeouts_argv(int nopts, char *const *argv, FILE *warn)
+/* The launcher options that are wall-clock limits (launch_scan.c's names). */
+static int is_time_limit(const char *name)
+{
+    return !strcmp(name, "timeout") || !strcmp(name, "-t") || !strcmp(name, "--time");
+}
+
+void launcher_timeouts_argv(enum launcher_kind kind, int nopts, char *const *argv, FILE *warn)
 {
     if (!warn)
         return;
     for (int i = 1; i < nopts && argv[i]; i++) {
-        const char *w = argv[i];
-        if (strcmp(w, "-timeout") && strcmp(w, "--timeout"))
+        struct launcher_opt_use u = {NULL, {NULL, NULL}, 1};
+        if (argv[i][0] == '-')
+            launch_scan_option(kind, nopts, argv, i, &u);
+        if (!u.opt || !is_time_limit(u.opt->name)) {
+            i += u.words - 1;
             continue;
-        const char *n = i + 1 < nopts && argv[i + 1] ? argv[i + 1] : "?";
+        }
         fprintf(warn,
-                "mpirr: %s %.32s is on the launcher's command line: the launcher kills the job "
-                "that many seconds after it starts, held ranks or not (drop it to debug at "
-                "leisure)\n",
-                w, n);
+                "mpirr: %s%s%.32s is on the launcher's command line: the launcher kills the job "
+                "that long after it starts, held ranks or not (drop it to debug at leisure)\n",
+                argv[i], u.words > 1 ? " " : "", u.words > 1 ? u.args[0] : "");
         return;
     }
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "env_var.h"
+#include "launcher.h"
 
 /* Looks at mpirr's own environment (which the launcher inherits) for settings that end a job
  * whose ranks are held: MPIEXEC_TIMEOUT, read by both Open MPI's mpirun and MPICH's mpiexec.
@@ -17,8 +18,9 @@ int launcher_timeouts_guard(struct env_var *vars, int max, FILE *warn);
 
 /* The same for the launcher's command line: Open MPI's mpirun --timeout N (or -timeout N) kills
  * the job N s after it starts and takes precedence over MPIEXEC_TIMEOUT (MPICH 4.0's mpiexec
- * rejects the option). nopts: the words before the application (launch_scan's app index), so
- * that the application's own --timeout is not taken for the launcher's. One line to warn. */
-void launcher_timeouts_argv(int nopts, char *const *argv, FILE *warn);
+ * rejects the option); srun's -t/--time T is the step's wall-clock limit. nopts: the words
+ * before the application (launch_scan's app index), so that the application's own --timeout
+ * is not taken for the launcher's. One line to warn. */
+void launcher_timeouts_argv(enum launcher_kind kind, int nopts, char *const *argv, FILE *warn);
 
 #endif
