@@ -1,3 +1,4 @@
+#!/bin/bash
 # node-init.sh: the init (PID 1) of one node of scripts/vcluster. Started by `vcluster up` as
 #   ip netns exec mpirr-nodeI unshare --uts --pid --mount --fork --mount-proc \
 #       --propagation private bash node-init.sh I STATE

@@ -5,11 +5,14 @@
 # result as recorded. Tears the cluster down however it ends. A machine without namespaces
 # fails here with vcluster's one line: this test is never skipped.
 MPIRR=$1 VCLUSTER=$2 IMPL=$3 PROCNAME=$4 PROGRAM=$5
+# 4 bounded runs fit in the test's 300 s, so that a hang still ends in this script's trap
+RUN_TIMEOUT=60
 . "$(dirname "$0")/../integration/lib.sh"
 # The nodes' /tmp is their own: what the nodes share (recording, replay's private directory)
 # lives in the build tree, as on a cluster's project file system.
 WORK=$(mktemp -d "$(dirname "$PROCNAME")/cluster-smoke.XXXXXX")
 trap 'st=$?; "$VCLUSTER" down; rm -rf "$WORK" "$TMP"; exit $st' EXIT
+trap 'exit 143' TERM INT
 cd "$WORK" || fail "cannot enter $WORK"
 
 "$VCLUSTER" up 2 --no-slurm >"$TMP/up.out" 2>&1 || { cat "$TMP/up.out" >&2; fail "vcluster up 2 failed"; }
