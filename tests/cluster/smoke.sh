@@ -1,0 +1,30 @@
+#!/bin/bash
+# smoke.sh MPIRR VCLUSTER IMPL PROCNAME PROGRAM: brings up a virtual cluster of 2 nodes
+# (scripts/vcluster, ssh only), runs PROCNAME natively across them from node 1 (2 ranks must
+# run on each node), records PROGRAM across them with mpirr and replays it twice with noise,
+# each replay as recorded.
+. "$(dirname "$0")/lib.sh"
+cluster_up 2 --no-slurm
+case $IMPL in
+openmpi) LAUNCH=(mpirun.openmpi --host mpirr-node1:2,mpirr-node2:2 -np 4) ;;
+mpich) LAUNCH=(mpiexec.mpich -hosts mpirr-node1:2,mpirr-node2:2 -np 4) ;;
+*) fail "unknown MPI implementation $IMPL" ;;
+esac
+
+# Natively, with no option but the hosts: the nodes' own MPI defaults do the rest.
+run "$TMP/native" "${NODE1[@]}" "${LAUNCH[@]}" "$PROCNAME"
+[ "$STATUS" -eq 0 ] || { cat "$TMP/native.err" >&2; fail "native run across the nodes exited $STATUS"; }
+two_per_node "native run" "$TMP/native.out"
+
+run "$TMP/record" "${NODE1[@]}" "$MPIRR" record -o rec -- "${LAUNCH[@]}" "$PROGRAM"
+[ "$STATUS" -eq 0 ] || { cat "$TMP/record.err" >&2; fail "record across the nodes exited $STATUS"; }
+recorded_four "ssh launch"
+
+# replay's private directory must be one every node sees (docs/cli/replay.md)
+mkdir replay-tmp
+for i in 1 2; do
+    run "$TMP/replay$i" "${NODE1[@]}" env MPIRR_TMPDIR="$WORK/replay-tmp" "$MPIRR" replay --noise "$NOISE_US" rec
+    replay_as_recorded "$TMP/replay$i" || { cat "$TMP/replay$i.err" >&2; fail "replay $i did not finish as recorded"; }
+    same_output "$TMP/record.out" "$TMP/replay$i.out" || fail "replay $i printed other than the recording"
+done
+echo "ok: 2 noisy replays across the nodes finished as recorded"
