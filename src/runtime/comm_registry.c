@@ -137,11 +137,9 @@ void mpirr_comm_adopt(mpirr_comm_info *e, MPI_Comm comm)
     mpirr_unlock();
 }
 
-MPI_Comm mpirr_comm_shadow(const mpirr_comm_info *ci)
+MPI_Comm mpirr_comm_shadow_wait(mpirr_comm_info *e)
 {
-    mpirr_comm_info *e = (mpirr_comm_info *)ci; /* the entry is the same, its shadow made */
     static pthread_mutex_t waiting = PTHREAD_MUTEX_INITIALIZER;
-    if (__atomic_load_n(&e->shadow_ready, __ATOMIC_ACQUIRE)) return e->shadow;
     pthread_mutex_lock(&waiting); /* one thread waits for the request, the others for it */
     if (!e->shadow_ready) {
         if (PMPI_Wait(&e->shadow_pending, MPI_STATUS_IGNORE) != MPI_SUCCESS)

@@ -34,10 +34,17 @@ void mpirr_comm_register(MPI_Comm comm);
 mpirr_comm_info *mpirr_comm_prepare_idup(MPI_Comm parent);
 /* The idup's request completed: e (from mpirr_comm_prepare_idup) now describes comm. */
 void mpirr_comm_adopt(mpirr_comm_info *e, MPI_Comm comm);
-/* e's shadow, first waiting for the idup making it if it is still in flight. Every member
+/* The wait of mpirr_comm_shadow: the idup making e's shadow still in flight. */
+MPI_Comm mpirr_comm_shadow_wait(mpirr_comm_info *e);
+/* ci's shadow, first waiting for the idup making it if it is still in flight. Every member
  * started that idup when it started the user's, which has completed here, so the wait needs
- * only MPI's progress on the others. Called without the runtime lock. */
-MPI_Comm mpirr_comm_shadow(const mpirr_comm_info *ci);
+ * only MPI's progress on the others. Called without the runtime lock. Inline: every message
+ * of races mode reads a shadow, almost always one that is ready. */
+static inline MPI_Comm mpirr_comm_shadow(const mpirr_comm_info *ci)
+{
+    if (__atomic_load_n(&ci->shadow_ready, __ATOMIC_ACQUIRE)) return ci->shadow;
+    return mpirr_comm_shadow_wait((mpirr_comm_info *)ci);
+}
 void mpirr_comm_unregister(MPI_Comm comm);
 /* Frees every shadow (before MPI_Finalize). */
 void mpirr_comms_reset(void);
