@@ -33,7 +33,14 @@ fi
 
 # The node's private directories, as on a machine of its own. The state directory (under /run
 # on the host) is bound back at its path so that the nodes' configuration can name files in it.
+# So are the shared directories that lie under them (STATE/shared: a checkout under /tmp), each
+# held open across the mounts and bound back from its descriptor.
 exec 4<"$STATE"
+shared=() fds=()
+while IFS= read -r d; do
+    exec {fd}<"$d"
+    shared+=("$d") fds+=("$fd")
+done <"$STATE/shared"
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 mount -t tmpfs -o mode=1777 tmpfs /var/tmp
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm
@@ -41,6 +48,12 @@ mount -t tmpfs -o mode=755 tmpfs /run
 mkdir -p "$STATE"
 mount --bind --no-canonicalize /proc/self/fd/4 "$STATE"
 exec 4<&-
+for k in "${!shared[@]}"; do
+    mkdir -p "${shared[$k]}"
+    mount --bind --no-canonicalize "/proc/self/fd/${fds[$k]}" "${shared[$k]}"
+    fd=${fds[$k]}
+    exec {fd}<&-
+done
 # A boot id of the node's own: libraries that take one boot id for one machine (UCX, under
 # MPICH, reaches "local" peers through shared memory and /proc/PID) see separate machines.
 mount --bind "$STATE/node$I/boot_id" /proc/sys/kernel/random/boot_id
