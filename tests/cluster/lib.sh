@@ -39,3 +39,15 @@ recorded_four() {
     done
     echo "ok: $1 recorded 4 ranks on 2 nodes"
 }
+
+# replays_as_recorded WHAT: 2 noisy replays of rec from node 1 each finish as recorded and print
+# what the recording did. The replay's private directory is one every node sees
+# (MPIRR_TMPDIR: docs/cli/replay.md).
+replays_as_recorded() {
+    mkdir -p replay-tmp
+    for i in 1 2; do
+        run "$TMP/replay$i" "${NODE1[@]}" env MPIRR_TMPDIR="$WORK/replay-tmp" "$MPIRR" replay --noise "$NOISE_US" rec
+        replay_as_recorded "$TMP/replay$i" || { cat "$TMP/replay$i.err" >&2; fail "$1: replay $i did not finish as recorded"; }
+        same_output "$TMP/record.out" "$TMP/replay$i.out" || fail "$1: replay $i printed other than the recording"
+    done
+}

@@ -24,10 +24,5 @@ two_per_node "sbatch" job.out
 run "$TMP/record" "${NODE1[@]}" "$MPIRR" record --mpi "$IMPL" -o rec -- "${SRUN[@]}" "$PROGRAM"
 [ "$STATUS" -eq 0 ] || { cat "$TMP/record.err" >&2; fail "record under srun exited $STATUS"; }
 recorded_four "srun launch"
-mkdir replay-tmp # the replay's private directory, seen by every node (docs/cli/replay.md)
-for i in 1 2; do
-    run "$TMP/replay$i" "${NODE1[@]}" env MPIRR_TMPDIR="$WORK/replay-tmp" "$MPIRR" replay --noise "$NOISE_US" rec
-    replay_as_recorded "$TMP/replay$i" || { cat "$TMP/replay$i.err" >&2; fail "replay $i under srun did not finish as recorded"; }
-    same_output "$TMP/record.out" "$TMP/replay$i.out" || fail "replay $i under srun printed other than the recording"
-done
+replays_as_recorded "srun launch"
 echo "ok: srun and sbatch put 2 ranks on each node; a recording under srun replays as recorded"

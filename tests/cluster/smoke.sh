@@ -20,11 +20,5 @@ run "$TMP/record" "${NODE1[@]}" "$MPIRR" record -o rec -- "${LAUNCH[@]}" "$PROGR
 [ "$STATUS" -eq 0 ] || { cat "$TMP/record.err" >&2; fail "record across the nodes exited $STATUS"; }
 recorded_four "ssh launch"
 
-# replay's private directory must be one every node sees (docs/cli/replay.md)
-mkdir replay-tmp
-for i in 1 2; do
-    run "$TMP/replay$i" "${NODE1[@]}" env MPIRR_TMPDIR="$WORK/replay-tmp" "$MPIRR" replay --noise "$NOISE_US" rec
-    replay_as_recorded "$TMP/replay$i" || { cat "$TMP/replay$i.err" >&2; fail "replay $i did not finish as recorded"; }
-    same_output "$TMP/record.out" "$TMP/replay$i.out" || fail "replay $i printed other than the recording"
-done
+replays_as_recorded "ssh launch"
 echo "ok: 2 noisy replays across the nodes finished as recorded"
