@@ -17,14 +17,15 @@
 #include "event_trace.h"
 #include "rank_log.h"
 #include "recdir.h"
+#include "reserve.h"
 
 /* The rank files in a directory, from one listing: a rank count is never trusted to say how
  * many names to try. */
 struct rank_files {
     int *logs, *histories; /* rank indices of rank-N.log and rank-N.events */
-    size_t nlogs, nhistories;
+    size_t nlogs, nhistories, caplogs, caphistories;
     char **sync_logs;      /* names of sync-R-T.log (threads' logs) */
-    size_t nsync;
+    size_t nsync, capsync;
 };
 
 /* N of "rank-N.<suffix>" (five digits or more, nothing after the suffix), else -1. */
@@ -39,13 +40,9 @@ static int rank_of_name(const char *name, const char *suffix)
     return (int)n;
 }
 
-static int add_index(int **v, size_t *n, int rank)
+static int add_index(int **v, size_t *n, size_t *cap, int rank)
 {
-    if ((*n & (*n - 1)) == 0) { /* grows at powers of two */
-        int *g = realloc(*v, (*n ? 2 * *n : 16) * sizeof *g);
-        if (!g) return -1;
-        *v = g;
-    }
+    if (an_reserve((void **)v, cap, *n + 1, sizeof **v)) return -1;
     (*v)[(*n)++] = rank;
     return 0;
 }
@@ -57,14 +54,9 @@ static int is_sync_log(const char *name)
     return !strncmp(name, "sync-", 5) && n > 9 && !strcmp(name + n - 4, ".log");
 }
 
-static int add_name(char ***v, size_t *n, const char *name)
+static int add_name(char ***v, size_t *n, size_t *cap, const char *name)
 {
-    if ((*n & (*n - 1)) == 0) {
-        char **g = realloc(*v, (*n ? 2 * *n : 16) * sizeof *g);
-        if (!g) return -1;
-        *v = g;
-    }
-    if (!((*v)[*n] = strdup(name))) return -1;
+    if (an_reserve((void **)v, cap, *n + 1, sizeof **v) || !((*v)[*n] = strdup(name))) return -1;
     ++*n;
     return 0;
 }
@@ -85,9 +77,9 @@ static int list_rank_files(const char *dir, struct rank_files *rf)
     int rc = 0;
     for (struct dirent *e; !rc && (e = readdir(d));) {
         int log = rank_of_name(e->d_name, "log"), hist = rank_of_name(e->d_name, "events");
-        if (log >= 0) rc = add_index(&rf->logs, &rf->nlogs, log);
-        if (hist >= 0) rc = add_index(&rf->histories, &rf->nhistories, hist);
-        if (is_sync_log(e->d_name)) rc = add_name(&rf->sync_logs, &rf->nsync, e->d_name);
+        if (log >= 0) rc = add_index(&rf->logs, &rf->nlogs, &rf->caplogs, log);
+        if (hist >= 0) rc = add_index(&rf->histories, &rf->nhistories, &rf->caphistories, hist);
+        if (is_sync_log(e->d_name)) rc = add_name(&rf->sync_logs, &rf->nsync, &rf->capsync, e->d_name);
     }
     closedir(d);
     if (rc) {
