@@ -7,10 +7,11 @@ struct call_row {
     unsigned id;
     const char *name;
     enum mpirr_call_category cat;
+    enum mpirr_call_how how;
 };
 
 static const struct call_row rows[] = {
-#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) {id, #name, MPIRR_CAT_##cat},
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) {id, #name, MPIRR_CAT_##cat, MPIRR_HOW_##how},
 #include "mpi_calls.def"
 #undef MPIRR_CALL
 };
@@ -41,11 +42,45 @@ enum mpirr_call_category mpirr_call_category(unsigned id)
     return r ? r->cat : MPIRR_CAT_OTHER;
 }
 
+int mpirr_call_unreplayed(unsigned id)
+{
+    const struct call_row *r = row_of(id);
+    return r && r->how == MPIRR_HOW_UNREPLAYED;
+}
+
+/* What the verdict says is not replayed, by the kind of outcome: one phrase for several calls
+ * (a lock's grant order, whatever fetched the value), in the order the verdict lists them. */
+static const char *const outcome_phrases[MPIRR_UNREPLAYED_OUTCOMES] = {
+    "the order of the lock grants", "the values fetched", "the order the accumulates applied in",
+    "whether the exposure epoch had ended", "the order of the shared file pointer's accesses",
+    "the processes started or connected to"};
+
+int mpirr_call_unreplayed_outcome(unsigned id)
+{
+    if (!mpirr_call_unreplayed(id)) return -1;
+    switch (id) {
+    case MPIRR_ID_MPI_Win_lock: case MPIRR_ID_MPI_Win_lock_all: return 0;
+    case MPIRR_ID_MPI_Accumulate: case MPIRR_ID_MPI_Raccumulate: return 2;
+    case MPIRR_ID_MPI_Win_test: return 3;
+    default: break;
+    }
+    switch (mpirr_call_category(id)) {
+    case MPIRR_CAT_RMA: return 1; /* Get, Get_accumulate, Fetch_and_op, Compare_and_swap */
+    case MPIRR_CAT_FILE: return 4;
+    default: return 5;
+    }
+}
+
+const char *mpirr_unreplayed_outcome_at(int i)
+{
+    return i >= 0 && i < MPIRR_UNREPLAYED_OUTCOMES ? outcome_phrases[i] : "";
+}
+
 const char *mpirr_category_name(enum mpirr_call_category cat)
 {
     static const char *const names[MPIRR_CAT_COUNT] = {
         "init", "send", "recv", "probe", "complete", "coll", "icoll",
-        "comm", "group", "type", "time", "other"};
+        "comm", "group", "type", "time", "other", "rma", "file", "spawn"};
     return (unsigned)cat < MPIRR_CAT_COUNT ? names[cat] : "other";
 }
 

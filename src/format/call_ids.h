@@ -14,13 +14,25 @@ enum mpirr_call_id {
 enum mpirr_call_category {
     MPIRR_CAT_INIT, MPIRR_CAT_SEND, MPIRR_CAT_RECV, MPIRR_CAT_PROBE, MPIRR_CAT_COMPLETE,
     MPIRR_CAT_COLL, MPIRR_CAT_ICOLL, MPIRR_CAT_COMM, MPIRR_CAT_GROUP, MPIRR_CAT_TYPE,
-    MPIRR_CAT_TIME, MPIRR_CAT_OTHER, MPIRR_CAT_COUNT
+    MPIRR_CAT_TIME, MPIRR_CAT_OTHER, MPIRR_CAT_RMA, MPIRR_CAT_FILE, MPIRR_CAT_SPAWN,
+    MPIRR_CAT_COUNT
 };
+
+/* The how column of the table (mpi_calls.def). */
+enum mpirr_call_how { MPIRR_HOW_PASS, MPIRR_HOW_SPECIAL, MPIRR_HOW_UNREPLAYED };
 
 /* "MPI_Recv", or NULL for an id not in the table. */
 const char *mpirr_call_name(unsigned id);
 /* Category of a call id; MPIRR_CAT_OTHER for unknown ids. */
 enum mpirr_call_category mpirr_call_category(unsigned id);
+/* Whether the call's outcome can differ between runs and is not replayed (UNREPLAYED rows). */
+int mpirr_call_unreplayed(unsigned id);
+/* For an UNREPLAYED call, what of its outcome is not replayed ("the values fetched"), in the
+ * order mpirr_unreplayed_outcome_at enumerates the phrases (0 ..
+ * MPIRR_UNREPLAYED_OUTCOMES - 1); -1 for other calls. */
+enum { MPIRR_UNREPLAYED_OUTCOMES = 6 };
+int mpirr_call_unreplayed_outcome(unsigned id);
+const char *mpirr_unreplayed_outcome_at(int i);
 /* "send", "recv", ...: lower-case category names for reports. */
 const char *mpirr_category_name(enum mpirr_call_category cat);
 /* Number of rows in the table, and the i-th id (for tools that list coverage). */

@@ -12,6 +12,7 @@
 
 #include "file_io.h"
 #include "guard_word.h"
+#include "call_ids.h"
 #include "log_layout.h"
 #include "pending_slots.h"
 #include "record_codec.h"
@@ -41,6 +42,7 @@ struct mpirr_log_reader {
      * before it have been read) */
     uint8_t *tail;
     size_t tail_len;
+    uint32_t tail_version; /* 2, 3 or 4 (TAIL_VERSION) */
     uint32_t staged;       /* verified staged bytes, stage header included (0: none) */
     int ending, detail;
     uint64_t events, hold_event;
@@ -121,12 +123,14 @@ static int tail_run_id(mpirr_log_reader *r, const char *tpath, char *err, size_t
 {
     const uint8_t *t = r->tail;
     mpirr_run_id id = {{0}};
-    int v3 = !memcmp(t, TAIL_MAGIC, 8) && mpirr_get_u32(t + TL_VERSION) == TAIL_VERSION;
-    if (!v3 && (memcmp(t, TAIL_MAGIC_V2, 8) || mpirr_get_u32(t + TL_VERSION) != 2)) {
+    static const char *const magics[] = {[2] = TAIL_MAGIC_V2, [3] = TAIL_MAGIC_V3, [4] = TAIL_MAGIC};
+    uint32_t v = mpirr_get_u32(t + TL_VERSION);
+    if (v < 2 || v > TAIL_VERSION || memcmp(t, magics[v], 8)) {
         tail_damaged(r, tpath, "not an mpirr tail of this version (bad magic)");
         return 1;
     }
-    if (v3 && mpirr_run_id_get_checked(t + TL_RUN_ID, &id)) {
+    r->tail_version = v;
+    if (v >= 3 && mpirr_run_id_get_checked(t + TL_RUN_ID, &id)) {
         tail_damaged(r, tpath, "corrupt run id (check mismatch)");
         return 1;
     }
@@ -401,6 +405,12 @@ uint64_t mpirr_log_reader_counter(const mpirr_log_reader *r, unsigned which)
 {
     if (!r->tail || which >= MPIRR_CTR_LIMIT) return 0;
     return mpirr_get_u64(r->tail + TL_COUNTERS + 8 * which);
+}
+
+uint64_t mpirr_log_reader_call_count(const mpirr_log_reader *r, unsigned id)
+{
+    if (!r->tail || r->tail_version < 4 || id >= MPIRR_CALL_ID_LIMIT) return 0;
+    return mpirr_get_u64(r->tail + TL_CALL_COUNTS + 8 * id);
 }
 
 uint64_t mpirr_log_reader_pending(const mpirr_log_reader *r) { return r->npend; }

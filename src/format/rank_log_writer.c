@@ -16,6 +16,7 @@
 #include "file_io.h"
 #include "guard_word.h"
 #include "libc_sources.h"
+#include "call_ids.h"
 #include "log_layout.h"
 #include "record_codec.h"
 #include "varint.h"
@@ -450,6 +451,13 @@ uint64_t *mpirr_log_counters(mpirr_log_writer *w)
 {
     _Static_assert(TL_COUNTERS + 8 * MPIRR_CTR_LIMIT <= TL_COUNTERS_END, "counters fit");
     return (uint64_t *)(void *)(w->tail + TL_COUNTERS);
+}
+
+uint64_t *mpirr_log_call_counts(mpirr_log_writer *w)
+{
+    _Static_assert(TL_CALL_COUNTS >= TL_RUN_ID + 24, "after the run id");
+    _Static_assert(TL_CALL_COUNTS + 8 * MPIRR_CALL_ID_LIMIT <= TAIL_HEADER_BYTES, "counts fit");
+    return (uint64_t *)(void *)(w->tail + TL_CALL_COUNTS);
 }
 
 int mpirr_log_close(mpirr_log_writer *w)

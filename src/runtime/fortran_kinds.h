@@ -6,6 +6,7 @@
  *   FDEF_<param>           (KIND, extra...) for every call with a parameter of that name
  *   FOVR_<call>_<param>    ~, (KIND, extra...) for one call whose parameter differs
  *   FSKIP_<call>           ~, SKIP: no Fortran binding for that call
+ *   FSKIP_CAT_<category>   ~, SKIP: none for the calls of that category
  *
  * Kinds (fortran_convert.h): VAL int by value; PTR int* (scalar out, int arrays, Fortran
  * LOGICAL arrays: gfortran's .TRUE. is 1); LOG_IN, LOG_OUT a LOGICAL scalar; AINT, AINT_PTR
@@ -169,6 +170,12 @@
 #define FOVR_MPI_Testsome_array_of_requests ~, (HS_PTR, Request, *incount)
 #define FOVR_MPI_Waitsome_array_of_statuses ~, (STATUSES, *incount)
 #define FOVR_MPI_Testsome_array_of_statuses ~, (STATUSES, *incount)
+
+/* One-sided, MPI-IO and dynamic-process calls have no Fortran binding here: Open MPI's Fortran
+ * programs call them unseen (docs/runtime.md). */
+#define FSKIP_CAT_RMA ~, SKIP
+#define FSKIP_CAT_FILE ~, SKIP
+#define FSKIP_CAT_SPAWN ~, SKIP
 
 /* No generated Fortran binding: a Fortran user function has another calling convention (Open
  * MPI's own bindings serve MPI_Op_create, uncounted); MPI_BUFFER_DETACH returns its address in

@@ -34,8 +34,9 @@
     F_ALIAS(name, F_UPPER_##name)
 
 /* A row becomes F_GEN_int, F_GEN_double (MPI_Wtime, MPI_Wtick: functions, and mpi_f08 binds
- * them to the C ones directly) or F_GEN_SKIP (FSKIP_<name>). */
-#define F_GEN(ret, name, args) F_CAT(F_GEN_, F_SECOND(FSKIP_##name, ret))(name, args)
+ * them to the C ones directly) or F_GEN_SKIP (FSKIP_<name>, or a whole category: FSKIP_CAT_<cat>). */
+#define F_GEN(ret, name, cat, args) \
+    F_CAT(F_GEN_, F_SECOND(FSKIP_##name, F_SECOND(FSKIP_CAT_##cat, ret)))(name, args)
 #define F_GEN_SKIP(name, args)
 #define F_GEN_double(name, args)                                                               \
     double mpirr_f_##name(void) { return name(); }                                             \
@@ -57,7 +58,7 @@
     F_MPIFH_ALIASES(name)                                                                      \
     F_ALIAS(name, F_CAT(F_LOWER_##name, _f08_))
 
-#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) F_GEN(ret, name, args)
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) F_GEN(ret, name, cat, args)
 #ifndef MPIRR_CALL_MPI4
 #define MPIRR_CALL_MPI4(...) /* Open MPI 4.1 (MPI-3) has no MPI-4 function to bind */
 #endif

@@ -26,7 +26,15 @@
 
 /* Where the counters and the progress word go when no log holds them (not recording). */
 static uint64_t unlogged_counters[MPIRR_CTR_LIMIT];
+static uint64_t unlogged_call_counts[MPIRR_CALL_ID_LIMIT];
 static uint64_t unlogged_progress;
+
+/* The counters in w's tail, or (w NULL) in the arrays above. */
+static void counters_in(mpirr_log_writer *w)
+{
+    mpirr_rt.counters = w ? mpirr_log_counters(w) : unlogged_counters;
+    mpirr_rt.call_counts = w ? mpirr_log_call_counts(w) : unlogged_call_counts;
+}
 
 unsigned long long mpirr_current_event;
 
@@ -35,6 +43,7 @@ struct mpirr_runtime mpirr_rt = {
     .hash = 0xcbf29ce484222325ull,
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .counters = unlogged_counters,
+    .call_counts = unlogged_call_counts,
     .progress = &unlogged_progress,
 };
 
@@ -77,7 +86,7 @@ void mpirr_log_start(uint32_t flags)
      * logs, which replay needs, also get a disk short of space before any event history. */
     PMPI_Barrier(MPI_COMM_WORLD);
     if (mpirr_rt.writer) {
-        mpirr_rt.counters = mpirr_log_counters(mpirr_rt.writer);
+        counters_in(mpirr_rt.writer);
         mpirr_rt.progress = mpirr_log_progress(mpirr_rt.writer);
         *mpirr_rt.progress = mpirr_progress_word(mpirr_current_event, 1); /* inside MPI_Init */
         mpirr_ev_start(mpirr_ev_init_t0);
@@ -226,7 +235,7 @@ static void stop(int ending, int detail)
     mpirr_rt.next_key = UINT64_MAX;
     mpirr_rt.hold_event = 0;
     mpirr_rt.active = 0;
-    mpirr_rt.counters = unlogged_counters;
+    counters_in(NULL);
     mpirr_requests_reset();
 }
 
@@ -236,7 +245,7 @@ void mpirr_recording_stopped(uint64_t event, int why)
     if (!w) return;
     *mpirr_rt.progress = mpirr_progress_word(event, 1);
     mpirr_rt.progress = &unlogged_progress;
-    mpirr_rt.counters = unlogged_counters;
+    counters_in(NULL);
     mpirr_log_set_ending(w, MPIRR_END_INCOMPLETE, why);
     if (mpirr_rt.piggyback) mpirr_race_keep_pending();
     mpirr_rt.writer = NULL;

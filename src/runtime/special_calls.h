@@ -11,11 +11,13 @@
 #endif
 
 #define MPIRR_DECL_PASS(ret, name, params)
+#define MPIRR_DECL_UNREPLAYED(ret, name, params)
 #define MPIRR_DECL_SPECIAL(ret, name, params) ret mpirr_##name params;
 #define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) MPIRR_DECL_##how(ret, name, params)
 #include "mpi_calls.def"
 #undef MPIRR_CALL
 #undef MPIRR_DECL_PASS
+#undef MPIRR_DECL_UNREPLAYED
 #undef MPIRR_DECL_SPECIAL
 
 /* Each special implementation starts with this: the event of its own call. */

@@ -2,7 +2,8 @@
  * PASS rows count the event and call PMPI_<name>; SPECIAL rows forward to mpirr_<name>, which
  * owns the call's nondeterminism (and counts its own event). Around both, when the event
  * history is on, the row's event shape (event_shapes.h) fills one record: PRE before the call,
- * POST after it, then the record is emitted. The call site is the wrapper's return address. */
+ * POST after it, then the record is emitted. UNREPLAYED rows are PASS rows that also count the
+ * call for the verdict. The call site is the wrapper's return address. */
 #include "event_shapes.h"
 #include "runtime.h"
 #include "special_calls.h"
@@ -13,7 +14,16 @@ static inline void pass_call(unsigned id)
     mpirr_call_begin(&c, id);
 }
 
+/* An UNREPLAYED row: also counted per call in the tail (a plain array outside a recording), for
+ * the replay's verdict; the other rows pay nothing for it. */
+static inline void unreplayed_call(unsigned id)
+{
+    pass_call(id);
+    __atomic_fetch_add(&mpirr_rt.call_counts[id], 1, __ATOMIC_RELAXED);
+}
+
 #define MPIRR_INVOKE_PASS(name, args) (pass_call(MPIRR_ID_##name), P##name args)
+#define MPIRR_INVOKE_UNREPLAYED(name, args) (unreplayed_call(MPIRR_ID_##name), P##name args)
 #define MPIRR_INVOKE_SPECIAL(name, args) mpirr_##name args
 
 #define MPIRR_CALL(id, ret, name, cat, how, params, args, ev)                                  \

@@ -7,7 +7,10 @@
  * replayed crash stopped the job, as in the recorded run. A replay that followed the recording
  * but gave the program live libc values its recording does not hold (a group recorded off:
  * getpid() by default) is not exact: the line says so, and one line per group names the calls,
- * how many (over every rank), and the record option that would have held them. */
+ * how many (over every rank), and the record option that would have held them. Likewise a
+ * program that made MPI calls whose outcomes mpirr does not replay (one-sided lock grants and
+ * fetched values, shared file pointers, dynamic processes: mpi_unreplayed.h), read from the
+ * recording's tails: the line names them, per rank. */
 #include "verdict.h"
 
 #include <inttypes.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "libc_unrecorded.h"
+#include "mpi_unreplayed.h"
 #include "rank_log.h"
 
 enum kind {
@@ -85,10 +89,15 @@ static void unrecorded_libc(struct replay_control *c, int n, struct libc_unrecor
     }
 }
 
-/* What follows "replay finished as recorded (...)" &c. when the replay was not exact. */
-static const char *exactness(const struct libc_unrecorded *u)
+/* What follows "replay finished as recorded (...)" &c. when the replay was not exact: libc
+ * values it did not hold, the MPI calls it does not replay (mpi, a clause, or ""). */
+static const char *exactness(const struct libc_unrecorded *u, const char *mpi, char *buf,
+                             size_t n)
 {
-    return u->any ? ", but not exact: libc values were not recorded" : "";
+    if (!u->any && !*mpi) return "";
+    snprintf(buf, n, ", but not exact: %s%s%s", u->any ? "libc values were not recorded" : "",
+             u->any && *mpi ? "; " : "", mpi);
+    return buf;
 }
 
 /* Whether the replayed ending rep of a rank follows its recorded ending rec; own_seen: some
@@ -176,6 +185,11 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
     } else {
         struct libc_unrecorded u;
         unrecorded_libc(c, n, &u);
+        struct mpi_unreplayed mu;
+        mpi_unreplayed_from_logs(&mu, r->dir, n);
+        char mpi[4096], exact[4200];
+        mpi_unreplayed_clause(&mu, mpi, sizeof mpi);
+        mpi_unreplayed_free(&mu);
         /* The rank a difference is named by: one whose replay ended differently by itself,
          * else one that was stopped before its recorded end. */
         int odd = -1, cut = -1, finished = 0, held = 0;
@@ -201,7 +215,7 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
                     cut, rep[cut].event, b);
         } else if (finished == n) {
             fprintf(out, "mpirr: replay finished as recorded (%d ranks, %" PRIu64 " events)%s\n", n,
-                    events, exactness(&u));
+                    events, exactness(&u, mpi, exact, sizeof exact));
         } else if (own_seen) {
             /* every rank that ended by itself, in rank order; a few are enough to name */
             char list[700] = "";
@@ -222,11 +236,11 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
                          more > 1 ? "s" : "");
             }
             fprintf(out, "mpirr: replay followed the recording: %s, as recorded%s\n", list,
-                    exactness(&u));
+                    exactness(&u, mpi, exact, sizeof exact));
         } else {
             fprintf(out, "mpirr: replay followed the recording up to where the recorded run was "
                          "stopped from outside (%d rank%s held there)%s\n", held,
-                    held > 1 ? "s" : "", exactness(&u));
+                    held > 1 ? "s" : "", exactness(&u, mpi, exact, sizeof exact));
         }
         libc_unrecorded_print(&u, out);
     }
