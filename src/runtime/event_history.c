@@ -213,6 +213,13 @@ void mpirr_ev_set_peer(mpirr_ev_call *c, int peer, int tag)
     c->e.tag = mpirr_ev_tag(tag);
 }
 
+/* A one-sided call's target rank: a peer without a tag. */
+void mpirr_ev_set_target(mpirr_ev_call *c, int rank)
+{
+    c->e.fields |= MPIRR_EVF_PEER;
+    c->e.peer = mpirr_ev_peer(rank);
+}
+
 void mpirr_ev_set_rpeer(mpirr_ev_call *c, int peer, int tag)
 {
     c->e.fields |= MPIRR_EVF_RPEER;

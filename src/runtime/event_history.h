@@ -37,6 +37,7 @@ void mpirr_ev_set_comm(mpirr_ev_call *c, MPI_Comm comm);
 void mpirr_ev_set_peer(mpirr_ev_call *c, int peer, int tag);
 void mpirr_ev_set_bytes(mpirr_ev_call *c, int count, MPI_Datatype type);
 void mpirr_ev_set_root(mpirr_ev_call *c, int root);
+void mpirr_ev_set_target(mpirr_ev_call *c, int rank);
 void mpirr_ev_set_rpeer(mpirr_ev_call *c, int peer, int tag);
 /* What a receive or probe matched, from its status. */
 void mpirr_ev_set_match(mpirr_ev_call *c, const MPI_Status *st);

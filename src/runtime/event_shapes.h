@@ -25,7 +25,7 @@
 #define MPIRR_EVPOST_COMM(comm)
 
 /* one-sided: the target rank (in the window's group, which the record does not name) */
-#define MPIRR_EVPRE_RMA(target) mpirr_ev_set_peer(&ev_, target, 0);
+#define MPIRR_EVPRE_RMA(target) mpirr_ev_set_target(&ev_, target);
 #define MPIRR_EVPOST_RMA(target)
 
 /* life cycle: Init's record is made once the history exists; Abort's before it leaves */

@@ -1,7 +1,7 @@
 /* rma_tickets.c: a load-balancing ticket counter in one-sided MPI (issue 32). Rank 0 holds a
  * counter in a window (MPI_Win_allocate); every rank takes TICKETS tickets from it, each with
- * MPI_Win_lock(EXCLUSIVE) + MPI_Fetch_and_op(+1) + MPI_Win_unlock, and prints the tickets it
- * got on one line: "rank R tickets a b c ...". Which rank gets which ticket is the order of
+ * MPI_Win_lock(EXCLUSIVE) + MPI_Fetch_and_op(+1) + MPI_Win_unlock; rank 0 gathers them and
+ * prints one line per rank: "rank R tickets a b c ...". Which rank gets which ticket is the order of
  * the lock grants, which differs from run to run and which mpirr does not replay: its replay
  * verdict must say so. Calls nothing else nondeterministic. */
 #include <mpi.h>
@@ -33,10 +33,16 @@ int main(int argc, char **argv)
         for (volatile int spin = 0; spin < 20000 * (rank + 1); spin++) {
         }
     }
-    char line[256];
-    int len = snprintf(line, sizeof line, "rank %d tickets", rank);
-    for (int i = 0; i < TICKETS; i++) len += snprintf(line + len, sizeof line - (size_t)len, " %d", got[i]);
-    printf("%s\n", line);
+    int nranks;
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    int all[64 * TICKETS];
+    if (nranks > 64) MPI_Abort(MPI_COMM_WORLD, 2);
+    MPI_Gather(got, TICKETS, MPI_INT, all, TICKETS, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int r = 0; rank == 0 && r < nranks; r++) {
+        printf("rank %d tickets", r);
+        for (int i = 0; i < TICKETS; i++) printf(" %d", all[r * TICKETS + i]);
+        printf("\n");
+    }
     MPI_Win_free(&win);
     MPI_Finalize();
     return 0;

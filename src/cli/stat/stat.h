@@ -36,6 +36,9 @@ struct rank_stat {
     uint64_t stored;        /* every record in the log, checks and END included */
     uint64_t by_kind[MPIRR_REC_KIND_LIMIT];
     uint64_t by_call[MPIRR_CALL_ID_LIMIT]; /* outcomes by the call they belong to */
+    uint64_t unreplayed[MPIRR_CALL_ID_LIMIT]; /* calls whose outcomes are not replayed, by id
+                                                 (the tail's counts, mpi_unreplayed.h) */
+    int any_unreplayed;
     uint64_t log_bytes, raw_bytes;
     int ending, detail;     /* enum mpirr_log_ending */
     /* The runtime's counters from the tail (enum mpirr_counter); the total sums them, except

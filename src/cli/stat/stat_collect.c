@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "mpi_unreplayed.h"
 #include "rank_log.h"
 #include "stat_collect.h"
 #include "stat_events.h"
@@ -131,6 +132,7 @@ static void collect_rank(struct rec_stats *st, struct rank_stat *rs)
     for (unsigned c = 0; c < MPIRR_CTR_LIMIT; c++)
         rs->counters[c] = mpirr_log_reader_counter(rd, c);
     rs->pending_recovered = mpirr_log_reader_pending(rd);
+    rs->any_unreplayed = mpi_unreplayed_read(rd, rs->unreplayed);
     mpirr_log_reader_close(rd);
 }
 
@@ -143,8 +145,11 @@ static void add_to_total(struct rank_stat *t, const struct rank_stat *rs)
     t->stored += rs->stored;
     for (int k = 0; k < MPIRR_REC_KIND_LIMIT; k++)
         t->by_kind[k] += rs->by_kind[k];
-    for (int c = 0; c < MPIRR_CALL_ID_LIMIT; c++)
+    for (int c = 0; c < MPIRR_CALL_ID_LIMIT; c++) {
         t->by_call[c] += rs->by_call[c];
+        t->unreplayed[c] += rs->unreplayed[c];
+    }
+    t->any_unreplayed |= rs->any_unreplayed;
     t->log_bytes += rs->log_bytes;
     t->raw_bytes += rs->raw_bytes;
     for (unsigned c = 0; c < MPIRR_CTR_LIMIT; c++) {

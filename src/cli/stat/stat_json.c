@@ -42,6 +42,11 @@ static void put_counts(struct json *j, const struct rec_stats *st, const struct 
         json_uint(j, name ? name : unknown, r->by_call[c]);
     }
     json_object_end(j);
+    json_object_begin(j, "unreplayed_calls"); /* by name: calls whose outcomes are not replayed */
+    for (unsigned c = 0; c < MPIRR_CALL_ID_LIMIT; c++)
+        if (r->unreplayed[c])
+            json_uint(j, mpirr_call_name(c), r->unreplayed[c]);
+    json_object_end(j);
     json_uint(j, "log_bytes", r->log_bytes);
     json_uint(j, "raw_bytes", r->raw_bytes);
     double bpr = stat_bytes_per_record(r);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mpi_unreplayed.h"
 #include "rank_ending.h"
 #include "rank_log.h"
 #include "shell_quote.h"
@@ -244,6 +245,21 @@ static void print_by_call(const struct rec_stats *st)
         printf("  (none)\n");
 }
 
+/* Only for a program that made such calls: the replay's verdict names them too. */
+static void print_unreplayed(const struct rec_stats *st)
+{
+    if (!st->total.any_unreplayed)
+        return;
+    printf("\ncalls whose outcomes are not replayed (a replay says \"but not exact\")\n");
+    char list[2048];
+    for (int k = 0; k < st->nranks; k++) {
+        if (!st->ranks[k].any_unreplayed)
+            continue;
+        mpi_unreplayed_list(st->ranks[k].unreplayed, list, sizeof list);
+        printf("  rank %-5d %s\n", st->ranks[k].rank, list);
+    }
+}
+
 void stat_print_text(const struct rec_stats *st)
 {
     print_description(st);
@@ -254,4 +270,5 @@ void stat_print_text(const struct rec_stats *st)
     print_events(st);
     stat_print_races_text(st);
     print_by_call(st);
+    print_unreplayed(st);
 }
