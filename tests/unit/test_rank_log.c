@@ -688,6 +688,7 @@ int main(void)
         mpirr_log_note_pending(w, 1);
         for (int i = 0; i < 10; i++) mpirr_log_append(w, &recs[i]);
         mpirr_log_counters(w)[MPIRR_CTR_MSGS_SENT] = 77;
+        mpirr_log_call_counts(w)[MPIRR_ID_MPI_Fetch_and_op] = 6;
         for (uint32_t i = 0; i < 3; i++) {
             mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = MPIRR_ID_MPI_Irecv,
                               .event = 100 + i, .sub = i, .has_match = 1,
@@ -714,6 +715,22 @@ int main(void)
             }
         CHECK(pend == 2 && mpirr_log_reader_pending(rd) == 2);
         CHECK(mpirr_log_reader_counter(rd, MPIRR_CTR_MSGS_SENT) == 77);
+        CHECK(mpirr_log_reader_call_count(rd, MPIRR_ID_MPI_Fetch_and_op) == 6);
+        CHECK(mpirr_log_reader_call_count(rd, MPIRR_ID_MPI_Win_lock) == 0);
+        CHECK(mpirr_log_reader_call_count(rd, MPIRR_CALL_ID_LIMIT) == 0);
+        mpirr_log_reader_close(rd);
+        /* a version 3 tail (no call counts) still reads, with no counts */
+        char tpath3[600];
+        uint8_t t[12];
+        mpirr_log_path(tpath3, sizeof tpath3, dir, 2, "tail");
+        FILE *f = fopen(tpath3, "r+b");
+        memcpy(t, TAIL_MAGIC_V3, 8);
+        mpirr_put_u32(t + TL_VERSION, 3);
+        CHECK(f && fwrite(t, 1, sizeof t, f) == sizeof t);
+        if (f) fclose(f);
+        rd = mpirr_log_reader_open(path, err, sizeof err);
+        CHECK(rd && mpirr_log_reader_counter(rd, MPIRR_CTR_MSGS_SENT) == 77);
+        CHECK(rd && mpirr_log_reader_call_count(rd, MPIRR_ID_MPI_Fetch_and_op) == 0);
         mpirr_log_reader_close(rd);
         char ppath[600];
         mpirr_log_path(ppath, sizeof ppath, dir, 2, "pending");
