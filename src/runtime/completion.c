@@ -350,8 +350,13 @@ static int all(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
         }
         rc = mpirr_replay_waitall(count, reqs, sts);
     } else {
-        rc = blocking ? (mpirr_replaying() ? mpirr_replay_waitall(count, reqs, sts)
-                                           : PMPI_Waitall(count, reqs, sts))
+        /* A replayed Waitall polls (replay_wait.c) only for the wildcard receives it forces,
+         * whose messages it awaits; other requests (persistent collectives, one-sided, I/O:
+         * MPICH 4.0's Testall fails on persistent collectives started in different orders on
+         * different ranks) keep the program's own blocking call: a replay calls no MPI path
+         * the program did not where that path may behave differently. */
+        rc = blocking ? (mpirr_replaying() && h.n ? mpirr_replay_waitall(count, reqs, sts)
+                                                  : PMPI_Waitall(count, reqs, sts))
                       : PMPI_Testall(count, reqs, flag, sts);
         if (!blocking && rc == MPI_SUCCESS && *flag && mpirr_recording())
             mpirr_record_test_ok(c, NULL, 0, 0, NULL);

@@ -6,7 +6,9 @@
  * a master-worker on 2 cores 17x slower than native): in a replay every wait is for one
  * particular message, so a rank that spins instead of yielding can hold up the whole job. The
  * same holds for the blocking MPI_Recv, MPI_Wait and MPI_Waitall of replayed ranks, which wait
- * here too. On a dedicated core sched_yield returns at once.
+ * here too (a Waitall only when it holds a wildcard receive replay forces: completion.c keeps
+ * the program's own PMPI_Waitall for the rest, as MPICH 4.0's Testall fails on persistent
+ * collectives its Waitall completes). On a dedicated core sched_yield returns at once.
  * Open MPI's blocking calls already yield when ranks outnumber cores, and its blocking receive
  * replays faster than a polling one (recv_bench: 1.0x vs 1.3x native), so the real blocking
  * call is kept there: mpirr_rt.poll_waits (MPIRR_REPLAY_WAIT=poll|block) chooses. */
