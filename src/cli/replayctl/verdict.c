@@ -176,6 +176,13 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
         started += rep[k].started;
         if (diverged < 0 && rep[k].kind == K_DIVERGED) diverged = k;
     }
+    /* the MPI calls it does not replay: part of the verdict, or after it a likely cause */
+    struct mpi_unreplayed mu;
+    mpi_unreplayed_from_logs(&mu, r->dir, n);
+    char mpi[4096], exact[4200];
+    mpi_unreplayed_clause(&mu, mpi, sizeof mpi);
+    mpi_unreplayed_free(&mu);
+    int mpi_said = 0;
     if (diverged >= 0) {
         fprintf(out, "mpirr: replay diverged at rank %d event %" PRIu64 " (see the line above)\n",
                 diverged, rep[diverged].event);
@@ -185,11 +192,6 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
     } else {
         struct libc_unrecorded u;
         unrecorded_libc(c, n, &u);
-        struct mpi_unreplayed mu;
-        mpi_unreplayed_from_logs(&mu, r->dir, n);
-        char mpi[4096], exact[4200];
-        mpi_unreplayed_clause(&mu, mpi, sizeof mpi);
-        mpi_unreplayed_free(&mu);
         /* The rank a difference is named by: one whose replay ended differently by itself,
          * else one that was stopped before its recorded end. */
         int odd = -1, cut = -1, finished = 0, held = 0;
@@ -216,6 +218,7 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
         } else if (finished == n) {
             fprintf(out, "mpirr: replay finished as recorded (%d ranks, %" PRIu64 " events)%s\n", n,
                     events, exactness(&u, mpi, exact, sizeof exact));
+            mpi_said = 1;
         } else if (own_seen) {
             /* every rank that ended by itself, in rank order; a few are enough to name */
             char list[700] = "";
@@ -237,13 +240,17 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
             }
             fprintf(out, "mpirr: replay followed the recording: %s, as recorded%s\n", list,
                     exactness(&u, mpi, exact, sizeof exact));
+            mpi_said = 1;
         } else {
             fprintf(out, "mpirr: replay followed the recording up to where the recorded run was "
                          "stopped from outside (%d rank%s held there)%s\n", held,
                     held > 1 ? "s" : "", exactness(&u, mpi, exact, sizeof exact));
+            mpi_said = 1;
         }
         libc_unrecorded_print(&u, out);
     }
+    if (!mpi_said && *mpi && started)
+        fprintf(out, "mpirr: a likely cause: %s\n", mpi);
     free(rec);
     free(rep);
     return diverged >= 0 ? VERDICT_DIVERGED : !started ? VERDICT_NOT_REPLAYED : VERDICT_COMPARED;
