@@ -80,6 +80,34 @@ int mpirr_map_grow(const char *path, void **map, size_t len, size_t new_len, cha
     return 0;
 }
 
+int mpirr_file_move(const char *from, const char *tmp, const char *to)
+{
+    int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+    if (in < 0) return -1;
+    unlink(tmp);
+    int out = mpirr_create_file(tmp, O_WRONLY), e = out < 0 ? errno : 0;
+    char buf[16384]; /* on the stack of a signal handler too: no allocation */
+    while (!e) {
+        ssize_t r = read(in, buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            e = r < 0 ? errno : 0;
+            break;
+        }
+        if (mpirr_write_all(out, buf, (size_t)r)) e = errno;
+    }
+    if (!e && fsync(out)) e = errno;
+    if (out >= 0 && close(out) && !e) e = errno;
+    close(in);
+    if (!e && rename(tmp, to)) e = errno;
+    if (e) {
+        if (out >= 0) unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    return unlink(from);
+}
+
 static const char *file_type_name(mode_t mode)
 {
     if (S_ISFIFO(mode)) return "a FIFO";
