@@ -44,6 +44,11 @@ int mpirr_local_rank_of(const char *name)
     return rank;
 }
 
+int mpirr_placement_rank_of(const char *name)
+{
+    return digits_after(name, "rank-", 0);
+}
+
 void mpirr_placement_path(char *buf, size_t n, const char *out, int rank)
 {
     snprintf(buf, n, "%s/" MPIRR_LOCAL_SUBDIR "/rank-%05d", out, rank);

@@ -28,6 +28,8 @@ void mpirr_local_folder_name(const mpirr_run_id *id, char out[MPIRR_LOCAL_FOLDER
 /* The rank of a rank file's name ("rank-NNNNN.SUFFIX" or "sync-NNNNN-TTTT.SUFFIX", five digits
  * or more), or -1 for any other name. Async-signal-safe. */
 int mpirr_local_rank_of(const char *name);
+/* The rank of a placement file's name ("rank-NNNNN", five digits or more), or -1. */
+int mpirr_placement_rank_of(const char *name);
 /* OUT/local/rank-NNNNN. */
 void mpirr_placement_path(char *buf, size_t n, const char *out, int rank);
 /* Writes p as OUT/local/rank-NNNNN (new; the folder exists). 0, or -1 with one line in err. */

@@ -78,8 +78,8 @@ static int list_placements(const char *out, const mpirr_run_id *id, struct place
     if (!d) return errno == ENOENT ? 0 : -1;
     int rc = 0;
     for (struct dirent *e; !rc && (e = readdir(d));) {
-        int rank = mpirr_local_rank_of(e->d_name);
-        if (rank < 0 || strchr(e->d_name, '.')) continue; /* "rank-NNNNN" only */
+        int rank = mpirr_placement_rank_of(e->d_name);
+        if (rank < 0) continue;
         if (an_reserve((void **)&p->v, &p->cap, p->n + 1, sizeof *p->v)) {
             rc = -1;
             break;
