@@ -10,9 +10,12 @@
 #    them): stat and replay refuse the recording in one line until `mpirr gather` moves them
 #    in, after which it is complete and replays as recorded;
 #  - gather refuses a folder of another recording, and a file of another run id put into the
-#    right folder, and leaves them there.
+#    right folder, and leaves them there;
+#  - a DIR on a disk that fills up (a 48 KiB tmpfs: needs root to mount, else that part is
+#    skipped, saying so) is a full disk as without --local: the program ends normally, every
+#    rank's recording stops early, says so, and still ends up whole in the recording.
 . "$(dirname "$0")/lib.sh"
-MPIRR=$1 IMPL=$2 PROG=$3 NP=4
+MPIRR=$1 IMPL=$2 PROG=$3 ENDLESS=$4 NP=4
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 NODE=$TMP/node
 
@@ -88,3 +91,24 @@ run "$TMP/g4" "$MPIRR" gather "$FOLDER" -o "$TMP/r1"
 grep -q '^local-pending' "$TMP/r1/manifest" && fail "the gathered recording's manifest says ranks are pending"
 replays_as_recorded "$TMP/r1" "gathered"
 echo "ok: an incomplete recording is refused until gathered; gather refuses foreign files and symlinks"
+
+# DIR on a full disk
+MNT=$TMP/disk
+mkdir -p "$MNT"
+trap 'umount "$MNT" 2>/dev/null; rm -rf "$TMP"' EXIT
+if ! mount -t tmpfs -o size=48k tmpfs "$MNT" 2>/dev/null; then
+    echo "SKIP: cannot mount a tmpfs here: the full-disk part did not run"
+    exit 0
+fi
+run "$TMP/full" "$MPIRR" record --local "$MNT/loc" -o "$TMP/r3" -- "${LAUNCH[@]}" "$ENDLESS" "$TMP/fullout" 1200
+[ "$STATUS" -eq 0 ] || { cat "$TMP/full.err" >&2; fail "full local disk: the program exited $STATUS"; }
+[ "$(grep -c "No space left on device; the recording of this rank stops" "$TMP/full.err")" -eq "$NP" ] ||
+    { cat "$TMP/full.err" >&2; fail "full local disk: not every rank said its recording stopped"; }
+[ -z "$(ls -A "$MNT/loc")" ] && [ ! -e "$TMP/r3/local" ] || fail "full local disk: files left behind"
+"$MPIRR" stat --json "$TMP/r3" >"$TMP/full.json" 2>"$TMP/full.stat.err" || { cat "$TMP/full.stat.err" >&2; fail "full local disk: stat refused the recording"; }
+python3 - "$TMP/full.json" "$NP" <<'PY' || fail "full local disk: stat does not say every rank's recording stopped early"
+import json, sys
+ranks = json.load(open(sys.argv[1]))["ranks"]
+assert len(ranks) == int(sys.argv[2]) and all(r["ending"] == "recording stopped early" for r in ranks), ranks
+PY
+echo "ok: a full local DIR stops the recording as a full disk does; the files still end up in the recording"
