@@ -6,7 +6,10 @@
 #    finish as recorded;
 #  - NODE_KILL, whose ranks on node 2 SIGKILL themselves at round 30: they move nothing, so
 #    mpirr record gathers their files from node 2 over ssh; the recording is then complete
-#    (node 2's /tmp empty) and a noisy replay follows rank 0's recorded orders up to the kill.
+#    (node 2's /tmp empty) and a noisy replay follows rank 0's recorded orders up to the kill;
+#  - the same when record cannot reach node 2 (MPIRR_SSH=false, as a host that refuses ssh):
+#    one line naming node 2, its folder and the command to run, exit status non-zero, the
+#    recording refused by stat until that command (run as printed) gathers it.
 . "$(dirname "$0")/lib.sh"
 NODE_KILL=${6:?node_kill program}
 cluster_up 2 --no-slurm
@@ -68,3 +71,22 @@ for at, rec in re.findall(r"at event (\d+), recorded: killed at event (\d+)", op
     assert at == rec, (at, rec)
 PY
 echo "ok: node 2's killed ranks gathered over ssh by record; the replay follows the recorded orders"
+
+rm -rf rec
+run_killed "$TMP/unreached" "${NODE1[@]}" env MPIRR_SSH=false "$MPIRR" record --local "$LOCAL" -o rec -- \
+    "${LAUNCH[@]}" "$NODE_KILL" mpirr-node2 30
+line=$(grep '^mpirr: rank files' "$TMP/unreached.err")
+[ "$(printf '%s\n' "$line" | grep -c .)" -eq 1 ] || { cat "$TMP/unreached.err" >&2; fail "expected one line about node 2's rank files"; }
+printf '%s\n' "$line" | grep -q "ranks 2,3 are still on mpirr-node2 in $LOCAL/mpirr-" || fail "the line does not name node 2's ranks and folder: $line"
+grep -q '^local-pending 2$' rec/manifest || fail "the manifest does not say 2 ranks are pending"
+run "$TMP/stat-inc" "${NODE1[@]}" "$MPIRR" stat rec
+expect_error "$TMP/stat-inc" "is incomplete" "mpirr gather"
+cmd=$(printf '%s\n' "$line" | sed -n 's/.*: run `\(.*\)`$/\1/p')
+[ -n "$cmd" ] || fail "no command in: $line"
+run "$TMP/gather" "${NODE1[@]}" bash -c "$cmd"
+[ "$STATUS" -eq 0 ] || { cat "$TMP/gather.err" >&2; fail "the printed command failed: $cmd"; }
+nothing_left "gathered by hand"
+grep -q '^local-pending' rec/manifest && fail "the manifest still says ranks are pending after gather"
+grep -q '^ranks 4$' rec/manifest || fail "gather did not complete the manifest"
+"$MPIRR" stat rec >/dev/null 2>"$TMP/stat.err" || { cat "$TMP/stat.err" >&2; fail "stat refused the gathered recording"; }
+echo "ok: an unreachable node is one line with the command, which gathers the recording"

@@ -18,6 +18,7 @@
 #include "local_files.h"
 #include "rank_log.h"
 #include "reserve.h"
+#include "settings.h"
 #include "shell_quote.h"
 #include "strlist.h"
 
@@ -279,7 +280,8 @@ static void gather_remote(const mpirr_placement *p, const char *out, int srun)
     shell_print_command(f, 5, words); /* ssh hands the remote shell one string */
     fclose(f);
     cmd[sizeof cmd - 1] = 0;
-    char *argv[] = {"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", (char *)p->host,
+    const char *ssh = mpirr_setting_text(MPIRR_SET_SSH); /* checked: environment_check */
+    char *argv[] = {(char *)(ssh ? ssh : "ssh"), "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", (char *)p->host,
                     cmd, NULL};
     child_capture(argv, buf, sizeof buf);
 }
