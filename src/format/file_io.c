@@ -82,6 +82,15 @@ int mpirr_map_grow(const char *path, void **map, size_t len, size_t new_len, cha
 
 int mpirr_file_move(const char *from, const char *tmp, const char *to)
 {
+    /* on one file system a rename is the whole move, and as safe */
+    struct stat st;
+    if (lstat(from, &st)) return -1;
+    if (!S_ISREG(st.st_mode)) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (!rename(from, to)) return 0;
+    if (errno != EXDEV) return -1;
     int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
     if (in < 0) return -1;
     unlink(tmp);

@@ -28,10 +28,10 @@ void *mpirr_map_create(const char *path, size_t len, char *err, size_t errlen);
 int mpirr_map_grow(const char *path, void **map, size_t len, size_t new_len, char *err,
                    size_t errlen);
 
-/* Moves the file at from to the path to, possibly on another file system, as a crash would
- * leave either whole: copied to tmp (a name beside to; a stale one is removed first), fsync'ed,
+/* Moves the regular file at from to the path to: renamed on one file system; on another, as a
+ * crash would leave either whole: copied to tmp (a name beside to; a stale one is removed first), fsync'ed,
  * renamed to to, and only then is from unlinked. O_NOFOLLOW both ways: a symlink is never
- * followed. Async-signal-safe (open, read, write, fsync, rename, unlink, close only), so a
+ * followed. Async-signal-safe (lstat, open, read, write, fsync, rename, unlink, close only), so a
  * dying rank's handler can call it. 0, or -1 with errno (from left as it was). */
 int mpirr_file_move(const char *from, const char *tmp, const char *to);
 
