@@ -75,14 +75,14 @@ echo "ok: node 2's killed ranks gathered over ssh by record; the replay follows 
 rm -rf rec
 run_killed "$TMP/unreached" "${NODE1[@]}" env MPIRR_SSH=false "$MPIRR" record --local "$LOCAL" -o rec -- \
     "${LAUNCH[@]}" "$NODE_KILL" mpirr-node2 30
-line=$(grep '^mpirr: rank files' "$TMP/unreached.err")
-[ "$(printf '%s\n' "$line" | grep -c .)" -eq 1 ] || { cat "$TMP/unreached.err" >&2; fail "expected one line about node 2's rank files"; }
-printf '%s\n' "$line" | grep -q "ranks 2,3 are still on mpirr-node2 in $LOCAL/mpirr-" || fail "the line does not name node 2's ranks and folder: $line"
+gline=$(grep '^mpirr: rank files' "$TMP/unreached.err")
+[ "$(printf '%s\n' "$gline" | grep -c .)" -eq 1 ] || { cat "$TMP/unreached.err" >&2; fail "expected one line about node 2's rank files"; }
+printf '%s\n' "$gline" | grep -q "ranks 2, 3 are still on mpirr-node2 in $LOCAL/mpirr-" || fail "the line does not name node 2's ranks and folder: $gline"
 grep -q '^local-pending 2$' rec/manifest || fail "the manifest does not say 2 ranks are pending"
 run "$TMP/stat-inc" "${NODE1[@]}" "$MPIRR" stat rec
 expect_error "$TMP/stat-inc" "is incomplete" "mpirr gather"
-cmd=$(printf '%s\n' "$line" | sed -n 's/.*: run `\(.*\)`$/\1/p')
-[ -n "$cmd" ] || fail "no command in: $line"
+cmd=$(printf '%s\n' "$gline" | sed -n 's/.*: run `\(.*\)`$/\1/p')
+[ -n "$cmd" ] || fail "no command in: $gline"
 run "$TMP/gather" "${NODE1[@]}" bash -c "$cmd"
 [ "$STATUS" -eq 0 ] || { cat "$TMP/gather.err" >&2; fail "the printed command failed: $cmd"; }
 nothing_left "gathered by hand"
