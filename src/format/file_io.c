@@ -80,6 +80,43 @@ int mpirr_map_grow(const char *path, void **map, size_t len, size_t new_len, cha
     return 0;
 }
 
+int mpirr_file_move(const char *from, const char *tmp, const char *to)
+{
+    /* on one file system a rename is the whole move, and as safe */
+    struct stat st;
+    if (lstat(from, &st)) return -1;
+    if (!S_ISREG(st.st_mode)) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (!rename(from, to)) return 0;
+    if (errno != EXDEV) return -1;
+    int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+    if (in < 0) return -1;
+    unlink(tmp);
+    int out = mpirr_create_file(tmp, O_WRONLY), e = out < 0 ? errno : 0;
+    char buf[16384]; /* on the stack of a signal handler too: no allocation */
+    while (!e) {
+        ssize_t r = read(in, buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            e = r < 0 ? errno : 0;
+            break;
+        }
+        if (mpirr_write_all(out, buf, (size_t)r)) e = errno;
+    }
+    if (!e && fsync(out)) e = errno;
+    if (out >= 0 && close(out) && !e) e = errno;
+    close(in);
+    if (!e && rename(tmp, to)) e = errno;
+    if (e) {
+        if (out >= 0) unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    return unlink(from);
+}
+
 static const char *file_type_name(mode_t mode)
 {
     if (S_ISFIFO(mode)) return "a FIFO";

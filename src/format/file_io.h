@@ -28,6 +28,13 @@ void *mpirr_map_create(const char *path, size_t len, char *err, size_t errlen);
 int mpirr_map_grow(const char *path, void **map, size_t len, size_t new_len, char *err,
                    size_t errlen);
 
+/* Moves the regular file at from to the path to: renamed on one file system; on another, as a
+ * crash would leave either whole: copied to tmp (a name beside to; a stale one is removed first), fsync'ed,
+ * renamed to to, and only then is from unlinked. O_NOFOLLOW both ways: a symlink is never
+ * followed. Async-signal-safe (lstat, open, read, write, fsync, rename, unlink, close only), so a
+ * dying rank's handler can call it. 0, or -1 with errno (from left as it was). */
+int mpirr_file_move(const char *from, const char *tmp, const char *to);
+
 /* Readers: opens path read-only only if it is a regular file. A FIFO, device or directory
  * put where a recording file belongs would block a reader forever or feed it endless bytes,
  * so the open itself does not block (O_NONBLOCK, cleared again afterwards) and fstat checks

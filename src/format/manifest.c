@@ -89,6 +89,8 @@ int mpirr_manifest_write(const char *dir, const mpirr_manifest *m, char *err, si
     if (m->exe[0]) put_escaped(f, "exe", m->exe);
     if (m->fingerprint) fprintf(f, "fingerprint %016" PRIx64 "\n", m->fingerprint);
     if (m->exit_status >= 0) fprintf(f, "exit-status %d\n", m->exit_status);
+    if (m->local_dir[0]) put_escaped(f, "local", m->local_dir);
+    if (m->local_pending > 0) fprintf(f, "local-pending %d\n", m->local_pending);
     int bad = ferror(f);
     if (fclose(f) || bad || rename(tmp, path)) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
@@ -219,6 +221,12 @@ int mpirr_manifest_read(const char *dir, mpirr_manifest *m, char *err, size_t er
         } else if (!strcmp(line, "exit-status")) {
             if ((rc = field_number("exit-status", val, 0, 255, &num, err, errlen, path, n))) break;
             m->exit_status = (int)num;
+        } else if (!strcmp(line, "local")) {
+            snprintf(m->local_dir, sizeof m->local_dir, "%s", val);
+        } else if (!strcmp(line, "local-pending")) {
+            if ((rc = field_number("local-pending", val, 0, MPIRR_MAX_RANKS, &num, err, errlen, path, n)))
+                break;
+            m->local_pending = (int)num;
         }
     }
     free(line);

@@ -37,6 +37,9 @@ typedef struct mpirr_manifest {
     char exe[4096];       /* application executable, "" unknown */
     uint64_t fingerprint; /* fingerprint.h of exe, 0 unknown */
     int exit_status;      /* launcher's exit status, -1 unknown */
+    /* record --local (local_files.h) */
+    char local_dir[4096]; /* the ranks' node-local DIR, "" without --local */
+    int local_pending;    /* ranks whose files are still on their nodes: 0 complete */
 } mpirr_manifest;
 
 void mpirr_manifest_init(mpirr_manifest *m);

@@ -43,6 +43,7 @@ static void note_in_tail(int sig, siginfo_t *info, void *ucontext)
 {
     (void)info, (void)ucontext;
     mpirr_log_set_ending(mpirr_rt.writer, MPIRR_END_SIGNAL, sig);
+    mpirr_local_finish();
 }
 
 /* on_exit, not atexit: the ending keeps the status the program exited with */

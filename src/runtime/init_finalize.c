@@ -174,6 +174,7 @@ static void start(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &mpirr_rt.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &mpirr_rt.nranks);
     mpirr_status_fields_check();
+    if (mpirr_rt.mode == MPIRR_MODE_RECORD) mpirr_local_start();
     mpirr_log_path(mpirr_rt.log_path, sizeof mpirr_rt.log_path, mpirr_rt.dir, mpirr_rt.rank, "log");
     mpirr_rt.have_shadow = PMPI_Comm_dup(MPI_COMM_SELF, &mpirr_rt.shadow) == MPI_SUCCESS;
     if (mpirr_rt.mode == MPIRR_MODE_RECORD) start_recording();
@@ -302,6 +303,7 @@ int mpirr_MPI_Abort(MPI_Comm comm, int errorcode)
     if (mpirr_rt.active) {
         mpirr_crash_guard_remove();
         if (mpirr_rt.writer) mpirr_log_set_ending(mpirr_rt.writer, MPIRR_END_ABORT, errorcode);
+        mpirr_local_finish();
         if (mpirr_rt.mode == MPIRR_MODE_REPLAY)
             mpirr_replay_abort(errorcode);
     }

@@ -182,6 +182,14 @@ void mpirr_log_header_fill(mpirr_log_header *h, uint32_t flags);
  * program runs on unrecorded. Called with the runtime lock held. */
 void mpirr_recording_stopped(uint64_t event, int why);
 
+/* ---- local_record.c: record --local (MPIRR_LOCAL_DIR) ---- */
+/* Record mode with MPIRR_LOCAL_DIR, at MPI_Init (collective; rank known, log not yet open):
+ * points mpirr_rt.dir at this node's folder, or ends the job with one line. */
+void mpirr_local_start(void);
+/* Moves this rank's files into the recording (once; async-signal-safe): at exit, MPI_Abort or
+ * a fatal signal, after the ending is noted. Nothing without record --local. */
+void mpirr_local_finish(void);
+
 /* ---- replay_wait.c: waits for a recorded success without starving other ranks of the core
  * (the records themselves: replay_cursor.h) ---- */
 int mpirr_replay_wait(MPI_Request *req, MPI_Status *st);

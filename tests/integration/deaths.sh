@@ -1,5 +1,5 @@
 #!/bin/bash
-# deaths.sh MPIRR IMPL DIE_PROGRAM [MODE [events]]
+# deaths.sh MPIRR IMPL DIE_PROGRAM [MODE [events|local]]
 # A run that dies while recorded still leaves a recording that replays up to the death, for
 # every way a run dies: SIGSEGV, abort() (SIGABRT), MPI_Abort, exit() without MPI_Finalize, and
 # SIGTERM/SIGINT sent to the launcher. The dying round depends on message order, so an equal
@@ -7,11 +7,15 @@
 # the receives still awaiting a verdict at the death come back from the pending file. With
 # "events" the run also keeps its event history, which must hold every call rank 0 made up to
 # its death (the last event the crash noted, MPI_Abort's own record), read as cut off, not
-# damaged; the replays are then left to the other variants.
+# damaged; the replays are then left to the other variants. With "local" the run records with
+# --local into a node-local folder (here a scratch folder): the dying ranks (and mpirr record,
+# for those killed outright) must leave the whole recording in the recording directory and
+# nothing in the local folder.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3 MODE=${4:-sources} EVENTS=${5:-} NP=4 REPLAYS=3
 EVOPT=()
 [ "$EVENTS" = events ] && EVOPT=(--events) && REPLAYS=0
+[ "$EVENTS" = local ] && EVOPT=(--local "$TMP/node")
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 
 # run_until_hang OUT_PREFIX SIGNAL DOING CMD...: runs CMD, and when it prints "dying: DOING" (rank 0
@@ -59,6 +63,14 @@ PY
     echo "ok: $1: rank 0's event history holds events 1..$(grep -vc '^#' "$TMP/ev-$1.txt")"
 }
 
+# check_gathered HOW: --local left every rank's files in the recording, none on the "node".
+check_gathered() {
+    grep -q '^local ' "$TMP/rec/manifest" || fail "$1: the manifest does not say --local"
+    [ ! -e "$TMP/rec/local" ] || fail "$1: placement files are left in the recording: $(ls "$TMP/rec/local")"
+    [ -z "$(ls -A "$TMP/node")" ] || fail "$1: files are left in the local folder: $(ls -R "$TMP/node")"
+    [ "$(ls "$TMP/rec"/rank-*.log | wc -l)" -eq "$NP" ] || fail "$1: not every rank's log is in the recording"
+}
+
 check_death() { # HOW ENDING_PATTERN [SIGNAL [WHILE]]: WHILE (hang/poll) is what rank 0 does when signalled
     how=$1 pattern=$2 sig=${3:-} while=${4:-hang}
     rm -rf "$TMP/rec"
@@ -69,6 +81,7 @@ check_death() { # HOW ENDING_PATTERN [SIGNAL [WHILE]]: WHILE (hang/poll) is what
     fi
     [ "$STATUS" -ne 0 ] || fail "$how: the recorded run exited 0"
     grep -q "^dying: " "$TMP/rec-$how.seen" || fail "$how: the recorded run did not reach its death"
+    [ "$EVENTS" = local ] && check_gathered "$how"
     "$MPIRR" stat --json "$TMP/rec" >"$TMP/stat-$how.json" 2>"$TMP/stat-$how.err" ||
         { cat "$TMP/stat-$how.err" >&2; fail "$how: mpirr stat failed on the recording"; }
     python3 - "$TMP/stat-$how.json" "$pattern" <<'PY' || fail "$how: stat does not say rank 0 ended with $pattern"

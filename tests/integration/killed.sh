@@ -1,14 +1,18 @@
 #!/bin/bash
-# killed.sh MPIRR IMPL PROG MODE [RUNS]
+# killed.sh MPIRR IMPL PROG MODE [RUNS [local]]
 # A recorded run whose ranks are all killed (SIGKILL) at a random moment replays exactly to the
 # recorded point and no further, in every mode: each rank is held before the first call the
 # recorded run did not finish, `mpirr replay` says so in one line, ends the job and fails. The
 # replay, under timing noise, writes what the recorded ranks wrote (each rank may write the one
 # line it had computed when the kill came before its write), so the nondeterministic orders
 # were followed; native runs of 60 rounds differ (checked here), so they had to be. PROG is
-# endless_storm.
+# endless_storm. With "local" the runs record with --local into a node-local folder (a scratch
+# folder here): the killed ranks move nothing themselves, so mpirr record must gather every
+# rank's files into the recording and leave nothing behind.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3 MODE=$4 RUNS=${5:-10} NP=4
+LOCAL=()
+[ "${6:-}" = local ] && LOCAL=(--local "$TMP/node")
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 
 rounds_of() { cat "$1" 2>/dev/null | grep -c '^round'; }
@@ -18,7 +22,7 @@ rounds_of() { cat "$1" 2>/dev/null | grep -c '^round'; }
 record_and_kill() {
     i=$1 rec=$TMP/rec$1 out=$TMP/out$1
     want=$((RANDOM % 25 + 1))
-    timeout -k 10 "$RUN_TIMEOUT" "$MPIRR" record --mode "$MODE" -o "$rec" -- "${LAUNCH[@]}" \
+    timeout -k 10 "$RUN_TIMEOUT" "$MPIRR" record --mode "$MODE" "${LOCAL[@]}" -o "$rec" -- "${LAUNCH[@]}" \
         "$PROG" "$out" >"$TMP/rec$i.out" 2>"$TMP/rec$i.err" &
     pid=$!
     while [ "$(rounds_of "$out.0")" -lt "$want" ]; do
@@ -30,6 +34,12 @@ record_and_kill() {
     kill -KILL $pids
     wait "$pid"
     [ "$?" -ne 0 ] || fail "run $i: the killed run exited 0"
+    [ -z "${LOCAL[*]}" ] || {
+        grep -q '^mpirr: rank files' "$TMP/rec$i.err" && fail "run $i: record did not gather: $(cat "$TMP/rec$i.err")"
+        [ ! -e "$rec/local" ] && [ -z "$(ls -A "$TMP/node")" ] ||
+            fail "run $i: files left after gathering: $(ls -R "$rec/local" "$TMP/node")"
+        [ "$(ls "$rec"/rank-*.log | wc -l)" -eq "$NP" ] || fail "run $i: not every rank's log was gathered"
+    }
 }
 
 # check_replay I: the replay ends where the recording does, having written the same lines.

@@ -12,6 +12,7 @@
 #include "elf_mpi.h"
 #include "environment.h"
 #include "libc_unrecorded.h"
+#include "local_gather.h"
 #include "manifest.h"
 #include "number_parse.h"
 #include "libc_sources.h"
@@ -22,11 +23,12 @@
 #include "run_opts.h"
 #include "run_command.h"
 
-enum { OPT_OUTPUT, OPT_MODE, OPT_NO_WTIME, OPT_WTIME_RES, OPT_EVENTS, OPT_FORCE,
+enum { OPT_OUTPUT, OPT_LOCAL, OPT_MODE, OPT_NO_WTIME, OPT_WTIME_RES, OPT_EVENTS, OPT_FORCE,
        OPT_LIBC /* + group */ };
 
 static const struct cli_opt record_opts[] = {
     {"output", 'o', 1, OPT_OUTPUT},
+    {"local", 0, 1, OPT_LOCAL},
     {"mode", 0, 1, OPT_MODE},
     {"no-wtime", 0, 0, OPT_NO_WTIME},
     {"wtime-resolution", 0, 1, OPT_WTIME_RES},
@@ -43,6 +45,7 @@ static const struct cli_opt record_opts[] = {
 
 struct record_args {
     const char *dir; /* NULL: the default name */
+    const char *local; /* --local DIR (or MPIRR_LOCAL_DIR), or NULL */
     const char *mode; /* MPIRR_RECORD_MODE, checked */
     int wtime, events, force;
     const char *wtime_resolution; /* as given, or NULL */
@@ -87,6 +90,7 @@ static int parse(int argc, char **argv, struct record_args *a)
     struct opt_scan s;
     opt_init(&s, "record", argc, argv);
     a->dir = NULL;
+    a->local = NULL;
     a->mode = mpirr_settings[MPIRR_SET_RECORD_MODE].dflt;
     a->wtime = 1;
     a->wtime_resolution = NULL;
@@ -99,6 +103,7 @@ static int parse(int argc, char **argv, struct record_args *a)
         case OPT_BAD:
         case OPT_HELP: return id;
         case OPT_OUTPUT: a->dir = v; break;
+        case OPT_LOCAL: a->local = v; break;
         case OPT_MODE:
             if (environment_check_option("record", "mode", MPIRR_SET_RECORD_MODE, v) != 0)
                 return OPT_BAD;
@@ -171,6 +176,27 @@ static void warn_openmp(const struct session *s)
                   "another (docs/threads.md)", app, so);
 }
 
+/* --local DIR: absolute (the ranks may start elsewhere) in MPIRR_LOCAL_DIR, which reaches every
+ * rank like the other passed settings, and OUT/local ready for the ranks' placement files. 0, or
+ * an exit status after a message. */
+static int local_start(struct record_args *a, const char *cwd, const char *out, mpirr_manifest *m)
+{
+    if (!a->local) a->local = getenv("MPIRR_LOCAL_DIR");
+    if (!a->local) return 0;
+    if (!*a->local) {
+        cli_error("record: --local needs a directory");
+        return CLI_EXIT_USAGE;
+    }
+    int n = snprintf(m->local_dir, sizeof m->local_dir, "%s%s%s", a->local[0] == '/' ? "" : cwd,
+                     a->local[0] == '/' ? "" : "/", a->local);
+    if (n >= (int)sizeof m->local_dir - MPIRR_RUN_ID_DIGITS - 16) {
+        cli_error("record: --local %s: the path is too long", a->local);
+        return CLI_EXIT_USAGE;
+    }
+    setenv("MPIRR_LOCAL_DIR", m->local_dir, 1);
+    return local_prepare(out);
+}
+
 int cmd_record(int argc, char **argv)
 {
     struct record_args a;
@@ -208,17 +234,19 @@ int cmd_record(int argc, char **argv)
     s.run_id = run_id_text;
     if (recording_manifest_start(&m, &run_id, a.mode, mpi_impl_name(s.impl), a.wtime, cwd, a.argc,
                                  a.argv) != 0 ||
-        recording_manifest_write(dir, &m) != 0) {
+        (rc = local_start(&a, cwd, dir, &m)) != 0 || recording_manifest_write(dir, &m) != 0) {
         mpirr_manifest_free(&m);
-        return CLI_EXIT_FAIL;
+        return rc ? rc : CLI_EXIT_FAIL;
     }
     int status = session_run(&s);
+    /* --local: whatever the ranks could not move themselves is fetched from their nodes now */
+    if (m.local_dir[0]) m.local_pending = local_gather_all(dir, &m, s.li.launcher == LAUNCH_SRUN);
     recording_fill_from_logs(dir, &m);
     m.exit_status = status;
     if (m.nranks == 0 && status == 0)
         status = report_no_logs(dir, &s);
     /* A recording whose manifest is incomplete must not look like a success. */
-    if (recording_manifest_write(dir, &m) != 0 && status == 0)
+    if ((recording_manifest_write(dir, &m) != 0 || m.local_pending) && status == 0)
         status = CLI_EXIT_FAIL;
     /* what a replay will give live values for: said now, while the run can be recorded again */
     struct libc_unrecorded unrecorded = {0};

@@ -7,6 +7,7 @@ static const struct command commands[] = {
     {"record", cmd_record, "record", 1},
     {"replay", cmd_replay, "replay", 1},
     {"run", cmd_run, "run", 1},
+    {"gather", cmd_gather, "gather", 0},
     {"stat", cmd_stat, "stat", 0},
     {"events", cmd_events, "events", 0},
     {"races", cmd_races, "races", 0},

@@ -24,7 +24,7 @@
 static const char rank_log_pattern[] = "rank-*.log";
 static const char *const recording_files[] = {
     rank_log_pattern, "rank-*.tail", "rank-*.pending", "rank-*.events", "sync-*.log",
-    "sync-*.tail", "*.log.new", "manifest", "manifest.tmp", "flip", MPIRR_ERRLOG_NAME,
+    "sync-*.tail", "*.log.new", "manifest", "manifest.tmp", "flip", ".*.moving", MPIRR_ERRLOG_NAME,
     MPIRR_HOLDLOG_NAME, NULL,
 };
 

@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "diag.h"
 #include "event_trace.h"
+#include "local_files.h"
 #include "rank_log.h"
 #include "recdir.h"
 #include "reserve.h"
@@ -189,6 +191,24 @@ static int check_ranks(struct recording *r)
     return rc;
 }
 
+/* record --local: ranks whose files are still on their nodes have a placement file left in
+ * DIR/local (local_files.h); the recording is not whole until `mpirr gather` fetched them. */
+static int check_gathered(const struct recording *r)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/" MPIRR_LOCAL_SUBDIR, r->dir);
+    int left = r->m.local_pending;
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));)
+        left += !strncmp(e->d_name, "rank-", 5) && !r->m.local_pending;
+    if (d) closedir(d);
+    if (!left) return 0;
+    cli_error("%s is incomplete: the files of %d rank%s recorded with --local are still on their "
+              "nodes (%s names where): gather them there with `mpirr gather` (mpirr help gather)",
+              r->dir, left, left == 1 ? "" : "s", path);
+    return CLI_EXIT_USAGE;
+}
+
 int recording_open(const char *dir_arg, struct recording *r)
 {
     mpirr_manifest_init(&r->m);
@@ -202,6 +222,10 @@ int recording_open(const char *dir_arg, struct recording *r)
         return CLI_EXIT_USAGE;
     }
     mpirr_run_id_expect(&r->m.run_id); /* every file read from now on is checked */
+    if ((rc = check_gathered(r))) {
+        mpirr_manifest_free(&r->m);
+        return rc;
+    }
     /* mpirr record was killed before it could complete the manifest; the logs still know. */
     if (r->m.nranks < 0) {
         recording_fill_from_logs(r->dir, &r->m);

@@ -1,0 +1,302 @@
+/* local_gather.c: see local_gather.h. A placement file that is still in OUT/local is the only
+ * sign that a rank's files are not in the recording: a rank removes its own once its files are
+ * moved, gather removes those of the ranks it moved. */
+#include "local_gather.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "diag.h"
+#include "file_io.h"
+#include "local_files.h"
+#include "rank_log.h"
+#include "reserve.h"
+#include "settings.h"
+#include "shell_quote.h"
+#include "strlist.h"
+
+struct placements {
+    mpirr_placement *v;
+    size_t n, cap;
+};
+
+static void subdir(char *buf, size_t n, const char *out)
+{
+    snprintf(buf, n, "%s/" MPIRR_LOCAL_SUBDIR, out);
+}
+
+int local_prepare(const char *out)
+{
+    char path[PATH_MAX];
+    subdir(path, sizeof path, out);
+    if (mkdir(path, 0777) && errno != EEXIST) {
+        cli_error("cannot create %s: %s", path, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    DIR *d = opendir(path);
+    if (!d) {
+        cli_error("cannot read %s: %s", path, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    int rc = 0;
+    for (struct dirent *e; !rc && (e = readdir(d));) {
+        char file[PATH_MAX + 300];
+        if (strncmp(e->d_name, "rank-", 5)) continue;
+        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+        if (unlink(file) && errno != ENOENT) {
+            cli_error("cannot remove %s: %s", file, strerror(errno));
+            rc = CLI_EXIT_FAIL;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+static int by_place(const void *a, const void *b)
+{
+    const mpirr_placement *x = a, *y = b;
+    int c = strcmp(x->host, y->host);
+    if (!c) c = strcmp(x->folder, y->folder);
+    return c ? c : (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* The placement files left in OUT/local, sorted by host and folder; one that cannot be read
+ * is said (unless quiet) and kept with no host. -1 if OUT/local cannot be listed for another
+ * reason than being gone. */
+static int list_placements(const char *out, const mpirr_run_id *id, struct placements *p, int quiet)
+{
+    memset(p, 0, sizeof *p);
+    char path[PATH_MAX];
+    subdir(path, sizeof path, out);
+    DIR *d = opendir(path);
+    if (!d) return errno == ENOENT ? 0 : -1;
+    int rc = 0;
+    for (struct dirent *e; !rc && (e = readdir(d));) {
+        int rank = mpirr_placement_rank_of(e->d_name);
+        if (rank < 0) continue;
+        if (an_reserve((void **)&p->v, &p->cap, p->n + 1, sizeof *p->v)) {
+            rc = -1;
+            break;
+        }
+        char file[PATH_MAX + 300], err[1024];
+        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+        mpirr_placement *pl = &p->v[p->n++];
+        if (mpirr_placement_read(file, rank, id, pl, err, sizeof err)) {
+            if (!quiet) cli_error("%s", err);
+            pl->host[0] = pl->folder[0] = 0;
+        }
+    }
+    closedir(d);
+    if (p->n) qsort(p->v, p->n, sizeof *p->v, by_place);
+    return rc;
+}
+
+static const char *self_exe(void)
+{
+    static char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    path[n > 0 ? n : 0] = 0;
+    return n > 0 ? path : "mpirr";
+}
+
+static int same_place(const mpirr_placement *a, const mpirr_placement *b)
+{
+    return !strcmp(a->host, b->host) && !strcmp(a->folder, b->folder);
+}
+
+/* "ssh HOST MPIRR gather FOLDER -o OUT" as a user would type it. */
+static void gather_command(char *buf, size_t n, const mpirr_placement *p, const char *out)
+{
+    FILE *f = fmemopen(buf, n, "w");
+    if (!f) {
+        buf[0] = 0;
+        return;
+    }
+    char *words[] = {"ssh", (char *)p->host, (char *)self_exe(), "gather", (char *)p->folder,
+                     "-o", (char *)out, NULL};
+    shell_print_command(f, 7, words);
+    fclose(f);
+    buf[n - 1] = 0;
+}
+
+int local_pending_report(const char *out, const mpirr_manifest *m, int quiet)
+{
+    struct placements p;
+    if (list_placements(out, &m->run_id, &p, quiet)) {
+        cli_error("cannot read %s/" MPIRR_LOCAL_SUBDIR ": %s", out, strerror(errno));
+        free(p.v);
+        return 1;
+    }
+    for (size_t i = 0, j; !quiet && i < p.n; i = j) {
+        char ranks[256] = "", num[16], cmd[PATH_MAX * 3];
+        for (j = i; j < p.n && same_place(&p.v[i], &p.v[j]); j++) {
+            snprintf(num, sizeof num, "%d", p.v[j].rank);
+            strlist_append(ranks, sizeof ranks, num);
+        }
+        if (!p.v[i].host[0]) continue; /* said by list_placements */
+        gather_command(cmd, sizeof cmd, &p.v[i], out);
+        cli_error("rank files of rank%s %s are still on %s in %s: run `%s`", j - i > 1 ? "s" : "",
+                  ranks, p.v[i].host, p.v[i].folder, cmd);
+    }
+    int left = (int)p.n;
+    free(p.v);
+    if (!left) { /* complete: no folder of placements stays behind */
+        char path[PATH_MAX];
+        subdir(path, sizeof path, out);
+        rmdir(path);
+    }
+    return left;
+}
+
+/* The rank's log must carry the recording's run id (the other files are read with it). 0, or
+ * -1 after one line. */
+static int check_run_id(const char *folder, int rank, const mpirr_manifest *m)
+{
+    char path[PATH_MAX + 64], err[1024];
+    mpirr_log_path(path, sizeof path, folder, rank, "log");
+    if (access(path, F_OK)) return 0; /* killed before its log: its other files say little */
+    unsigned before = mpirr_run_id_refusals();
+    mpirr_run_id_expect(&m->run_id);
+    mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
+    if (rd) mpirr_log_reader_close(rd);
+    if (mpirr_run_id_refusals() == before) return 0; /* damage is for the readers to say */
+    cli_error("gather: %s; rank %d's files left in %s", err, rank, folder);
+    return -1;
+}
+
+/* Moves one file (name checked) of folder into out. 0, or -1 after one line. */
+static int move_one(const char *folder, const char *name, const char *out)
+{
+    char src[PATH_MAX + 300], tmp[PATH_MAX + 320], dst[PATH_MAX + 300];
+    snprintf(src, sizeof src, "%s/%s", folder, name);
+    snprintf(tmp, sizeof tmp, "%s/.%s.moving", out, name);
+    snprintf(dst, sizeof dst, "%s/%s", out, name);
+    struct stat st;
+    if (lstat(src, &st) || !S_ISREG(st.st_mode)) {
+        cli_error("gather: %s is not a regular file; left alone", src);
+        return -1;
+    }
+    if (mpirr_file_move(src, tmp, dst)) {
+        cli_error("gather: cannot move %s to %s: %s", src, dst, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* One pass over folder: moves the files of the ranks not refused. The number of problems. */
+static int move_folder(const char *folder, const char *out, const mpirr_manifest *m)
+{
+    DIR *d = opendir(folder);
+    if (!d) {
+        cli_error("gather: cannot read %s: %s", folder, strerror(errno));
+        return 1;
+    }
+    int problems = 0;
+    int refused[64], nrefused = 0; /* ranks whose log is another recording's */
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        int rank = mpirr_local_rank_of(e->d_name), skip = 0;
+        if (rank < 0) {
+            cli_error("gather: %s/%s is not a rank file; left alone", folder, e->d_name);
+            problems++;
+            continue;
+        }
+        for (int i = 0; i < nrefused; i++) skip |= refused[i] == rank;
+        if (skip) continue;
+        if (check_run_id(folder, rank, m)) {
+            if (nrefused < 64) refused[nrefused++] = rank;
+            problems++;
+            continue;
+        }
+        problems += move_one(folder, e->d_name, out) != 0;
+    }
+    closedir(d);
+    return problems;
+}
+
+/* Removes the placement files of this host's ranks in folder that have no file left there. */
+static void unplace(const char *folder, const char *out, const mpirr_manifest *m)
+{
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    struct placements p;
+    if (list_placements(out, &m->run_id, &p, 1) == 0)
+        for (size_t i = 0; i < p.n; i++) {
+            if (strcmp(p.v[i].host, host) || strcmp(p.v[i].folder, folder)) continue;
+            int left = 0;
+            DIR *d = opendir(folder);
+            for (struct dirent *e; d && (e = readdir(d));) left |= mpirr_local_rank_of(e->d_name) == p.v[i].rank;
+            if (d) closedir(d);
+            if (left) continue;
+            char path[PATH_MAX];
+            mpirr_placement_path(path, sizeof path, out, p.v[i].rank);
+            unlink(path);
+        }
+    free(p.v);
+}
+
+int local_gather_here(const char *folder, const char *out, const mpirr_manifest *m)
+{
+    char name[MPIRR_LOCAL_FOLDER_NAME_MAX];
+    mpirr_local_folder_name(&m->run_id, name);
+    const char *last = strrchr(folder, '/');
+    if (!last || strcmp(last + 1, name)) {
+        cli_error("gather: %s is not the node-local folder of the recording in %s (it would "
+                  "be named %s: the run id in %s/manifest)", folder, out, name, out);
+        return 1;
+    }
+    /* (POSIX: removing an entry while listing affects only whether that entry is listed) */
+    int problems = move_folder(folder, out, m);
+    unplace(folder, out, m);
+    rmdir(folder); /* empty now unless something was left alone */
+    return problems;
+}
+
+/* Runs "mpirr gather FOLDER -o OUT" on p's host over srun (when asked) or ssh; whether it
+ * worked is told by the placement files afterwards. */
+static void gather_remote(const mpirr_placement *p, const char *out, int srun)
+{
+    char buf[4096];
+    if (srun && getenv("SLURM_JOB_ID")) {
+        char *argv[] = {"srun", "--overlap", "-N1", "-n1", "-w", (char *)p->host,
+                        (char *)self_exe(), "gather", (char *)p->folder, "-o", (char *)out, NULL};
+        child_capture(argv, buf, sizeof buf);
+        struct stat st;
+        char path[PATH_MAX];
+        mpirr_placement_path(path, sizeof path, out, p->rank);
+        if (lstat(path, &st)) return; /* gathered */
+    }
+    char cmd[PATH_MAX * 3];
+    FILE *f = fmemopen(cmd, sizeof cmd, "w");
+    if (!f) return;
+    char *words[] = {(char *)self_exe(), "gather", (char *)p->folder, "-o", (char *)out, NULL};
+    shell_print_command(f, 5, words); /* ssh hands the remote shell one string */
+    fclose(f);
+    cmd[sizeof cmd - 1] = 0;
+    const char *ssh = mpirr_setting_text(MPIRR_SET_SSH); /* checked: environment_check */
+    char *argv[] = {(char *)(ssh ? ssh : "ssh"), "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", (char *)p->host,
+                    cmd, NULL};
+    child_capture(argv, buf, sizeof buf);
+}
+
+int local_gather_all(const char *out, const mpirr_manifest *m, int srun)
+{
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    struct placements p;
+    if (list_placements(out, &m->run_id, &p, 1) == 0)
+        for (size_t i = 0; i < p.n; i++) {
+            if (!p.v[i].host[0] || (i && same_place(&p.v[i], &p.v[i - 1]))) continue;
+            if (!strcmp(p.v[i].host, host)) local_gather_here(p.v[i].folder, out, m);
+            else gather_remote(&p.v[i], out, srun);
+        }
+    free(p.v);
+    return local_pending_report(out, m, 0);
+}

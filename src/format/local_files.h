@@ -1,0 +1,47 @@
+/* local_files.h: a recording made to node-local storage (`mpirr record --local DIR`, docs/format.md
+ * "Node-local recording"). Each rank writes its files into DIR/mpirr-<run id> on its node and one
+ * placement file, OUT/local/rank-NNNNN, into the recording; when it ends it moves its files into
+ * OUT and removes its placement file. A placement file left over names where a rank's files still
+ * are: `mpirr record` (or the user, with `mpirr gather`) fetches them from there. */
+#ifndef MPIRR_LOCAL_FILES_H
+#define MPIRR_LOCAL_FILES_H
+
+#include <stddef.h>
+
+#include "run_id.h"
+
+/* The recording's folder "OUT/local" of placement files. */
+#define MPIRR_LOCAL_SUBDIR "local"
+/* The folder of one recording inside DIR: "mpirr-" and the run id's 32 digits. */
+#define MPIRR_LOCAL_FOLDER_PREFIX "mpirr-"
+#define MPIRR_LOCAL_FOLDER_NAME_MAX (sizeof MPIRR_LOCAL_FOLDER_PREFIX + MPIRR_RUN_ID_DIGITS)
+
+typedef struct mpirr_placement {
+    int rank;
+    char host[256];   /* the node's host name */
+    char folder[4096]; /* absolute: DIR/mpirr-<run id> */
+    long pid;
+} mpirr_placement;
+
+/* "mpirr-<run id>". */
+void mpirr_local_folder_name(const mpirr_run_id *id, char out[MPIRR_LOCAL_FOLDER_NAME_MAX]);
+/* The rank of a rank file's name ("rank-NNNNN.SUFFIX" or "sync-NNNNN-TTTT.SUFFIX", five digits
+ * or more), or -1 for any other name. Async-signal-safe. */
+int mpirr_local_rank_of(const char *name);
+/* The rank of a placement file's name ("rank-NNNNN", five digits or more), or -1. */
+int mpirr_placement_rank_of(const char *name);
+/* OUT/local/rank-NNNNN. */
+void mpirr_placement_path(char *buf, size_t n, const char *out, int rank);
+/* Writes p as OUT/local/rank-NNNNN (new; the folder exists). 0, or -1 with one line in err. */
+int mpirr_placement_write(const char *out, const mpirr_placement *p, char *err, size_t errlen);
+/* Reads the placement file at path (untrusted: the host must be a host name, the folder absolute
+ * and named for the run id id). 0, or -1 with one line in err naming the file and the fault. */
+int mpirr_placement_read(const char *path, int rank, const mpirr_run_id *id, mpirr_placement *p,
+                         char *err, size_t errlen);
+/* Moves every file of rank (mpirr_local_rank_of) from the folder from into the folder to
+ * (mpirr_file_move, through a temporary ".NAME.moving" in to). Async-signal-safe: a dying rank's
+ * handler calls it. The number of the rank's files left in from (0: all moved), or -1 with errno
+ * if from cannot be listed. */
+int mpirr_local_move_rank(const char *from, const char *to, int rank);
+
+#endif
