@@ -331,8 +331,8 @@ static int await_first_set(int timeout_ms, char *err, size_t n)
             continue;
         }
         if (got < 0) {
-            if (!err[0]) snprintf(err, n, "mpirr closed the connection without accepting this "
-                                          "rank (mpirr's own line says why)");
+            if (!err[0]) snprintf(err, n, "it closed the connection without accepting this "
+                                          "rank (its own line says why)");
             return -1;
         }
         long left = until - now_ms();
