@@ -124,6 +124,8 @@ int mpirr_cw_read(int fd, mpirr_cw_inbox *in, char *err, size_t errlen)
         if (r < 0) {
             if (errno == EINTR) continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+            /* a process that ends with data unread sends a reset: it ended all the same */
+            if (errno == ECONNRESET) return -1;
             snprintf(err, errlen, "%s", strerror(errno));
             return -1;
         }

@@ -109,8 +109,8 @@ typedef struct mpirr_cw_inbox {
 
 /* Reads what fd has toward the next message. 1: a whole message is in the inbox (its header
  * u.h, its payload after it: mpirr_cw_payload); the next call starts a new one. 0: not yet
- * (EAGAIN). -1: the peer closed (err empty) or sent a bad header, or a read failed (a line
- * in err). */
+ * (EAGAIN). -1: the peer closed or reset the connection (err empty), or sent a bad header,
+ * or a read failed (a line in err). */
 int mpirr_cw_read(int fd, mpirr_cw_inbox *in, char *err, size_t errlen);
 static inline const void *mpirr_cw_payload(const mpirr_cw_inbox *in)
 {

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,6 +49,7 @@ static struct {
     int fd, evfd;
     pthread_t thread;
     int up, stopping, gone;
+    pid_t pid; /* a child the program forked has the memory, not the thread: it stays out */
     mpirr_ctl_slot *slot;
     mpirr_ctl_header *header;
     uint64_t want_seq, sent_seq, acked_seq, line_seq;
@@ -243,6 +245,16 @@ static void *channel_main(void *arg)
 
 /* ---- the rank's side ---- */
 
+/* The process's own pid, past any interposed getpid (a replay may return the recorded one);
+ * async-signal-safe. */
+static pid_t own_pid(void) { return (pid_t)syscall(SYS_getpid); }
+
+/* The channel is up, in this process. */
+static int channel_up(void)
+{
+    return __atomic_load_n(&ch.up, __ATOMIC_ACQUIRE) && own_pid() == ch.pid;
+}
+
 static void poke(void)
 {
     uint64_t one = 1;
@@ -265,7 +277,7 @@ static int wait_for(const uint64_t *word, uint64_t want)
 
 void mpirr_channel_flush(void)
 {
-    if (!__atomic_load_n(&ch.up, __ATOMIC_ACQUIRE)) return;
+    if (!channel_up()) return;
     uint64_t seq = __atomic_add_fetch(&ch.want_seq, 1, __ATOMIC_ACQ_REL);
     poke();
     wait_for(&ch.acked_seq, seq);
@@ -273,8 +285,7 @@ void mpirr_channel_flush(void)
 
 int mpirr_channel_line(unsigned which, const char *text, size_t n)
 {
-    if (!__atomic_load_n(&ch.up, __ATOMIC_ACQUIRE) || __atomic_load_n(&ch.gone, __ATOMIC_ACQUIRE))
-        return -1;
+    if (!channel_up() || __atomic_load_n(&ch.gone, __ATOMIC_ACQUIRE)) return -1;
     struct line_box *b = NULL;
     for (int i = 0; i < LINE_BOXES && !b; i++) {
         unsigned free_state = BOX_FREE;
@@ -315,7 +326,7 @@ int mpirr_channel_abort_view(int *first, uint64_t *progress_sum)
 
 int mpirr_channel_gone(void)
 {
-    return __atomic_load_n(&ch.up, __ATOMIC_ACQUIRE) && __atomic_load_n(&ch.gone, __ATOMIC_ACQUIRE);
+    return channel_up() && __atomic_load_n(&ch.gone, __ATOMIC_ACQUIRE);
 }
 
 /* Reads messages until the first SET (mpirr answers HELLO with it) or timeout_ms; 0 or -1. */
@@ -392,6 +403,7 @@ void mpirr_channel_open(const char *addr, mpirr_ctl_slot *slot, mpirr_ctl_header
         mpirr_fatal("replay of rank %d: cannot start the thread that talks to mpirr: %s",
                     mpirr_rt.rank, strerror(rc));
     }
+    ch.pid = own_pid();
     __atomic_store_n(&ch.up, 1, __ATOMIC_RELEASE);
     static int registered;
     if (!registered++) atexit(close_at_exit);
@@ -399,7 +411,7 @@ void mpirr_channel_open(const char *addr, mpirr_ctl_slot *slot, mpirr_ctl_header
 
 void mpirr_channel_close(void)
 {
-    if (!__atomic_exchange_n(&ch.up, 0, __ATOMIC_ACQ_REL)) return;
+    if (own_pid() != ch.pid || !__atomic_exchange_n(&ch.up, 0, __ATOMIC_ACQ_REL)) return;
     __atomic_store_n(&ch.stopping, 1, __ATOMIC_RELEASE);
     poke();
     pthread_join(ch.thread, NULL);

@@ -53,9 +53,9 @@ struct mpirr_runtime {
     uint64_t hold_event;    /* replay: the event this rank is held before (the recorded run
                                was stopped from outside there), 0 none */
     uint64_t *progress;     /* the progress word: in the mapped tail (record, rank_log.h), in
-                               the replay control file's slot (replay), else a dummy */
+                               the rank's replay control slot (replay), else a dummy */
     const uint64_t *stop;   /* replay: the position (replay_control.h) to hold this rank at, in
-                               its control slot, written by the CLI; else MPIRR_POS_NONE */
+                               its control slot, set by the CLI's SETs; else MPIRR_POS_NONE */
     uint64_t switch_event;  /* replay --flip: the first event this rank records freely
                                (flip.c), 0 once it does or without a flip */
     uint64_t steer_event;   /* replay --flip: the event of the flipped receive (on its rank) */

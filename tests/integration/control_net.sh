@@ -4,8 +4,9 @@
 # reach mpirr"). Each rank runs through a wrapper script, given on replay's command line:
 #  1. hidden: every rank runs in a mount namespace of its own where mpirr's MPIRR_TMPDIR is an
 #     empty tmpfs, with TMPDIR elsewhere (as a rank on another node would): two replays under
-#     noise end as recorded with the recorded output, and a session stops, steps and continues
-#     to the recorded end; the program's native runs differ (it races);
+#     noise end as recorded with the recorded output, a session stops, steps and continues
+#     to the recorded end, and a diverging replay's line reaches mpirr; the program's native
+#     runs differ (it races);
 #  2. unreachable: MPIRR_CONTROL names a closed port: every rank ends the job with one line
 #     "cannot reach mpirr at 127.0.0.1:1: Connection refused", within a bounded time;
 #  3. wrong token: mpirr refuses each rank with one line naming the peer ("wrong token"),
@@ -56,7 +57,13 @@ EOF
         { cat "$TMP/hses.out" >&2; fail "hidden session: step 0 2 did not hold rank 0 before event $((E1 + 2))"; }
     [ "$(grep '^digest ' "$TMP/hses.out")" = "$(grep '^digest ' "$TMP/rec.out")" ] ||
         { cat "$TMP/hses.out" >&2; fail "hidden session did not continue to the recorded end"; }
-    echo "ok: ranks that see none of mpirr's files replay as recorded (twice), stop, step, continue"
+    # another argument: the ranks diverge; their one line reaches mpirr over the connection
+    # (they cannot write mpirr's errors file), and the replay ends with status 70
+    run "$TMP/hdiv" "$MPIRR" replay "$REC" -- "${LAUNCH[@]}" "${HIDE_ENV[@]}" "$TMP/hide.sh" "$PROG" 9
+    [ "$STATUS" -eq 70 ] || { cat "$TMP/hdiv.err" >&2; fail "hidden divergence: exit status $STATUS, expected 70"; }
+    grep -q "^mpirr: replay of rank [0-9] diverged at event [0-9]* (" "$TMP/hdiv.err" ||
+        { cat "$TMP/hdiv.err" >&2; fail "hidden divergence: no rank's divergence line reached mpirr"; }
+    echo "ok: ranks that see none of mpirr's files replay as recorded (twice), stop, step, continue; a divergence line arrives"
 fi
 
 # wrapper NAME SCRIPT-LINE: a wrapper that changes MPIRR_CONTROL, then runs the rank.

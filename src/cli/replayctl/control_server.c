@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -361,6 +362,17 @@ static void *serve(void *arg)
 
 /* ---- the session's side ---- */
 
+/* One descriptor per rank: raises the soft limit as far as the job needs (not to the hard
+ * limit: launchers that close every descriptor up to it before a spawn would crawl). */
+static void room_for(int nranks)
+{
+    struct rlimit rl;
+    rlim_t need = (rlim_t)nranks + 256;
+    if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= need) return;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 /* HOST of the address the ranks get: MPIRR_CONTROL_HOST, else this host's name. */
 static int control_host(char *host, size_t n)
 {
@@ -400,6 +412,7 @@ int control_server_start(struct replay_control *c)
         return -1;
     }
     snprintf(c->address, sizeof c->address, "%s:%d:%s", host, port_of(sv->listen_fd), c->token);
+    room_for(c->nranks);
     sv->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     int rc = sv->wake_fd < 0 ? errno : pthread_create(&sv->thread, NULL, serve, sv);
     if (rc) {
