@@ -1,12 +1,13 @@
-/* replay_signals.c: how a replayed rank ends, in its replay control slot (replay_control.h), so that mpirr can say whether the replay ended as the recording did: a
- * fault or abort() (with the faulting pc's object and offset), MPI_Abort, exit() without
- * MPI_Finalize, divergence, or the end of a cut-off recording (endings.h). With
- * --hold-on-signal (the header's MPIRR_CTL_HOLD_ON_SIGNAL) a fault holds the rank inside the
- * signal handler, where a debugger attached to it sees the faulting frame, until mpirr releases
- * it; the signal then takes its course and the rank dies as it would have.
+/* replay_signals.c: how a replayed rank ends, in its replay control slot (replay_control.h),
+ * so that mpirr can say whether the replay ended as the recording did: a fault or abort()
+ * (with the faulting pc's object and offset), MPI_Abort, exit() without MPI_Finalize,
+ * divergence, or the end of a cut-off recording (endings.h). With --hold-on-signal (the
+ * header's MPIRR_CTL_HOLD_ON_SIGNAL) a fault holds the rank inside the signal handler, where a
+ * debugger attached to it sees the faulting frame, until mpirr releases it; the signal then
+ * takes its course and the rank dies as it would have.
  *
  * The slot is stopline.c's (mpirr_control_slot): this file only writes how the rank ended (one
- * store publishes the state, after the fields it describes). */
+ * store publishes the state, after the fields it describes; stopline.c sends it to mpirr). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>

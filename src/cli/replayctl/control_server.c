@@ -250,7 +250,8 @@ static int slot(struct control_server *sv, size_t i, const mpirr_cw_slot *m)
 static int append(const char *path, int create, const char *text, size_t n)
 {
     if (!path[0]) return 0;
-    int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0600);
+    int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0);
+    int fd = open(path, flags, 0600);
     if (fd < 0) return 0;
     ssize_t w = write(fd, text, n);
     close(fd);
