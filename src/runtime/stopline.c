@@ -129,8 +129,13 @@ void mpirr_stopline_reached(uint64_t pos, unsigned id)
     /* a debugger may attach to a held rank even where ptrace is limited to descendants */
     prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
     __atomic_store_n(&slot->state, MPIRR_CTL_HELD, __ATOMIC_RELEASE);
+    /* mpirr sends any stop it set before it got this ahead of its acknowledgement: a rank that
+     * gdb let run on after `mpirr continue` meets its old stop before its thread applied the
+     * new one, and must not hold there */
     mpirr_channel_flush();
-    mpirr_stopline_held();
-    wait_released(pos);
+    if (pos >= __atomic_load_n(&slot->stop, __ATOMIC_ACQUIRE)) {
+        mpirr_stopline_held();
+        wait_released(pos);
+    }
     __atomic_store_n(&slot->state, MPIRR_CTL_RUNNING, __ATOMIC_RELEASE);
 }

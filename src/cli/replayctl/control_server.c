@@ -242,6 +242,12 @@ static int slot(struct control_server *sv, size_t i, const mpirr_cw_slot *m)
     /* a rank entering MPI_Abort has its view before the acknowledgement it waits for */
     if (state == MPIRR_CTL_ABORTING) send_views(sv, (int)i);
     if (!m->seq || k->fd < 0) return 0;
+    /* a stop set before this report reaches the rank before the acknowledgement it waits for
+     * (a rank that holds checks its stop again then: stopline.c) */
+    pthread_mutex_lock(&c->lock);
+    int stale = k->set_version != c->set_version && send_set(sv, k);
+    pthread_mutex_unlock(&c->lock);
+    if (stale) return -1;
     mpirr_cw_ack a = {.seq = m->seq, .of = MPIRR_CW_SLOT};
     return send_to(k, MPIRR_CW_ACK, &a, sizeof a);
 }
