@@ -1,18 +1,18 @@
-/* replay_control.h: the replay control file (MPIRR_CONTROL, named replay-control in mpirr's
- * private directory, never in the recording), through which mpirr steers the ranks of a replay
- * and learns where they are. The CLI creates it before every replay with one slot per rank;
- * each rank maps it shared at MPI_Init. In its slot the CLI writes the
- * position the rank must stop at (its part of a stopline); the rank writes its progress at
- * every call, and when it stops or ends: where, in which call, its call site, how it ended;
- * and it counts the application's libc calls its recording did not hold (verdict.c names them).
+/* replay_control.h: the replay control state, through which mpirr steers the ranks of a
+ * replay and learns where they are: a header (the stopline's generation, flags) and one slot
+ * per rank. In its slot mpirr sets the position the rank must stop at (its part of a
+ * stopline); the rank writes its progress at every call, and when it stops or ends: where, in
+ * which call, its call site, how it ended; and it counts the application's libc calls its
+ * recording did not hold (verdict.c names them).
  *
  * Positions count half-events: 2E is just before event E (the call not made yet), 2E+1 just
  * after event E returned. A rank holds once its position reaches its slot's stop, and goes on
- * when the CLI raises stop past it. Slots are a cache line apart multiple, so ranks never
- * share one; the runtime reads its own stop word at every call (one load).
+ * when the CLI raises stop past it. The runtime reads its own stop word at every call (one
+ * load) and stores its progress word (one store), both in its own memory.
  *
- * The mapping is shared memory: it steers ranks on the host that runs mpirr (or on hosts that
- * share its page cache); docs/cli/replay.md says what happens elsewhere. */
+ * Nothing here is shared memory: mpirr keeps every slot in its memory, each rank its own slot
+ * and a copy of the header, and the two exchange their parts over a TCP connection
+ * (control_wire.h), so that ranks on any node are steered alike (docs/cli/replay.md). */
 #ifndef MPIRR_REPLAY_CONTROL_H
 #define MPIRR_REPLAY_CONTROL_H
 
@@ -22,9 +22,8 @@
 #include "guard_word.h"
 #include "libc_sources.h"
 
-#define MPIRR_CTL_NAME "replay-control"
 #define MPIRR_CTL_MAGIC 0x314c54435252504dull /* "MPRRCTL1" */
-#define MPIRR_CTL_VERSION 2
+#define MPIRR_CTL_VERSION 3
 #define MPIRR_CTL_SLOT_SIZE 576
 #define MPIRR_CTL_HEADER_SIZE 128
 #define MPIRR_POS_NONE UINT64_MAX /* stop: never; run to the end */
@@ -76,8 +75,7 @@ typedef struct mpirr_ctl_header {
     uint64_t magic;
     uint32_t version, nranks;
     uint32_t slot_size, flags;
-    int32_t cli_pid;         /* held ranks give up when this process is gone */
-    uint32_t reserved0;
+    uint64_t reserved0;
     uint64_t generation;     /* bumped by the CLI at every new stopline */
     uint8_t reserved[MPIRR_CTL_HEADER_SIZE - 40];
 } mpirr_ctl_header;
@@ -112,6 +110,7 @@ typedef struct mpirr_ctl_slot {
 _Static_assert(sizeof(mpirr_ctl_header) == MPIRR_CTL_HEADER_SIZE, "control header size");
 _Static_assert(sizeof(mpirr_ctl_slot) <= MPIRR_CTL_SLOT_SIZE, "control slot size");
 
+/* A header followed by slots MPIRR_CTL_SLOT_SIZE apart (mpirr's table of every rank). */
 typedef struct mpirr_ctl {
     mpirr_ctl_header *h;
     size_t len;
@@ -123,13 +122,6 @@ static inline mpirr_ctl_slot *mpirr_ctl_slot_of(const mpirr_ctl *c, int rank)
                               (size_t)rank * MPIRR_CTL_SLOT_SIZE);
 }
 
-/* The CLI: creates path (new: mpirr_create_file) for nranks ranks, every stop MPIRR_POS_NONE.
- * 0, or -1 with a one-line message in err. */
-int mpirr_ctl_create(mpirr_ctl *c, const char *path, int nranks, char *err, size_t errlen);
-/* A rank: maps an existing control file made for nranks ranks. 0, or -1 with a one-line
- * message naming the file and what is wrong with it. */
-int mpirr_ctl_open(mpirr_ctl *c, const char *path, int nranks, char *err, size_t errlen);
-void mpirr_ctl_close(mpirr_ctl *c);
 /* Name of a state, for messages ("held", "finished", ...). */
 const char *mpirr_ctl_state_name(unsigned state);
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control_wire.h"
 #include "divergence.h"
 #include "endings.h"
 #include "libc_runtime.h"
@@ -19,14 +20,16 @@
 #include "runtime.h"
 #include "settings.h"
 
-/* One line to the user: appended to MPIRR_ERRLOG when the CLI set it (a launcher tearing the
- * job down may drop a rank's last stderr output; the CLI prints the file), else to stderr. */
+/* One line to the user: in a replay, sent to mpirr (control_channel.c), which keeps it in its
+ * errors file; else appended to MPIRR_ERRLOG when the CLI set it (a launcher tearing the job
+ * down may drop a rank's last stderr output; the CLI prints the file), else to stderr. */
 static void say(const char *prefix, const char *what)
 {
     char line[1024];
     int n = snprintf(line, sizeof line, "mpirr: %s%s\n", prefix, what);
     if (n <= 0) return;
     if ((size_t)n >= sizeof line) n = sizeof line - 1, line[n - 1] = '\n';
+    if (mpirr_channel_line(MPIRR_CW_LINE_ERROR, line, (size_t)n) >= 0) return;
     const char *path = mpirr_setting_text(MPIRR_SET_ERRLOG);
     /* never through a symlink planted at that name (docs/runtime.md, Guarantees); appending
      * to a file is the point, as every rank adds its lines to the one the CLI named */

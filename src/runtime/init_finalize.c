@@ -221,7 +221,10 @@ static void stop(int ending, int detail)
         mpirr_race_abandon();
         mpirr_rt.piggyback = 0;
     }
-    if (ending == MPIRR_END_FINALIZED) mpirr_control_ending(MPIRR_CTL_FINISHED, 0);
+    if (ending == MPIRR_END_FINALIZED) {
+        mpirr_control_ending(MPIRR_CTL_FINISHED, 0);
+        mpirr_control_stop();
+    }
     mpirr_rt.progress = &unlogged_progress;
     if (mpirr_rt.writer) {
         mpirr_log_set_ending(mpirr_rt.writer, ending, detail);

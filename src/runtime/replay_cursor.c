@@ -14,6 +14,7 @@
 
 #include "replay_cursor.h"
 
+#include "control_wire.h"
 #include "endings.h"
 #include "libc_runtime.h"
 #include "replay_control.h"
@@ -441,7 +442,7 @@ static void describe_ending(char *buf, size_t n)
 
 /* The recorded run of this rank was stopped from outside here, so nothing in the replay would
  * stop it: the rank is held (not running on into calls whose outcomes were never recorded).
- * The CLI collects the held ranks from MPIRR_HOLDLOG and ends the job once every rank it
+ * The CLI collects the held ranks' lines (its hold log) and ends the job once every rank it
  * expects is held; without it the rank says so and ends the job itself. If the job is not
  * ended within MPIRR_STALL_SECONDS, give up loudly rather than hang. */
 void mpirr_hold_at_end(const mpirr_call *c)
@@ -454,21 +455,16 @@ void mpirr_hold_before(uint64_t event, const char *what)
     mpirr_replay_ended(MPIRR_CTL_END_OF_RECORDING, 0, mpirr_pos_before(event));
     char how[160], line[1024];
     describe_ending(how, sizeof how);
-    const char *holdlog = mpirr_setting_text(MPIRR_SET_HOLDLOG);
-    int fd = holdlog ? open(holdlog, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
-    if (fd >= 0) {
-        int n = snprintf(line, sizeof line, "%d %llu %s %s\n", mpirr_rt.rank,
-                         (unsigned long long)event, what, how);
-        ssize_t w = write(fd, line, (size_t)n); /* one write: lines do not interleave */
-        close(fd);
-        if (w == n) {
-            /* the CLI gives up on late ranks after MPIRR_STALL_SECONDS: outlast it */
-            long secs = 2 * (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS) + 10;
-            struct timespec ts = {.tv_sec = 1};
-            for (long waited = 0; waited < secs; waited++)
-                while (nanosleep(&ts, &ts) && errno == EINTR) {
-                }
-        }
+    int n = snprintf(line, sizeof line, "%d %llu %s %s\n", mpirr_rt.rank,
+                     (unsigned long long)event, what, how);
+    if (n > 0 && (size_t)n < sizeof line &&
+        mpirr_channel_line(MPIRR_CW_LINE_HOLD, line, (size_t)n) == 1) {
+        /* the CLI gives up on late ranks after MPIRR_STALL_SECONDS: outlast it */
+        long secs = 2 * (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS) + 10;
+        struct timespec ts = {.tv_sec = 1};
+        for (long waited = 0; waited < secs && !mpirr_control_cli_gone(); waited++)
+            while (nanosleep(&ts, &ts) && errno == EINTR) {
+            }
     }
     snprintf(line, sizeof line, "replay of rank %d stopped at the end of its recording, before "
              "event %llu (%s): the recorded run %s there (%s)", mpirr_rt.rank,

@@ -1,13 +1,13 @@
-/* replay_signals.c: how a replayed rank ends, in its slot of the replay control file
- * (replay_control.h), so that mpirr can say whether the replay ended as the recording did: a
- * fault or abort() (with the faulting pc's object and offset), MPI_Abort, exit() without
- * MPI_Finalize, divergence, or the end of a cut-off recording (endings.h). With
- * --hold-on-signal (the header's MPIRR_CTL_HOLD_ON_SIGNAL) a fault holds the rank inside the
- * signal handler, where a debugger attached to it sees the faulting frame, until mpirr releases
- * it; the signal then takes its course and the rank dies as it would have.
+/* replay_signals.c: how a replayed rank ends, in its replay control slot (replay_control.h),
+ * so that mpirr can say whether the replay ended as the recording did: a fault or abort()
+ * (with the faulting pc's object and offset), MPI_Abort, exit() without MPI_Finalize,
+ * divergence, or the end of a cut-off recording (endings.h). With --hold-on-signal (the
+ * header's MPIRR_CTL_HOLD_ON_SIGNAL) a fault holds the rank inside the signal handler, where a
+ * debugger attached to it sees the faulting frame, until mpirr releases it; the signal then
+ * takes its course and the rank dies as it would have.
  *
  * The slot is stopline.c's (mpirr_control_slot): this file only writes how the rank ended (one
- * store publishes the state, after the fields it describes). */
+ * store publishes the state, after the fields it describes; stopline.c sends it to mpirr). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
@@ -64,51 +64,27 @@ void mpirr_replay_ended(unsigned state, int detail, uint64_t pos)
     mpirr_control_ending(state, detail);
 }
 
-/* Whether rank k, whose recorded run ended by itself, has not got there yet: not started, or
- * running (a rank held at a stopline, or ended in any way, will not move by itself). */
-static int still_running(const mpirr_ctl_slot *k)
-{
-    unsigned state = __atomic_load_n(&k->state, __ATOMIC_ACQUIRE);
-    return __atomic_load_n(&k->ends_itself, __ATOMIC_RELAXED) &&
-           (state == MPIRR_CTL_NOT_STARTED || state == MPIRR_CTL_RUNNING);
-}
-
-/* The sum of the progress words of the ranks still running toward their own end, and how
- * many they are (first of them in *first). */
-static int running_toward_end(const mpirr_ctl_header *h, uint64_t *progress_sum, int *first)
-{
-    int n = 0;
-    *progress_sum = 0;
-    const mpirr_ctl ctl = {.h = (mpirr_ctl_header *)h};
-    for (uint32_t k = 0; k < h->nranks; k++) {
-        const mpirr_ctl_slot *o = mpirr_ctl_slot_of(&ctl, (int)k);
-        if (o == slot || !still_running(o)) continue;
-        if (!n++) *first = (int)k;
-        *progress_sum += __atomic_load_n(&o->progress, __ATOMIC_RELAXED);
-    }
-    return n;
-}
-
 void mpirr_replay_abort(int errorcode)
 {
     if (!slot) return;
+    /* mpirr answers the ABORTING slot with its view of the other ranks before it acknowledges
+     * it, and sends it again whenever one of them changes */
     mpirr_replay_ended(MPIRR_CTL_ABORTING, errorcode, MPIRR_POS_NONE);
-    const mpirr_ctl_header *h = mpirr_control_header();
     long stall_ms = 1000 * (long)mpirr_setting_value(MPIRR_SET_STALL_SECONDS), still_ms = 0;
     uint64_t seen = 0, sum;
     int first = -1;
     struct timespec ms = {0, 1000 * 1000};
-    if (!stall_ms) h = NULL; /* MPIRR_STALL_SECONDS=0: no wait */
+    int wait = stall_ms != 0; /* MPIRR_STALL_SECONDS=0: no wait */
     /* The ranks polled for are inside MPI calls or about to make them: MPI progress here may
      * be what completes a send of this rank's that they receive (a rendezvous), as it was when
      * recording, when this rank reached MPI_Abort later or the launcher took its time. */
-    for (int n; h && (n = running_toward_end(h, &sum, &first)) > 0; nanosleep(&ms, NULL)) {
+    for (int n; wait && (n = mpirr_channel_abort_view(&first, &sum)) > 0; nanosleep(&ms, NULL)) {
         int flag;
         PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, mpirr_rt.have_shadow ? mpirr_rt.shadow : MPI_COMM_SELF,
                     &flag, MPI_STATUS_IGNORE);
         still_ms = sum == seen ? still_ms + 1 : 0;
         seen = sum;
-        if (still_ms % 1000 == 999 && mpirr_control_cli_gone()) break; /* no verdict to keep */
+        if (mpirr_control_cli_gone()) break; /* no verdict to keep, no view coming */
         if (still_ms < stall_ms) continue;
         mpirr_say("replay of rank %d: rank %d%s made no progress toward the end its "
                   "recorded run came to by itself for %ld s after this rank's MPI_Abort "

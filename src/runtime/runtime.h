@@ -54,9 +54,9 @@ struct mpirr_runtime {
     uint64_t hold_event;    /* replay: the event this rank is held before (the recorded run
                                was stopped from outside there), 0 none */
     uint64_t *progress;     /* the progress word: in the mapped tail (record, rank_log.h), in
-                               the replay control file's slot (replay), else a dummy */
+                               the rank's replay control slot (replay), else a dummy */
     const uint64_t *stop;   /* replay: the position (replay_control.h) to hold this rank at, in
-                               its control slot, written by the CLI; else MPIRR_POS_NONE */
+                               its control slot, set by the CLI's SETs; else MPIRR_POS_NONE */
     uint64_t switch_event;  /* replay --flip: the first event this rank records freely
                                (flip.c), 0 once it does or without a flip */
     uint64_t steer_event;   /* replay --flip: the event of the flipped receive (on its rank) */
@@ -87,22 +87,45 @@ typedef struct mpirr_call {
 } mpirr_call;
 
 void mpirr_noise(void);
-/* ---- stopline.c: the replay control file (replay_control.h) ---- */
+/* ---- stopline.c: the replay control state (replay_control.h) ---- */
 /* The position pos (2E before event E, 2E+1 after it) of call id reached the rank's stop:
  * holds the rank there until the CLI moves the stop on. */
 void mpirr_stopline_reached(uint64_t pos, unsigned id);
 /* Called once the rank is held, for debuggers to break on (the gdb extension does). */
 void mpirr_stopline_held(void);
-/* Replay: maps MPIRR_CONTROL (if set) and publishes progress there; before the runtime is active. */
+/* Replay: connects to mpirr (MPIRR_CONTROL, if set) and publishes progress in the rank's slot;
+ * before the runtime is active. */
 void mpirr_control_start(void);
-/* The rank ends (state: enum mpirr_ctl_state; detail: signal or error code); async-signal-safe.
- * Detaches the rank from the control file unless it is held. */
+/* The rank ends (state: enum mpirr_ctl_state; detail: signal or error code), and mpirr knows it
+ * when this returns (or could not be told); async-signal-safe. Detaches the rank from its stop
+ * unless it is held. */
 void mpirr_control_ending(unsigned state, int detail);
-/* This rank's slot and the file's header (replay_control.h), NULL without a control file. */
+/* MPI_Finalize, after the rank said it finished: closes the connection to mpirr. */
+void mpirr_control_stop(void);
+/* This rank's slot and its copy of the header (replay_control.h), NULL without mpirr. */
 struct mpirr_ctl_slot *mpirr_control_slot(void);
 const struct mpirr_ctl_header *mpirr_control_header(void);
 /* The mpirr that steers the replay is gone: nobody would release a held rank. */
 int mpirr_control_cli_gone(void);
+/* ---- control_channel.c: the connection to mpirr (control_wire.h) ---- */
+/* Connects to mpirr at addr (HOST:PORT:TOKEN), says HELLO with slot's pid and host, applies
+ * mpirr's first SET to slot and header, and starts the thread that carries them from then on.
+ * A rank that cannot reach mpirr ends the job with one line (mpirr_fatal). */
+void mpirr_channel_open(const char *addr, struct mpirr_ctl_slot *slot,
+                        struct mpirr_ctl_header *header);
+/* Sends the slot and waits (bounded) until mpirr acknowledged it; async-signal-safe. */
+void mpirr_channel_flush(void);
+/* Sends one line (MPIRR_CW_LINE_HOLD or _ERROR, n bytes with its newline) and waits (bounded)
+ * until mpirr acknowledged it; async-signal-safe. 1 if mpirr took it (a hold line: into a hold
+ * log), 0 if it did not, -1 if it is not connected or did not answer (say it elsewhere). */
+int mpirr_channel_line(unsigned which, const char *text, size_t n);
+/* A replayed MPI_Abort's view of the ranks still running toward their own end, as mpirr last
+ * sent it: how many (-1: not known), the first, the sum of their progress words. */
+int mpirr_channel_abort_view(int *first, uint64_t *progress_sum);
+/* mpirr closed the connection (or it broke). */
+int mpirr_channel_gone(void);
+/* Stops the thread and closes the connection (also at exit); nothing stays open. */
+void mpirr_channel_close(void);
 /* replay_cursor.c: this call reached the next record's key event (checks, flips, holds). */
 void mpirr_replay_check_event(const mpirr_call *c);
 

@@ -1,8 +1,10 @@
-/* stopline.c: the rank's side of the replay control file (replay_control.h). In a replay the
+/* stopline.c: the rank's side of the replay control state (replay_control.h). In a replay the
  * rank publishes its progress in its slot, and reads there the position it must stop at: when
  * a call reaches it (before the call is made, or just after it returned), the rank notes where
  * it is and the application's call site, lets any debugger attach, and waits in the runtime
- * until mpirr moves the stop on. How it ends (finished, crashed, ...) goes to the slot too. */
+ * until mpirr moves the stop on. How it ends (finished, crashed, ...) goes to the slot too.
+ * The slot and the header copy are the rank's own memory; control_channel.c carries them to
+ * and from mpirr. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
@@ -20,28 +22,23 @@
 #include "settings.h"
 
 static const uint64_t no_stop = MPIRR_POS_NONE;
-static mpirr_ctl ctl;
+static mpirr_ctl_slot own_slot;
+static mpirr_ctl_header own_header;
 static mpirr_ctl_slot *slot;
 
-/* Before the control file is mapped, and after the rank leaves it: nothing stops a call. */
+/* Before the rank reaches mpirr, and after it leaves: nothing stops a call. */
 __attribute__((constructor)) static void no_stopline(void) { mpirr_rt.stop = &no_stop; }
 
 void mpirr_control_start(void)
 {
-    const char *path = mpirr_setting_text(MPIRR_SET_CONTROL);
-    if (!path) return;
-    char err[600];
-    if (mpirr_ctl_open(&ctl, path, mpirr_rt.nranks, err, sizeof err)) {
-        /* the file is in mpirr's private directory, on mpirr's host (docs/cli/replay.md) */
-        int gone = errno == ENOENT;
-        mpirr_fatal("replay of rank %d: %s%s", mpirr_rt.rank, err,
-                    gone ? " (a rank on another host than mpirr's finds it only if MPIRR_TMPDIR "
-                           "is a directory both hosts share)" : "");
-    }
-    slot = mpirr_ctl_slot_of(&ctl, mpirr_rt.rank);
-    slot->pid = (int32_t)getpid();
-    if (gethostname(slot->host, sizeof slot->host - 1) != 0) strcpy(slot->host, "?");
-    __atomic_store_n(&slot->progress, *mpirr_rt.progress, __ATOMIC_RELAXED);
+    const char *addr = mpirr_setting_text(MPIRR_SET_CONTROL);
+    if (!addr) return;
+    own_slot.stop = MPIRR_POS_NONE;
+    own_slot.pid = (int32_t)getpid();
+    if (gethostname(own_slot.host, sizeof own_slot.host - 1) != 0) strcpy(own_slot.host, "?");
+    __atomic_store_n(&own_slot.progress, *mpirr_rt.progress, __ATOMIC_RELAXED);
+    mpirr_channel_open(addr, &own_slot, &own_header); /* the first stop is in the slot now */
+    slot = &own_slot;
     mpirr_rt.progress = &slot->progress;
     mpirr_rt.stop = &slot->stop;
     __atomic_store_n(&slot->state, MPIRR_CTL_RUNNING, __ATOMIC_RELEASE);
@@ -52,19 +49,24 @@ void mpirr_control_ending(unsigned state, int detail)
     if (!slot) return;
     slot->signal = detail;
     __atomic_store_n(&slot->state, state, __ATOMIC_RELEASE);
+    mpirr_channel_flush(); /* mpirr has it before the rank goes on to end */
     if (state == MPIRR_CTL_HELD_SIGNAL) return;
     mpirr_rt.stop = &no_stop;
-    /* the mapping stays: a signal handler may still store the progress word (it is dropped
-     * when the process ends) */
+    /* the slot stays: a signal handler may still store the progress word */
+}
+
+void mpirr_control_stop(void)
+{
+    mpirr_channel_close();
 }
 
 mpirr_ctl_slot *mpirr_control_slot(void) { return slot; }
 
-const mpirr_ctl_header *mpirr_control_header(void) { return slot ? ctl.h : NULL; }
+const mpirr_ctl_header *mpirr_control_header(void) { return slot ? &own_header : NULL; }
 
 int mpirr_control_cli_gone(void)
 {
-    return slot && ctl.h->cli_pid > 0 && kill(ctl.h->cli_pid, 0) && errno == ESRCH;
+    return slot && mpirr_channel_gone();
 }
 
 /* Whether the object at base is part of mpirr or of the MPI library: its frames are not the
@@ -123,11 +125,17 @@ void mpirr_stopline_reached(uint64_t pos, unsigned id)
     slot->call = id;
     slot->held_pos = pos;
     find_call_site();
-    slot->held_generation = __atomic_load_n(&ctl.h->generation, __ATOMIC_ACQUIRE);
+    slot->held_generation = __atomic_load_n(&own_header.generation, __ATOMIC_ACQUIRE);
     /* a debugger may attach to a held rank even where ptrace is limited to descendants */
     prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
     __atomic_store_n(&slot->state, MPIRR_CTL_HELD, __ATOMIC_RELEASE);
-    mpirr_stopline_held();
-    wait_released(pos);
+    /* mpirr sends any stop it set before it got this ahead of its acknowledgement: a rank that
+     * gdb let run on after `mpirr continue` meets its old stop before its thread applied the
+     * new one, and must not hold there */
+    mpirr_channel_flush();
+    if (pos >= __atomic_load_n(&slot->stop, __ATOMIC_ACQUIRE)) {
+        mpirr_stopline_held();
+        wait_released(pos);
+    }
     __atomic_store_n(&slot->state, MPIRR_CTL_RUNNING, __ATOMIC_RELEASE);
 }

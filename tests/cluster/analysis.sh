@@ -76,7 +76,7 @@ line=$(grep '^explore: ' "$TMP/explore.out") || fail "explore: no summary line"
 status=${BASH_REMATCH[2]} found=${BASH_REMATCH[3]}
 RUN_TIMEOUT=60
 for i in 1 2; do
-    run "$TMP/crash$i" "${NODE1[@]}" env MPIRR_TMPDIR="$WORK/replay-tmp" "$MPIRR" replay --noise "$NOISE_US" "$found"
+    run "$TMP/crash$i" "${NODE1[@]}" "$MPIRR" replay --noise "$NOISE_US" "$found"
     [ "$STATUS" -eq "$status" ] || { cat "$TMP/crash$i.err" >&2; fail "replay $i of the failing run: exit status $STATUS, recorded $status"; }
     grep -q '^mpirr: replay followed the recording: rank 0 SIGSEGV at event' "$TMP/crash$i.err" ||
         fail "replay $i of the failing run: $(grep '^mpirr: ' "$TMP/crash$i.err")"

@@ -1,7 +1,7 @@
 # lib.sh: shared part of the cluster tests (sourced), on top of tests/integration/lib.sh.
 # Arguments of every test: MPIRR VCLUSTER IMPL PROCNAME PROGRAM. Sets WORK, a scratch folder in
-# the build tree (the nodes' /tmp is their own: what the nodes share, such as a recording or
-# replay's private directory, lives where a cluster's project file system would be), and
+# the build tree (the nodes' /tmp is their own: what the nodes share, such as a recording,
+# lives where a cluster's project file system would be), and
 # tears the cluster down however the test ends.
 MPIRR=$1 VCLUSTER=$2 IMPL=$3 PROCNAME=$4 PROGRAM=$5
 # 4 bounded runs fit in a test's 300 s, so that a hang still ends in the trap below
@@ -41,12 +41,11 @@ recorded_four() {
 }
 
 # replays_as_recorded WHAT: 2 noisy replays of rec from node 1 each finish as recorded and print
-# what the recording did. The replay's private directory is one every node sees
-# (MPIRR_TMPDIR: docs/cli/replay.md).
+# what the recording did. The replay's private directory is in node 1's own /tmp, which the
+# ranks on node 2 do not see: they reach mpirr over TCP only (docs/cli/replay.md).
 replays_as_recorded() {
-    mkdir -p replay-tmp
     for i in 1 2; do
-        run "$TMP/replay$i" "${NODE1[@]}" env MPIRR_TMPDIR="$WORK/replay-tmp" "$MPIRR" replay --noise "$NOISE_US" rec
+        run "$TMP/replay$i" "${NODE1[@]}" env MPIRR_TMPDIR=/tmp "$MPIRR" replay --noise "$NOISE_US" rec
         replay_as_recorded "$TMP/replay$i" || { cat "$TMP/replay$i.err" >&2; fail "$1: replay $i did not finish as recorded"; }
         same_output "$TMP/record.out" "$TMP/replay$i.out" || fail "$1: replay $i printed other than the recording"
     done

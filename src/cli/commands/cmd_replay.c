@@ -234,17 +234,13 @@ int cmd_replay(int argc, char **argv)
     int have_rs = 0;
     if (!rc && !a.dry_run && !(rc = replay_hold_load(&r, ends, &hold)))
         held = &hold;
-    /* Ranks held where their recording ends report in the hold log; the session's watch
-     * ends the job once all have. */
-    if (held && hold.expected > 0) {
-        if (replay_hold_start(held))
-            rc = CLI_EXIT_FAIL;
-        else
-            s.holdlog = hold.path;
-    }
+    /* Ranks held where their recording ends report in the hold log (mpirr writes what they
+     * send: control_server.c); the session's watch ends the job once all have. */
+    if (held && hold.expected > 0 && replay_hold_start(held))
+        rc = CLI_EXIT_FAIL;
     if (!rc && !a.dry_run && !(rc = replay_session_open(&rs, &r, ends, held))) {
         have_rs = 1;
-        s.control = rs.control.path;
+        s.control = rs.control.address;
         s.watch = replay_session_watch;
         s.watch_arg = &rs;
         if (a.stop || a.hold_on_signal) {

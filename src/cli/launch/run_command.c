@@ -135,8 +135,6 @@ int session_run(const struct session *s)
     }
     if (errlog[0])
         vars[n++] = (struct env_var){"MPIRR_ERRLOG", errlog};
-    if (s->holdlog)
-        vars[n++] = (struct env_var){"MPIRR_HOLDLOG", s->holdlog};
     if (s->control)
         vars[n++] = (struct env_var){"MPIRR_CONTROL", s->control};
     if (s->flip)

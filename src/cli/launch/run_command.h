@@ -20,9 +20,8 @@ struct session {
     int events;          /* MPIRR_EVENTS=1: keep the event history (and pass MPIRR_EVENTS_*) */
     const char *workdir; /* run the command there, or NULL for the current directory */
     int dry_run;         /* print the command (one shell line on stdout) instead of running it */
-    const char *holdlog; /* replay: MPIRR_HOLDLOG, where ranks held at the end of their
-                            recording report (replayctl/replay_hold.h), or NULL */
-    const char *control; /* replay: MPIRR_CONTROL, the control file (replayctl/control.h) */
+    const char *control; /* replay: MPIRR_CONTROL, where the ranks reach mpirr
+                            (replayctl/control.h) */
     const char *flip;    /* replay --flip: MPIRR_FLIP, the flip file (explore/flip.h) */
     /* asked every few ms while the job runs (child_spec.watch), with watch_arg, or NULL */
     int (*watch)(void *arg);

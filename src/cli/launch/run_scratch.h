@@ -1,12 +1,11 @@
-/* run_scratch.h: this mpirr's private directory for the files it shares with the ranks of a
- * replay: the control file, the ranks' one-line errors, the notes of ranks held where their
- * recording ends. They live outside the recording so that any number of replays of one
+/* run_scratch.h: this mpirr's private directory for a replay's files: the ranks' one-line
+ * errors and the notes of ranks held where their recording ends, which mpirr writes from what
+ * the ranks send it (replayctl/control_server.h; the ranks never read the directory). They live outside the recording so that any number of replays of one
  * recording run side by side, and a recording on a read-only mount or a full disk replays.
  *
  * The directory is made at the first use (mkdtemp, mode 0700) under $MPIRR_TMPDIR, else
  * $TMPDIR, else /tmp, and removed with what is in it when mpirr exits, also after SIGINT,
- * SIGTERM or SIGHUP; only SIGKILL leaves it behind. Ranks on other hosts find it only if it
- * is on a file system they share (docs/cli/replay.md, "Limits"). */
+ * SIGTERM or SIGHUP; only SIGKILL leaves it behind. */
 #ifndef MPIRR_CLI_RUN_SCRATCH_H
 #define MPIRR_CLI_RUN_SCRATCH_H
 

@@ -1,4 +1,5 @@
-/* control.c: see control.h. */
+/* control.c: see control.h. The session's side: every change to what the ranks must do is made
+ * here under the lock and handed to the server thread (control_server.c), which sends it. */
 #include "control.h"
 
 #include <errno.h>
@@ -7,27 +8,31 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "control_server.h"
 #include "diag.h"
 #include "mono_clock.h"
 #include "rank_log.h"
-#include "run_scratch.h"
 
 int replay_control_create(struct replay_control *c, int nranks)
 {
     memset(c, 0, sizeof *c);
     c->nranks = nranks;
-    if (run_scratch_path(MPIRR_CTL_NAME, c->path, sizeof c->path)) return -1;
-    char err[PATH_MAX + 100];
+    pthread_mutex_init(&c->lock, NULL);
     c->seen_progress = calloc((size_t)nranks + 1, sizeof *c->seen_progress);
     c->seen_since = calloc((size_t)nranks + 1, sizeof *c->seen_since);
-    if (!c->seen_progress || !c->seen_since) {
+    c->ctl.len = MPIRR_CTL_HEADER_SIZE + (size_t)(nranks > 0 ? nranks : 0) * MPIRR_CTL_SLOT_SIZE;
+    c->ctl.h = calloc(1, c->ctl.len);
+    if (!c->seen_progress || !c->seen_since || !c->ctl.h) {
         cli_error("out of memory");
         replay_control_finish(c);
         return -1;
     }
-    if (mpirr_ctl_create(&c->ctl, c->path, nranks, err, sizeof err)) {
-        cli_error("%s", err);
-        c->path[0] = 0;
+    c->ctl.h->magic = MPIRR_CTL_MAGIC;
+    c->ctl.h->version = MPIRR_CTL_VERSION;
+    c->ctl.h->nranks = (uint32_t)nranks;
+    c->ctl.h->slot_size = MPIRR_CTL_SLOT_SIZE;
+    for (int r = 0; r < nranks; r++) mpirr_ctl_slot_of(&c->ctl, r)->stop = MPIRR_POS_NONE;
+    if (control_server_start(c)) {
         replay_control_finish(c);
         return -1;
     }
@@ -36,44 +41,53 @@ int replay_control_create(struct replay_control *c, int nranks)
 
 void replay_control_reset(struct replay_control *c)
 {
+    pthread_mutex_lock(&c->lock);
+    c->epoch++;
     for (int r = 0; r < c->nranks; r++) {
         mpirr_ctl_slot *s = mpirr_ctl_slot_of(&c->ctl, r);
-        uint64_t stop = s->stop;
-        uint32_t ends_itself = s->ends_itself;
-        memset(s, 0, sizeof *s);
-        s->stop = stop;
-        s->ends_itself = ends_itself;
+        memset((char *)s + MPIRR_CTL_RANK_PART, 0, MPIRR_CTL_RANK_PART_SIZE);
         c->seen_progress[r] = 0;
         c->seen_since[r] = 0;
     }
+    pthread_mutex_unlock(&c->lock);
+    control_server_wake(c);
 }
 
 void replay_control_set_stops(struct replay_control *c, const uint64_t *stops)
 {
-    __atomic_add_fetch(&c->ctl.h->generation, 1, __ATOMIC_RELEASE);
-    for (int r = 0; r < c->nranks; r++)
-        __atomic_store_n(&mpirr_ctl_slot_of(&c->ctl, r)->stop, stops[r], __ATOMIC_RELEASE);
+    pthread_mutex_lock(&c->lock);
+    c->ctl.h->generation++;
+    for (int r = 0; r < c->nranks; r++) mpirr_ctl_slot_of(&c->ctl, r)->stop = stops[r];
+    c->set_version++;
+    pthread_mutex_unlock(&c->lock);
+    control_server_wake(c);
 }
 
 void replay_control_set_ends_itself(struct replay_control *c, int rank, int recorded_ending,
                                     int detail)
 {
+    pthread_mutex_lock(&c->lock);
     mpirr_ctl_slot_of(&c->ctl, rank)->ends_itself =
         recorded_ending == MPIRR_END_FINALIZED || !mpirr_ending_is_external(recorded_ending, detail);
+    c->set_version++;
+    pthread_mutex_unlock(&c->lock);
+    control_server_wake(c);
 }
 
 void replay_control_set_flags(struct replay_control *c, uint32_t flags)
 {
+    pthread_mutex_lock(&c->lock);
     c->ctl.h->flags = flags;
+    c->set_version++;
+    pthread_mutex_unlock(&c->lock);
+    control_server_wake(c);
 }
 
 void replay_control_read(const struct replay_control *c, int rank, mpirr_ctl_slot *out)
 {
-    const mpirr_ctl_slot *s = mpirr_ctl_slot_of(&c->ctl, rank);
-    /* the state first: what a rank stores before it says "held" is then visible */
-    unsigned state = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
-    memcpy(out, s, sizeof *out);
-    out->state = state;
+    pthread_mutex_lock((pthread_mutex_t *)&c->lock);
+    memcpy(out, mpirr_ctl_slot_of(&c->ctl, rank), sizeof *out);
+    pthread_mutex_unlock((pthread_mutex_t *)&c->lock);
     out->host[sizeof out->host - 1] = 0;
     out->site_module[sizeof out->site_module - 1] = 0;
     out->fault_module[sizeof out->fault_module - 1] = 0;
@@ -103,11 +117,12 @@ enum rank_view replay_control_view(struct replay_control *c, int rank, double st
 
 void replay_control_finish(struct replay_control *c)
 {
-    mpirr_ctl_close(&c->ctl);
-    if (c->path[0]) unlink(c->path);
-    c->path[0] = 0;
+    control_server_stop(c);
+    free(c->ctl.h);
+    c->ctl.h = NULL;
     free(c->seen_progress);
     free(c->seen_since);
     c->seen_progress = NULL;
     c->seen_since = NULL;
+    pthread_mutex_destroy(&c->lock);
 }

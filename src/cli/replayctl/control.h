@@ -1,19 +1,33 @@
-/* control.h: the CLI's side of the replay control file (src/format/replay_control.h): made
+/* control.h: the CLI's side of the replay control state (src/format/replay_control.h): made
  * before every replay, it tells the ranks where to stop and shows what each rank is doing.
- * A stopline is one stop position per rank; setting one bumps the generation, and the session
- * then waits until every rank is at its stop, finished, dead, or blocked (stalled). */
+ * mpirr keeps every rank's slot in its memory; control_server.c carries them to and from the
+ * ranks over TCP (src/format/control_wire.h), whatever node they run on. A stopline is one stop
+ * position per rank; setting one bumps the generation, and the session then waits until every
+ * rank is at its stop, finished, dead, or blocked (stalled). */
 #ifndef MPIRR_CLI_REPLAYCTL_CONTROL_H
 #define MPIRR_CLI_REPLAYCTL_CONTROL_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 
+#include "control_wire.h"
 #include "replay_control.h"
 
+struct control_server;
+
 struct replay_control {
-    mpirr_ctl ctl;
+    mpirr_ctl ctl;      /* the header and every rank's slot, in memory */
     int nranks;
-    char path[PATH_MAX + 32];
+    /* MPIRR_CONTROL for the ranks: HOST:PORT:TOKEN */
+    char address[300];
+    char token[MPIRR_CW_TOKEN_HEX + 1];
+    /* guards ctl's slots (but a slot's state is also read alone, atomically), epoch and
+     * set_version between the session and the server thread */
+    pthread_mutex_t lock;
+    unsigned epoch;       /* bumped by replay_control_reset: older connections are ignored */
+    uint64_t set_version; /* bumped whenever a rank's SET changes */
+    struct control_server *server;
     /* stall detection: the progress each rank showed, and since when (CLOCK_MONOTONIC s) */
     uint64_t *seen_progress;
     double *seen_since;
@@ -29,15 +43,15 @@ enum rank_view {
                        end of its recording: it will not move by itself */
 };
 
-/* Creates the control file for nranks ranks, every stop none, in mpirr's private directory
- * (run_scratch.h: never in the recording, so that replays of one recording do not steer each
- * other's ranks). 0, or -1 after a message. */
+/* Creates the control state for nranks ranks, every stop none, and starts listening for them
+ * (address: control_server.h). 0, or -1 after a message. */
 int replay_control_create(struct replay_control *c, int nranks);
 /* Notes from the rank's recorded ending (enum mpirr_log_ending and its detail) whether its
  * recorded run ended by the program's own doing, which a replayed MPI_Abort waits for. */
 void replay_control_set_ends_itself(struct replay_control *c, int rank, int recorded_ending,
                                     int detail);
-/* Zeroes every rank's reported state (before a relaunch), keeping the stops and endings. */
+/* Zeroes every rank's reported state (before and after a relaunch), keeping the stops and
+ * endings; nothing the ranks connected until now send counts any more. */
 void replay_control_reset(struct replay_control *c);
 /* Sets every rank's stop (MPIRR_POS_NONE: none) as one new stopline. */
 void replay_control_set_stops(struct replay_control *c, const uint64_t *stops);
@@ -47,7 +61,7 @@ void replay_control_read(const struct replay_control *c, int rank, mpirr_ctl_slo
 /* The rank's state as the session sees it; blocked once its progress has not changed for
  * stall_s seconds inside an MPI call. */
 enum rank_view replay_control_view(struct replay_control *c, int rank, double stall_s);
-/* Removes the file; frees. */
+/* Stops listening, closes the ranks' connections; frees. */
 void replay_control_finish(struct replay_control *c);
 
 #endif

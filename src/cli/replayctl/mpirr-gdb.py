@@ -17,6 +17,10 @@ _NOT_APP = ("libmpirr", "libmpi", "libpmpi", "libopen-", "mca_", "libmca", "libm
             "libfabric", "libpsm", "libc.so", "libc-", "libpthread", "libdl", "librt",
             "ld-linux", "ld64.so", "linux-vdso")
 _HOLD_POINT = "mpirr_stopline_held"
+# The runtime's own thread that talks to mpirr (src/runtime/control_channel.c): inside mpirr
+# too, but never the one a stopline holds. It must keep running whenever the rank runs, so the
+# extension never turns scheduler-locking on.
+_CHANNEL_THREAD = "mpirr-control"
 _NO_SESSION = "not in an mpirr replay session"
 
 
@@ -42,9 +46,13 @@ def _frames(limit=256):
 
 
 def _held_thread():
-    """The thread inside mpirr (the one a stopline holds), else the selected one."""
+    """The thread inside mpirr (the one a stopline holds), else the selected one (else the
+    first application thread, if the selected one is mpirr's channel thread)."""
     current = gdb.selected_thread()
-    threads = [current] + [t for t in gdb.selected_inferior().threads() if t != current]
+    threads = [t for t in [current] + [t for t in gdb.selected_inferior().threads()
+                                       if t != current] if t.name != _CHANNEL_THREAD]
+    if threads and current.name == _CHANNEL_THREAD:
+        current = threads[0]
     for t in threads:
         t.switch()
         try:

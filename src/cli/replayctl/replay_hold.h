@@ -1,8 +1,9 @@
 /* replay_hold.h: ending a replay where its recording ends. A rank whose recorded run was
  * stopped from outside (killed, signalled, recording stopped early) is held by the runtime
  * before the first call the recording did not finish; nothing in the replay would end it. The
- * CLI knows from the tails which ranks to expect, watches them arrive (MPIRR_HOLDLOG, a file in
- * mpirr's private directory: run_scratch.h), and ends the job once all are held, with one line saying where. */
+ * CLI knows from the tails which ranks to expect, watches them arrive (the hold log, a file in
+ * mpirr's private directory, run_scratch.h, where control_server.c writes the lines the ranks
+ * send), and ends the job once all are held, with one line saying where. */
 #ifndef MPIRR_CLI_REPLAY_HOLD_H
 #define MPIRR_CLI_REPLAY_HOLD_H
 

@@ -193,6 +193,18 @@ static void push_undo(struct replay_session *s)
     s->nundo++;
 }
 
+/* Re-executes the job from the start. The ranks' reports are forgotten before (the old job's
+ * ranks are ended) and again once the old job is gone: a rank of it that reached mpirr while
+ * it was being ended would otherwise leave its state for the new job's rank (control.h).
+ * 0, or -1 if the job could not be started again. */
+static int relaunch(struct replay_session *s)
+{
+    replay_control_reset(&s->control);
+    int rc = child_restart();
+    replay_control_reset(&s->control);
+    return rc;
+}
+
 /* Makes stops the stopline in force: released ranks run on to it; if some rank is already
  * past it, the job is re-executed from the start to reach it. */
 static enum session_step go_to(struct replay_session *s, const uint64_t *stops, FILE *out)
@@ -206,8 +218,7 @@ static enum session_step go_to(struct replay_session *s, const uint64_t *stops, 
         fprintf(out, "mpirr: rank %d is past that stopline: re-executing the replay from the "
                      "start to reach it\n", behind);
         fflush(out);
-        replay_control_reset(&s->control);
-        if (child_restart()) return SESSION_QUIT;
+        if (relaunch(s)) return SESSION_QUIT;
         s->launched_at = 0;
         s->first = 1;
     }
@@ -409,10 +420,9 @@ static enum session_step cmd_undo(struct replay_session *s, FILE *out)
     snprintf(s->how, sizeof s->how, "%s", u->how);
     free(u->stops);
     replay_control_set_stops(&s->control, s->stops);
-    replay_control_reset(&s->control);
     fprintf(out, "mpirr: undo: re-executing the replay from the start to the previous stopline\n");
     fflush(out);
-    if (child_restart()) return SESSION_QUIT;
+    if (relaunch(s)) return SESSION_QUIT;
     s->launched_at = 0;
     s->first = 1;
     s->watching = 1;

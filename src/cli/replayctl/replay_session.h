@@ -1,4 +1,4 @@
-/* replay_session.h: a replay session (`mpirr replay --stop`): the job runs under the control file,
+/* replay_session.h: a replay session (`mpirr replay --stop`): the job runs under the replay control state,
  * every rank stops at the stopline, and mpirr reads commands (where, gdb, continue, step,
  * stop, undo, quit) from its standard input while they are held. docs/cli/replay.md. */
 #ifndef MPIRR_CLI_REPLAYCTL_SESSION_H
@@ -50,7 +50,7 @@ struct replay_session {
     struct teardown_watch teardown; /* a job its launcher fails to end */
 };
 
-/* Sets up s for rec (creates the control file). 0, or an exit status after a message. */
+/* Sets up s for rec (creates the control state, listening for the ranks). 0, or an exit status after a message. */
 int replay_session_open(struct replay_session *s, const struct recording *rec,
                         const struct recorded_end *ends, struct replay_hold *hold);
 /* Parses and applies the first stopline (--stop SPEC, --before/--after, --past), before the

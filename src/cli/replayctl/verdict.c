@@ -158,7 +158,7 @@ enum verdict_outcome replay_verdict(const struct recording *r, const struct reco
                                     struct replay_control *c, int status, FILE *out)
 {
     int n = r->m.nranks;
-    if (!c || n <= 0 || c->nranks != n) return VERDICT_COMPARED; /* no control file */
+    if (!c || n <= 0 || c->nranks != n) return VERDICT_COMPARED; /* no control state */
     struct ending *rec = calloc((size_t)n, sizeof *rec), *rep = calloc((size_t)n, sizeof *rep);
     if (!rec || !rep) {
         free(rec);

@@ -1,7 +1,7 @@
 /* verdict.h: the one line at the end of every replay that says whether it followed the
  * recording: "finished as recorded", "rank 0 SIGSEGV at event 232, as recorded", "diverged at
  * ...", from how each rank of the recorded run ended (the tails) and how each replayed rank
- * ended (the control file).
+ * ended (the replay control state).
  * The recorded endings are those replay_check_logs read. */
 #ifndef MPIRR_CLI_REPLAYCTL_VERDICT_H
 #define MPIRR_CLI_REPLAYCTL_VERDICT_H
@@ -13,7 +13,7 @@
 #include "replay_check.h"
 
 /* The job ended with status (child_run's); prints the verdict line to out (its wordings:
- * docs/cli/replay.md, "How a replay ends"). Nothing without a control file for every rank of
+ * docs/cli/replay.md, "How a replay ends"). Nothing without a control state for every rank of
  * the recording. Not for a replay mpirr ended where every rank was held at the end of its
  * recording: replay_hold's line says that. */
 enum verdict_outcome {
