@@ -57,9 +57,8 @@ import json, sys
 ranks = {r["rank"]: r for r in json.load(open(sys.argv[1]))["ranks"]}
 assert all(ranks[r]["ending"] == "cut off" for r in (2, 3)), [ranks[r]["ending"] for r in (2, 3)]
 PY
-mkdir -p replay-tmp
 # the replayed node-2 ranks kill themselves again, at the recorded event
-run_killed "$TMP/rep" "${NODE1[@]}" env MPIRR_TMPDIR="$WORK/replay-tmp" "$MPIRR" replay --noise "$NOISE_US" rec
+run_killed "$TMP/rep" "${NODE1[@]}" "$MPIRR" replay --noise "$NOISE_US" rec
 grep -q 'diverged' "$TMP/rep.err" && { cat "$TMP/rep.err" >&2; fail "the replay of the killed run diverged"; }
 python3 - "$TMP/killed.out" "$TMP/rep.out" "$TMP/rep.err" <<'PY' || { cat "$TMP/rep.err" >&2; fail "the replay did not follow the recorded orders to the kill"; }
 import re, sys
