@@ -139,6 +139,7 @@ static void apply(const mpirr_cw_inbox *in)
         /* the generation before the stop, as mpirr orders them (hold_here reads both) */
         __atomic_store_n(&ch.header->generation, s.generation, __ATOMIC_RELEASE);
         __atomic_store_n(&ch.slot->stop, s.stop, __ATOMIC_RELEASE);
+        mpirr_control_stop_changed();
         break;
     }
     case MPIRR_CW_ABORT_VIEW: {

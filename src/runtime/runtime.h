@@ -102,6 +102,8 @@ void mpirr_control_start(void);
 void mpirr_control_ending(unsigned state, int detail);
 /* MPI_Finalize, after the rank said it finished: closes the connection to mpirr. */
 void mpirr_control_stop(void);
+/* The channel stored a new stop in the slot: the word calls compare with follows it. */
+void mpirr_control_stop_changed(void);
 /* This rank's slot and its copy of the header (replay_control.h), NULL without mpirr. */
 struct mpirr_ctl_slot *mpirr_control_slot(void);
 const struct mpirr_ctl_header *mpirr_control_header(void);

@@ -25,6 +25,23 @@ static const uint64_t no_stop = MPIRR_POS_NONE;
 static mpirr_ctl_slot own_slot;
 static mpirr_ctl_header own_header;
 static mpirr_ctl_slot *slot;
+/* The word the calls compare their positions with (mpirr_rt.stop): the slot's stop, or sooner
+ * the position just after the rank's last recorded event when its recording was cut off. A
+ * rank that dies there (killed outright, as when recording) sends nothing more, and the
+ * progress mpirr last heard of may be up to a report period old; so the rank reports its
+ * progress there and waits for mpirr to have it, once, before going on (flush_at). */
+static uint64_t effective_stop = MPIRR_POS_NONE;
+static uint64_t flush_at = MPIRR_POS_NONE;
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+void mpirr_control_stop_changed(void)
+{
+    __atomic_store_n(&effective_stop,
+                     min_u64(__atomic_load_n(&own_slot.stop, __ATOMIC_ACQUIRE),
+                             __atomic_load_n(&flush_at, __ATOMIC_ACQUIRE)),
+                     __ATOMIC_RELEASE);
+}
 
 /* Before the rank reaches mpirr, and after it leaves: nothing stops a call. */
 __attribute__((constructor)) static void no_stopline(void) { mpirr_rt.stop = &no_stop; }
@@ -34,13 +51,15 @@ void mpirr_control_start(void)
     const char *addr = mpirr_setting_text(MPIRR_SET_CONTROL);
     if (!addr) return;
     own_slot.stop = MPIRR_POS_NONE;
+    if (mpirr_rt.hold_event > 1) flush_at = mpirr_pos_after(mpirr_rt.hold_event - 1);
     own_slot.pid = (int32_t)getpid();
     if (gethostname(own_slot.host, sizeof own_slot.host - 1) != 0) strcpy(own_slot.host, "?");
     __atomic_store_n(&own_slot.progress, *mpirr_rt.progress, __ATOMIC_RELAXED);
     mpirr_channel_open(addr, &own_slot, &own_header); /* the first stop is in the slot now */
     slot = &own_slot;
     mpirr_rt.progress = &slot->progress;
-    mpirr_rt.stop = &slot->stop;
+    mpirr_control_stop_changed();
+    mpirr_rt.stop = &effective_stop;
     __atomic_store_n(&slot->state, MPIRR_CTL_RUNNING, __ATOMIC_RELEASE);
 }
 
@@ -121,7 +140,15 @@ __attribute__((noinline)) void mpirr_stopline_held(void) { __asm__ volatile("");
 
 void mpirr_stopline_reached(uint64_t pos, unsigned id)
 {
-    if (!slot || pos < __atomic_load_n(&slot->stop, __ATOMIC_ACQUIRE)) return;
+    if (!slot) return;
+    if (pos < __atomic_load_n(&slot->stop, __ATOMIC_ACQUIRE)) {
+        /* not a stop: the last recorded event's end (flush_at), or a stale effective stop */
+        if (pos >= __atomic_load_n(&flush_at, __ATOMIC_ACQUIRE) &&
+            __atomic_exchange_n(&flush_at, MPIRR_POS_NONE, __ATOMIC_ACQ_REL) != MPIRR_POS_NONE)
+            mpirr_channel_flush();
+        mpirr_control_stop_changed();
+        return;
+    }
     slot->call = id;
     slot->held_pos = pos;
     find_call_site();
