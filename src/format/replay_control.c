@@ -28,6 +28,7 @@ int mpirr_ctl_create(mpirr_ctl *c, const char *path, int nranks, char *err, size
     c->h->nranks = (uint32_t)nranks;
     c->h->slot_size = MPIRR_CTL_SLOT_SIZE;
     c->h->cli_pid = (int32_t)getpid();
+    if (gethostname(c->h->cli_host, sizeof c->h->cli_host - 1) != 0) c->h->cli_host[0] = 0;
     for (int r = 0; r < nranks; r++) mpirr_ctl_slot_of(c, r)->stop = MPIRR_POS_NONE;
     return 0;
 }

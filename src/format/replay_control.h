@@ -79,7 +79,8 @@ typedef struct mpirr_ctl_header {
     int32_t cli_pid;         /* held ranks give up when this process is gone */
     uint32_t reserved0;
     uint64_t generation;     /* bumped by the CLI at every new stopline */
-    uint8_t reserved[MPIRR_CTL_HEADER_SIZE - 40];
+    char cli_host[64];       /* cli_pid's host: a rank on another host cannot look at it */
+    uint8_t reserved[MPIRR_CTL_HEADER_SIZE - 104];
 } mpirr_ctl_header;
 
 typedef struct mpirr_ctl_slot {

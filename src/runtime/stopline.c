@@ -64,7 +64,12 @@ const mpirr_ctl_header *mpirr_control_header(void) { return slot ? ctl.h : NULL;
 
 int mpirr_control_cli_gone(void)
 {
-    return slot && ctl.h->cli_pid > 0 && kill(ctl.h->cli_pid, 0) && errno == ESRCH;
+    /* a pid means something on its own host only: a rank elsewhere cannot tell (and kill
+     * would look at whatever process has that number here) */
+    if (!slot || ctl.h->cli_pid <= 0 ||
+        (ctl.h->cli_host[0] && strncmp(ctl.h->cli_host, slot->host, sizeof slot->host)))
+        return 0;
+    return kill(ctl.h->cli_pid, 0) && errno == ESRCH;
 }
 
 /* Whether the object at base is part of mpirr or of the MPI library: its frames are not the
