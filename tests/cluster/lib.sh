@@ -19,6 +19,15 @@ cluster_up() {
     "$VCLUSTER" up "$@" >"$TMP/up.out" 2>&1 || { cat "$TMP/up.out" >&2; fail "vcluster up $* failed"; }
 }
 
+# ssh_launch HOSTS: LAUNCH, IMPL's launcher over ssh for 4 ranks on HOSTS (host:slots,...)
+ssh_launch() {
+    case $IMPL in
+    openmpi) LAUNCH=(mpirun.openmpi --host "$1" -np 4) ;;
+    mpich) LAUNCH=(mpiexec.mpich -hosts "$1" -np 4) ;;
+    *) fail "unknown MPI implementation $IMPL" ;;
+    esac
+}
+
 # two_per_node NAME OUT: OUT is procname's output of 4 ranks, 2 on each of mpirr-node1/2, each
 # with the right allreduce sum.
 two_per_node() {

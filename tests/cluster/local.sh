@@ -7,7 +7,7 @@
 #  - NODE_KILL, whose ranks on node 2 SIGKILL themselves at round 30: they move nothing, so
 #    mpirr record gathers their files from node 2 over ssh; the recording is then complete
 #    (node 2's /tmp empty) and a noisy replay follows rank 0's recorded orders up to the kill;
-#  - the same when record cannot reach node 2 (MPIRR_SSH=false, as a host that refuses ssh):
+#  - the same when record cannot reach node 2 (MPIRR_RSH=false, as a host that refuses ssh):
 #    one line naming node 2, its folder and the command to run, exit status non-zero, the
 #    recording refused by stat until that command (run as printed) gathers it.
 . "$(dirname "$0")/lib.sh"
@@ -72,7 +72,7 @@ PY
 echo "ok: node 2's killed ranks gathered over ssh by record; the replay follows the recorded orders"
 
 rm -rf rec
-run_killed "$TMP/unreached" "${NODE1[@]}" env MPIRR_SSH=false "$MPIRR" record --local "$LOCAL" -o rec -- \
+run_killed "$TMP/unreached" "${NODE1[@]}" env MPIRR_RSH=false "$MPIRR" record --local "$LOCAL" -o rec -- \
     "${LAUNCH[@]}" "$NODE_KILL" mpirr-node2 30
 gline=$(grep '^mpirr: rank files' "$TMP/unreached.err")
 [ "$(printf '%s\n' "$gline" | grep -c .)" -eq 1 ] || { cat "$TMP/unreached.err" >&2; fail "expected one line about node 2's rank files"; }

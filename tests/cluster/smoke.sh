@@ -5,11 +5,7 @@
 # each replay as recorded.
 . "$(dirname "$0")/lib.sh"
 cluster_up 2 --no-slurm
-case $IMPL in
-openmpi) LAUNCH=(mpirun.openmpi --host mpirr-node1:2,mpirr-node2:2 -np 4) ;;
-mpich) LAUNCH=(mpiexec.mpich -hosts mpirr-node1:2,mpirr-node2:2 -np 4) ;;
-*) fail "unknown MPI implementation $IMPL" ;;
-esac
+ssh_launch mpirr-node1:2,mpirr-node2:2
 
 # Natively, with no option but the hosts: the nodes' own MPI defaults do the rest.
 run "$TMP/native" "${NODE1[@]}" "${LAUNCH[@]}" "$PROCNAME"

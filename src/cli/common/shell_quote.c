@@ -1,4 +1,4 @@
-/* shell_quote.c: POSIX shell quoting for display. */
+/* shell_quote.c: POSIX shell quoting for display, and splitting a line into words as a shell would. */
 #include "shell_quote.h"
 
 #include <stdlib.h>
@@ -57,4 +57,54 @@ void shell_print_command(FILE *f, int argc, char *const *argv)
             fputc(' ', f);
         print_word(f, argv[i]);
     }
+}
+
+int shell_split_words(const char *line, char **words, int max, char *err, size_t errlen)
+{
+    size_t cap = strlen(line) + 1;
+    char *buf = malloc(cap);
+    int n = 0;
+    if (!buf) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    const char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n')
+            p++;
+        if (!*p)
+            break;
+        size_t len = 0;
+        char quote = 0;
+        for (; *p && (quote || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
+            if (quote == '\'') {
+                if (*p == '\'') quote = 0;
+                else buf[len++] = *p;
+            } else if (quote == '"') {
+                if (*p == '"') quote = 0;
+                else if (*p == '\\' && (p[1] == '"' || p[1] == '\\')) buf[len++] = *++p;
+                else buf[len++] = *p;
+            } else if (*p == '\'' || *p == '"') {
+                quote = *p;
+            } else if (*p == '\\' && p[1]) {
+                buf[len++] = *++p;
+            } else {
+                buf[len++] = *p;
+            }
+        }
+        const char *why = quote ? (quote == '"' ? "unterminated \" quote" : "unterminated ' quote")
+                          : n == max ? "too many words" : NULL;
+        if (!why && !(words[n] = strndup(buf, len)))
+            why = "out of memory";
+        if (why) {
+            snprintf(err, errlen, "%s", why);
+            while (n > 0)
+                free(words[--n]);
+            free(buf);
+            return -1;
+        }
+        n++;
+    }
+    free(buf);
+    return n;
 }

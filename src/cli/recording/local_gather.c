@@ -17,6 +17,7 @@
 #include "file_io.h"
 #include "local_files.h"
 #include "rank_log.h"
+#include "remote_shell.h"
 #include "reserve.h"
 #include "settings.h"
 #include "shell_quote.h"
@@ -264,6 +265,7 @@ int local_gather_here(const char *folder, const char *out, const mpirr_manifest 
 static void gather_remote(const mpirr_placement *p, const char *out, int srun)
 {
     char buf[4096];
+    if (!remote_host_ok(p->host)) return; /* a placement file's host: named by local_pending_report */
     if (srun && getenv("SLURM_JOB_ID")) {
         char *argv[] = {"srun", "--overlap", "-N1", "-n1", "-w", (char *)p->host,
                         (char *)self_exe(), "gather", (char *)p->folder, "-o", (char *)out, NULL};
@@ -280,10 +282,14 @@ static void gather_remote(const mpirr_placement *p, const char *out, int srun)
     shell_print_command(f, 5, words); /* ssh hands the remote shell one string */
     fclose(f);
     cmd[sizeof cmd - 1] = 0;
-    const char *ssh = mpirr_setting_text(MPIRR_SET_SSH); /* checked: environment_check */
-    char *argv[] = {(char *)(ssh ? ssh : "ssh"), "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", (char *)p->host,
-                    cmd, NULL};
+    char err[400];
+    char **argv = remote_shell_argv(p->host, NULL, cmd, err, sizeof err);
+    if (!argv) {
+        cli_error("gather: %s", err);
+        return;
+    }
     child_capture(argv, buf, sizeof buf);
+    remote_shell_free(argv);
 }
 
 int local_gather_all(const char *out, const mpirr_manifest *m, int srun)

@@ -1,8 +1,9 @@
 /* gdb_attach.c: the session's `gdb R` (see gdb_attach.h): finding gdb and the extension,
  * checking the rank, running gdb in its own process group (the terminal's foreground one while
  * it runs, so that ^C reaches gdb and not the job), and serving the extension's socket until
- * gdb exits. */
+ * gdb exits. A rank on another host gets its gdb there (gdb_remote.c). */
 #include "gdb_attach.h"
+#include "shell_quote.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,63 +22,12 @@
 #include "mono_clock.h"
 #include "paths.h"
 #include "control.h"
+#include "gdb_remote.h"
 #include "number_parse.h"
 
 #define GDB_EXTENSION_REL "../share/mpirr/mpirr-gdb.py"
 
 enum { MAX_GDB_ARGS = 256, POLL_MS = 100, REQUEST_TIMEOUT_S = 5 };
-
-/* ---- splitting the argument line ---- */
-
-int gdb_split_args(const char *line, char **words, int max, char *err, size_t errlen)
-{
-    size_t cap = strlen(line) + 1;
-    char *buf = malloc(cap);
-    int n = 0;
-    if (!buf) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    const char *p = line;
-    for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\n')
-            p++;
-        if (!*p)
-            break;
-        size_t len = 0;
-        char quote = 0;
-        for (; *p && (quote || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
-            if (quote == '\'') {
-                if (*p == '\'') quote = 0;
-                else buf[len++] = *p;
-            } else if (quote == '"') {
-                if (*p == '"') quote = 0;
-                else if (*p == '\\' && (p[1] == '"' || p[1] == '\\')) buf[len++] = *++p;
-                else buf[len++] = *p;
-            } else if (*p == '\'' || *p == '"') {
-                quote = *p;
-            } else if (*p == '\\' && p[1]) {
-                buf[len++] = *++p;
-            } else {
-                buf[len++] = *p;
-            }
-        }
-        const char *why = quote ? (quote == '"' ? "unterminated \" quote" : "unterminated ' quote")
-                          : n == max ? "too many words" : NULL;
-        if (!why && !(words[n] = strndup(buf, len)))
-            why = "out of memory";
-        if (why) {
-            snprintf(err, errlen, "%s", why);
-            while (n > 0)
-                free(words[--n]);
-            free(buf);
-            return -1;
-        }
-        n++;
-    }
-    free(buf);
-    return n;
-}
 
 /* ---- finding what to run ---- */
 
@@ -107,8 +57,9 @@ static int pid_alive(pid_t pid)
     return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
 }
 
-/* Whether the rank can be attached to here: 1 yes, 0 handled (remote: the commands printed),
- * -1 after a message. */
+enum rank_host { RANK_HERE = 1, RANK_REMOTE = 2 };
+
+/* Where the rank can be attached to (enum rank_host), or -1 after a message. */
 static int check_rank(const struct gdb_link *s, int rank, mpirr_ctl_slot *slot, FILE *out)
 {
     if (rank < 0 || rank >= s->nranks) {
@@ -126,17 +77,8 @@ static int check_rank(const struct gdb_link *s, int rank, mpirr_ctl_slot *slot, 
     if (gethostname(host, sizeof host - 1) != 0)
         host[0] = 0;
     host[sizeof host - 1] = 0;
-    if (strcmp(host, slot->host) != 0) {
-        fprintf(out, "mpirr: gdb: rank %d runs on %s, not here; debug it there:\n"
-                "    ssh %s gdb -p %d\n"
-                "or through gdbserver (any free PORT):\n"
-                "    ssh %s gdbserver --attach :PORT %d\n"
-                "    gdb -ex 'target remote %s:PORT'\n",
-                rank, slot->host, slot->host, (int)slot->pid, slot->host, (int)slot->pid,
-                slot->host);
-        return 0;
-    }
-    if (!pid_alive(slot->pid)) {
+    int here = strcmp(host, slot->host) == 0;
+    if (here && !pid_alive(slot->pid)) { /* (another host's pids are not ours to look at) */
         fprintf(out, "mpirr: gdb: rank %d is %s and its process %d is gone\n", rank,
                 mpirr_ctl_state_name(slot->state), (int)slot->pid);
         return -1;
@@ -146,7 +88,7 @@ static int check_rank(const struct gdb_link *s, int rank, mpirr_ctl_slot *slot, 
         fprintf(out, "mpirr: gdb: rank %d is not held (%s); attaching to it anyway\n", rank,
                 replay_control_view(s->control, rank, s->stall_s) == RANK_BLOCKED
                     ? "blocked" : mpirr_ctl_state_name(slot->state));
-    return 1;
+    return here ? RANK_HERE : RANK_REMOTE;
 }
 
 /* ---- the extension's socket ---- */
@@ -155,7 +97,8 @@ struct gdb_server {
     const struct gdb_link *s;
     int rank;
     int fd;            /* listening */
-    pid_t gdb;
+    pid_t gdb;         /* gdb, or the remote shell that runs it */
+    int remote;        /* on another host: the extension cannot reach the socket */
     int released;      /* the last command released ranks (SESSION_RUN) */
     int wait_owed;     /* ranks were released and nobody waited for the stopline yet */
     int armed;         /* gdb continues the rank: interrupt it if it never reaches its stop */
@@ -312,7 +255,7 @@ static void serve_one(struct gdb_server *g)
  * will never reach mpirr_stopline_held; interrupt it so that gdb gets the prompt back. */
 static void watchdog(struct gdb_server *g)
 {
-    if (!g->armed)
+    if (!g->armed || g->remote) /* slot.pid is a pid of another host */
         return;
     mpirr_ctl_slot slot;
     replay_control_read(g->s->control, g->rank, &slot);
@@ -377,16 +320,25 @@ static void give_terminal(pid_t pgrp)
     sigaction(SIGTTOU, &old, NULL);
 }
 
-static int run_gdb(const struct gdb_link *s, int rank, char **argv, FILE *out)
+/* Whether gdb gets mpirr's terminal: stdin is one, and mpirr is in its foreground. */
+static int on_terminal(void)
 {
-    struct gdb_server g = {.s = s, .rank = rank, .fd = -1};
+    return isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
+}
+
+/* Runs argv (gdb, or the remote shell that runs it on remote_host, else NULL) and serves the
+ * extension until it exits. */
+static int run_gdb(const struct gdb_link *s, int rank, char **argv, const char *remote_host,
+                   FILE *out)
+{
+    struct gdb_server g = {.s = s, .rank = rank, .fd = -1, .remote = remote_host != NULL};
     char sock[96];
     g.fd = server_listen(sock, sizeof sock, rank);
     if (g.fd < 0) {
         fprintf(out, "mpirr: gdb: cannot make the session socket: %s\n", strerror(errno));
         return -1;
     }
-    int tty = isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
+    int tty = on_terminal();
     /* gdb interrupts its inferior with SIGINT (^C); mpirr must not take it as its own */
     struct sigaction ign = {.sa_handler = SIG_IGN}, old_int;
     sigemptyset(&ign.sa_mask);
@@ -410,6 +362,8 @@ static int run_gdb(const struct gdb_link *s, int rank, char **argv, FILE *out)
             give_terminal(getpgrp());
         if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
             rc = -1; /* it said why */
+        else if (remote_host && gdb_remote_ended(remote_host, rank, st, out) != 0)
+            rc = -1;
     }
     close(g.fd);
     sigaction(SIGINT, &old_int, NULL);
@@ -419,28 +373,40 @@ static int run_gdb(const struct gdb_link *s, int rank, char **argv, FILE *out)
     return rc;
 }
 
+/* Whether gdb's own arguments make it run without a prompt. */
+static int is_batch(int n, char **words)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(words[i], "-batch") || !strcmp(words[i], "--batch"))
+            return 1;
+    return 0;
+}
+
 int gdb_attach(const struct gdb_link *s, int rank, const char *args_line, FILE *out)
 {
-    char gdb[PATH_MAX];
-    if (path_find_exec("gdb", NULL, gdb, sizeof gdb) != 0) {
+    mpirr_ctl_slot slot;
+    int where = check_rank(s, rank, &slot, out);
+    if (where < 0)
+        return -1;
+    char gdb[PATH_MAX] = "gdb"; /* on another host: its PATH's (gdb_remote_check) */
+    if (where == RANK_HERE && path_find_exec("gdb", NULL, gdb, sizeof gdb) != 0) {
         fprintf(out, "mpirr: gdb: not found in PATH (apt-get install gdb)\n");
         return -1;
     }
-    mpirr_ctl_slot slot;
-    int ok = check_rank(s, rank, &slot, out);
-    if (ok <= 0)
-        return ok;
     char ext[PATH_MAX];
     int have_ext = extension_path(ext, sizeof ext) == 0;
     if (!have_ext)
         fprintf(out, "mpirr: gdb: the mpirr extension is missing (%s): gdb runs without it, "
                 "in the frame it stops in\n", ext);
+    if (where == RANK_REMOTE &&
+        gdb_remote_check(slot.host, rank, have_ext ? ext : NULL, &have_ext, out) != 0)
+        return -1;
 
     enum { FIXED = 8 };
     char *argv[FIXED + MAX_GDB_ARGS + 1];
     char *words[MAX_GDB_ARGS];
     char err[128], pid_text[16];
-    int nwords = gdb_split_args(args_line ? args_line : "", words, MAX_GDB_ARGS, err, sizeof err);
+    int nwords = shell_split_words(args_line ? args_line : "", words, MAX_GDB_ARGS, err, sizeof err);
     if (nwords < 0) {
         fprintf(out, "mpirr: gdb: %s in: %.*s\n", err, (int)strcspn(args_line, "\r\n"),
                 args_line);
@@ -461,7 +427,16 @@ int gdb_attach(const struct gdb_link *s, int rank, const char *args_line, FILE *
     for (int i = 0; i < nwords; i++)
         argv[argc++] = words[i];
     argv[argc] = NULL;
-    int rc = run_gdb(s, rank, argv, out);
+    int rc = -1;
+    if (where == RANK_HERE) {
+        rc = run_gdb(s, rank, argv, NULL, out);
+    } else {
+        char **rsh = gdb_remote_argv(slot.host, argc, argv,
+                                     on_terminal() && !is_batch(nwords, words), out);
+        if (rsh)
+            rc = run_gdb(s, rank, rsh, slot.host, out);
+        gdb_remote_free(rsh);
+    }
     for (int i = 0; i < nwords; i++)
         free(words[i]);
     return rc;

@@ -27,14 +27,10 @@
  * '...' and "..." group words, and a backslash escapes the next character outside single
  * quotes and before " or \ inside double ones: -ex 'print i'). Returns when gdb exits; the
  * rank stays held (if the extension released ranks without waiting for them, this waits for
- * the stopline first). For a rank on another host prints the commands to run there instead
- * and returns 0. 0, or -1 after a one-line message on out (gdb missing, rank out of range,
- * never started or gone, bad quoting). */
+ * the stopline first). For a rank on another host gdb runs there (gdb_remote.h), without the
+ * extension's session socket. 0, or -1 after a one-line message on out (gdb missing, rank out
+ * of range, never started or gone, bad quoting, the host unreachable). */
 int gdb_attach(const struct gdb_link *s, int rank, const char *args_line, FILE *out);
 
-/* Splits line as above into at most max words, each a malloc'ed string stored in words.
- * The number of words, or -1 with a reason in err (unterminated quote, too many words, out
- * of memory; nothing left allocated). */
-int gdb_split_args(const char *line, char **words, int max, char *err, size_t errlen);
 
 #endif

@@ -4,7 +4,9 @@
  * up to 150 s (SIGSTOP), or held 40 s by an attached gdb, comes back and the job completes; the
  * only thing that kills a held job is the launcher's wall-clock limit, MPIEXEC_TIMEOUT (and Open
  * MPI's --timeout, which takes precedence over it). Both launchers read it from their own
- * environment, which the variables mpirr adds (-x / -genv) do not reach: mpirr can only say so. */
+ * environment, which the variables mpirr adds (-x / -genv) do not reach: mpirr can only say so.
+ * Ranks on other hosts change nothing: the limit acts in the launcher on mpirr's host, and
+ * Open MPI's orted on a remote node kept a rank held 50 s (40 s under gdb) alive. */
 #include "launcher_timeouts.h"
 
 #include <stdlib.h>

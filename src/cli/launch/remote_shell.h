@@ -1,0 +1,24 @@
+/* remote_shell.h: a command on another host, through the remote shell MPIRR_RSH ("ssh" unless
+ * set; its words split as a shell would, e.g. "ssh -i KEY -p 2222"), always called as
+ *     MPIRR_RSH -o BatchMode=yes -o ConnectTimeout=10 [FLAG] HOST COMMAND
+ * BatchMode: ssh never stops to ask for a password or passphrase, it fails at once (exit
+ * status 255, as for a host it cannot reach). Used by a session's `gdb R` for a rank elsewhere
+ * and by record --local's gathering. */
+#ifndef MPIRR_CLI_REMOTE_SHELL_H
+#define MPIRR_CLI_REMOTE_SHELL_H
+
+#include <stddef.h>
+
+enum { REMOTE_SHELL_FAILED = 255 }; /* ssh's exit status when it could not run the command */
+
+/* Whether host (from a recording or a rank: untrusted) may go on a command line: the
+ * characters of host names only, never a leading '-' the remote shell would take for an option. */
+int remote_host_ok(const char *host);
+/* The argv (NULL-terminated, malloc'ed: remote_shell_free) that runs command, one word the
+ * remote shell splits again, on host; flag ("-t", "-n") or NULL. NULL with a reason in err (a
+ * bad host name, MPIRR_RSH unreadable, out of memory). */
+char **remote_shell_argv(const char *host, const char *flag, const char *command, char *err,
+                         size_t errlen);
+void remote_shell_free(char **argv);
+
+#endif
