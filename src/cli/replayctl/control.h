@@ -26,6 +26,8 @@ struct replay_control {
      * set_version between the session and the server thread */
     pthread_mutex_t lock;
     unsigned epoch;       /* bumped by replay_control_reset: older connections are ignored */
+    unsigned open_epoch;  /* connections of older epochs are closed (their ranks end: mpirr
+                             is gone for them); kept open while their job is being ended */
     uint64_t set_version; /* bumped whenever a rank's SET changes */
     struct control_server *server;
     /* stall detection: the progress each rank showed, and since when (CLOCK_MONOTONIC s) */
@@ -51,8 +53,10 @@ int replay_control_create(struct replay_control *c, int nranks);
 void replay_control_set_ends_itself(struct replay_control *c, int rank, int recorded_ending,
                                     int detail);
 /* Zeroes every rank's reported state (before and after a relaunch), keeping the stops and
- * endings; nothing the ranks connected until now send counts any more. */
-void replay_control_reset(struct replay_control *c);
+ * endings; nothing the ranks connected until now send counts any more. keep_open: their
+ * connections stay open until the next reset without it (while the launcher ends their job,
+ * ranks of it that lost mpirr would end it themselves, with a line each, racing the launcher). */
+void replay_control_reset(struct replay_control *c, int keep_open);
 /* Sets every rank's stop (MPIRR_POS_NONE: none) as one new stopline. */
 void replay_control_set_stops(struct replay_control *c, const uint64_t *stops);
 void replay_control_set_flags(struct replay_control *c, uint32_t flags);

@@ -328,7 +328,8 @@ static void send_sets(struct control_server *sv)
     for (size_t i = 0; i < sv->nconns; i++) {
         struct conn *k = &sv->conns[i];
         if (k->fd < 0 || k->rank < 0) continue;
-        if (k->epoch != c->epoch) k->fd = -k->fd - 1; /* its job was replaced */
+        if (k->epoch < c->open_epoch) k->fd = -k->fd - 1; /* its job was replaced and ended */
+        else if (k->epoch != c->epoch) continue;          /* its job is being ended */
         else if (k->set_version != c->set_version && send_set(sv, k)) k->fd = -k->fd - 1;
     }
     pthread_mutex_unlock(&c->lock);

@@ -199,9 +199,9 @@ static void push_undo(struct replay_session *s)
  * 0, or -1 if the job could not be started again. */
 static int relaunch(struct replay_session *s)
 {
-    replay_control_reset(&s->control);
+    replay_control_reset(&s->control, 1);
     int rc = child_restart();
-    replay_control_reset(&s->control);
+    replay_control_reset(&s->control, 0);
     return rc;
 }
 
