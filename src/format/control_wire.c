@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-_Static_assert(sizeof(mpirr_cw_header) == 12, "wire header size");
+_Static_assert(sizeof(mpirr_cw_header) == 16 && _Alignof(mpirr_cw_header) == 8, "wire header: the payload after it is 8-byte aligned");
 
 static const char *const type_names[] = {
     [MPIRR_CW_HELLO] = "HELLO", [MPIRR_CW_SET] = "SET",   [MPIRR_CW_SLOT] = "SLOT",
@@ -54,11 +54,11 @@ int mpirr_cw_check(const mpirr_cw_header *h, char *err, size_t errlen)
     allowed(h->type, &min, &max);
     if (h->length < min || h->length > max) {
         if (min == max)
-            snprintf(err, errlen, "control message %s of %u bytes (expected %u)",
-                     mpirr_cw_type_name(h->type), h->length, min);
+            snprintf(err, errlen, "control message %s of %llu bytes (expected %u)",
+                     mpirr_cw_type_name(h->type), (unsigned long long)h->length, min);
         else
-            snprintf(err, errlen, "control message %s of %u bytes (expected %u to %u)",
-                     mpirr_cw_type_name(h->type), h->length, min, max);
+            snprintf(err, errlen, "control message %s of %llu bytes (expected %u to %u)",
+                     mpirr_cw_type_name(h->type), (unsigned long long)h->length, min, max);
         return -1;
     }
     return 0;

@@ -41,7 +41,8 @@ enum mpirr_cw_type {
 typedef struct mpirr_cw_header {
     uint32_t magic;
     uint16_t type, reserved;
-    uint32_t length; /* of the payload */
+    uint64_t length; /* of the payload; 64 bits so that the payload after the header is 8-byte
+                        aligned in an inbox, where its structs are read in place */
 } mpirr_cw_header;
 
 typedef struct mpirr_cw_hello {
@@ -103,6 +104,7 @@ typedef struct mpirr_cw_inbox {
     size_t have;
     union {
         mpirr_cw_header h;
+        uint64_t align; /* the payload's structs are read in place: 8-byte aligned */
         unsigned char bytes[MPIRR_CW_MAX];
     } u;
 } mpirr_cw_inbox;
