@@ -69,7 +69,7 @@ int mpirr_placement_write(const char *out, const mpirr_placement *p, char *err, 
     return 0;
 }
 
-static int is_host_name(const char *s)
+int mpirr_host_name_ok(const char *s)
 {
     if (!*s || *s == '-') return 0; /* not an option to ssh or srun */
     for (; *s; s++)
@@ -113,7 +113,7 @@ int mpirr_placement_read(const char *path, int rank, const mpirr_run_id *id, mpi
         else
             return bad(err, errlen, path, "a line that is not host, folder or pid");
     }
-    if (!is_host_name(p->host)) return bad(err, errlen, path, "no host name (letters, digits, '.', '-', '_')");
+    if (!mpirr_host_name_ok(p->host)) return bad(err, errlen, path, "no host name (letters, digits, '.', '-', '_')");
     char name[MPIRR_LOCAL_FOLDER_NAME_MAX];
     mpirr_local_folder_name(id, name);
     const char *last = strrchr(p->folder, '/');

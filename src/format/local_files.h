@@ -28,6 +28,10 @@ void mpirr_local_folder_name(const mpirr_run_id *id, char out[MPIRR_LOCAL_FOLDER
 /* The rank of a rank file's name ("rank-NNNNN.SUFFIX" or "sync-NNNNN-TTTT.SUFFIX", five digits
  * or more), or -1 for any other name. Async-signal-safe. */
 int mpirr_local_rank_of(const char *name);
+/* Whether s (from a placement file or a rank: untrusted) may go on a command line as a host:
+ * letters, digits, '.', '-', '_' only, and never a leading '-' that ssh or srun would take for
+ * an option. */
+int mpirr_host_name_ok(const char *s);
 /* The rank of a placement file's name ("rank-NNNNN", five digits or more), or -1. */
 int mpirr_placement_rank_of(const char *name);
 /* OUT/local/rank-NNNNN. */

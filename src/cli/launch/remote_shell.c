@@ -5,18 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "local_files.h"
 #include "settings.h"
 #include "shell_quote.h"
 #include "text_escape.h"
 
 enum { MAX_RSH_WORDS = 64 };
-
-int remote_host_ok(const char *host)
-{
-    return host[0] && host[0] != '-' &&
-           strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") ==
-               strlen(host);
-}
 
 void remote_shell_free(char **argv)
 {
@@ -28,7 +22,7 @@ void remote_shell_free(char **argv)
 char **remote_shell_argv(const char *host, const char *flag, const char *command, char *err,
                          size_t errlen)
 {
-    if (!remote_host_ok(host)) {
+    if (!mpirr_host_name_ok(host)) {
         char esc[300];
         snprintf(err, errlen, "'%s' is not a host name", text_escape(host, esc, sizeof esc));
         return NULL;

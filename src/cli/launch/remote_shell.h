@@ -11,12 +11,10 @@
 
 enum { REMOTE_SHELL_FAILED = 255 }; /* ssh's exit status when it could not run the command */
 
-/* Whether host (from a recording or a rank: untrusted) may go on a command line: the
- * characters of host names only, never a leading '-' the remote shell would take for an option. */
-int remote_host_ok(const char *host);
 /* The argv (NULL-terminated, malloc'ed: remote_shell_free) that runs command, one word the
  * remote shell splits again, on host; flag ("-t", "-n") or NULL. NULL with a reason in err (a
- * bad host name, MPIRR_RSH unreadable, out of memory). */
+ * host that is not a host name by mpirr_host_name_ok (local_files.h), MPIRR_RSH unreadable,
+ * out of memory). */
 char **remote_shell_argv(const char *host, const char *flag, const char *command, char *err,
                          size_t errlen);
 void remote_shell_free(char **argv);

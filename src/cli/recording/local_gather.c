@@ -265,7 +265,7 @@ int local_gather_here(const char *folder, const char *out, const mpirr_manifest 
 static void gather_remote(const mpirr_placement *p, const char *out, int srun)
 {
     char buf[4096];
-    if (!remote_host_ok(p->host)) return; /* a placement file's host: named by local_pending_report */
+    if (!mpirr_host_name_ok(p->host)) return; /* a placement file's host: named by local_pending_report */
     if (srun && getenv("SLURM_JOB_ID")) {
         char *argv[] = {"srun", "--overlap", "-N1", "-n1", "-w", (char *)p->host,
                         (char *)self_exe(), "gather", (char *)p->folder, "-o", (char *)out, NULL};
