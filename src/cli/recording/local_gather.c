@@ -304,5 +304,12 @@ int local_gather_all(const char *out, const mpirr_manifest *m, int srun)
             else gather_remote(&p.v[i], out, srun);
         }
     free(p.v);
+    /* A rank the launcher killed between moving its files out and removing the node's folder
+     * (the last rank to leave removes it) leaves it empty and no placement file: on this
+     * host the folder goes if it is empty (rmdir removes nothing else). */
+    char name[MPIRR_LOCAL_FOLDER_NAME_MAX], folder[sizeof m->local_dir + sizeof name + 1];
+    mpirr_local_folder_name(&m->run_id, name);
+    snprintf(folder, sizeof folder, "%s/%s", m->local_dir, name);
+    rmdir(folder);
     return local_pending_report(out, m, 0);
 }
