@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "diag.h"
 #include "elf_mpi.h"
@@ -68,10 +69,13 @@ int replay_trust_program(const struct recording *r, const struct launch_info *li
         return refuse(r, "", "it runs %.300s, which is not an executable program (a script?) "
                              "and so not the fingerprinted one", prog);
     uint64_t now = mpirr_file_fingerprint(sc->app_path);
+    /* the recorded executable's own file, changed: a rebuild (a program elsewhere, such as a
+     * shell an edited manifest runs, gets no hint to skip the check) */
+    int rebuilt = r->m.exe[0] && strcmp(r->m.exe, sc->app_path) == 0;
     if (now != r->m.fingerprint)
-        return refuse(r, " --no-exe-check", "it runs %.300s, whose fingerprint %016" PRIx64
-                      " is not the recorded executable's %016" PRIx64 " (rebuilt since?)", prog,
-                      now, r->m.fingerprint);
+        return refuse(r, rebuilt ? " --no-exe-check" : "", "it runs %.300s, whose fingerprint %016" PRIx64
+                      " is not the recorded executable's %016" PRIx64 "%s", prog, now,
+                      r->m.fingerprint, rebuilt ? " (rebuilt since?)" : "");
     if (elf_mpi_impl(sc->app_path) == IMPL_UNKNOWN)
         return refuse(r, "", "it runs %.300s, which does not link an MPI library itself (an "
                          "interpreter's fingerprint does not cover its script)", prog);
