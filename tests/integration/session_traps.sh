@@ -27,14 +27,6 @@ cleanup() {
 }
 trap 'st=$?; cleanup; rm -rf "$TMP"; exit $st' EXIT
 
-# session NAME OPTIONS... <<< COMMANDS: a session; its transcript in $TMP/NAME.out/.err
-session() {
-    name=$1
-    shift
-    timeout -k 10 "$RUN_TIMEOUT" "$MPIRR" replay --noise "$NOISE_US" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
-    STATUS=$?
-    [ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || { cat "$TMP/$name.err" >&2; fail "$name: timed out"; }
-}
 show() { cat "$TMP/$1.out" "$TMP/$1.err" >&2; }
 
 run "$TMP/rec" "$MPIRR" record --events -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" "$TRIGGER"

@@ -37,13 +37,16 @@ pid_t rank_tracer(pid_t pid)
     return (pid_t)tracer;
 }
 
-/* The pid of the tracer of rank's process, if the rank runs here; else 0. */
+/* The pid of the tracer of rank's process, if the rank runs here; else 0. A tracer of mpirr
+ * itself (strace -f, a debugger following forks) traces the job with it: not a user's
+ * debugger holding one rank, and it would never detach while mpirr waits. */
 static pid_t tracer_of_rank(const struct replay_control *c, int rank)
 {
     mpirr_ctl_slot sl;
     replay_control_read(c, rank, &sl);
     if (sl.state == MPIRR_CTL_NOT_STARTED || sl.pid <= 0 || !rank_on_this_host(&sl)) return 0;
-    return rank_tracer(sl.pid);
+    pid_t t = rank_tracer(sl.pid);
+    return t && t == rank_tracer(getpid()) ? 0 : t;
 }
 
 void rank_tracers_wait(const struct replay_control *c, FILE *out)

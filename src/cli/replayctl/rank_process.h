@@ -19,7 +19,7 @@ int rank_pid_alive(pid_t pid);
  * the process is gone. */
 pid_t rank_tracer(pid_t pid);
 /* Before mpirr ends the job: a rank on this host that a debugger traces (the user's own
- * `gdb -p`, stopped at a breakpoint) would die under it. Says so in one line per rank on out
+ * `gdb -p`, stopped at a breakpoint; not a tracer of mpirr itself) would die under it. Says so in one line per rank on out
  * and waits until no debugger traces any of them (they detach, or the process is gone). */
 void rank_tracers_wait(const struct replay_control *c, FILE *out);
 
