@@ -52,7 +52,7 @@ static uint64_t req_key(MPI_Request r)
 
 /* World ranks of group g's members, appended at out[*n...]. Communicators are created
  * rarely, so world's group is not kept between calls (nothing to free after MPI_Finalize). */
-static int32_t *world_ranks(MPI_Group g, int32_t *out, uint32_t *n)
+int32_t *mpirr_ev_world_ranks(MPI_Group g, int32_t *out, uint32_t *n)
 {
     int size = 0, have_world;
     MPI_Group world;
@@ -89,12 +89,12 @@ static uint32_t define(MPI_Comm comm, MPI_Comm like, uint32_t parent, unsigned b
     MPI_Group g;
     PMPI_Comm_test_inter(like, &inter);
     if (PMPI_Comm_group(like, &g) == MPI_SUCCESS) {
-        e.ranks = world_ranks(g, NULL, &e.nranks);
+        e.ranks = mpirr_ev_world_ranks(g, NULL, &e.nranks);
         PMPI_Group_free(&g);
     }
     if (inter && PMPI_Comm_remote_group(like, &g) == MPI_SUCCESS) {
         uint32_t n = e.nranks;
-        e.ranks = world_ranks(g, e.ranks, &n);
+        e.ranks = mpirr_ev_world_ranks(g, e.ranks, &n);
         e.nremote = n - e.nranks;
         e.root = 1;
         PMPI_Group_free(&g);
