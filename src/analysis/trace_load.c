@@ -13,6 +13,7 @@
 #include "event_trace.h"
 #include "manifest.h"
 #include "reserve.h"
+#include "rma_load.h"
 
 /* A request slot: the op it stands for now, or a persistent request's template. */
 struct slot {
@@ -24,6 +25,7 @@ struct slot {
 struct loader {
     an_run *run;
     comm_ids ids;
+    rma_load rma;
     struct slot *slots;
     uint32_t nslots;
     uint64_t records;  /* records of the current rank read so far */
@@ -67,7 +69,7 @@ static int32_t world_member(const an_rank *rk, uint32_t lc, int32_t r)
     return rk->lcomm[lc].world[r];
 }
 
-static an_op *new_op(an_rank *rk)
+an_op *an_new_op(an_rank *rk)
 {
     if (an_reserve((void **)&rk->ops, &rk->cap, rk->nops + 1, sizeof *rk->ops)) return NULL;
     an_op *o = &rk->ops[rk->nops++];
@@ -88,7 +90,7 @@ static an_op *op_of(an_rank *rk, const mpirr_event *e, enum an_kind kind)
 {
     uint32_t c = global_comm(rk, e->comm);
     if (c == AN_NIL) return NULL;
-    an_op *o = new_op(rk);
+    an_op *o = an_new_op(rk);
     if (!o) return NULL;
     o->post = e->event;
     o->done = e->event;
@@ -172,7 +174,7 @@ static void started(struct loader *L, an_rank *rk, const mpirr_event *e)
     for (uint32_t i = 0; i < e->nitems; i++) {
         struct slot *s = slot_at(L, e->items[i].slot);
         if (!s || !s->persistent) continue;
-        an_op *o = new_op(rk);
+        an_op *o = an_new_op(rk);
         if (!o) return;
         *o = s->tmpl;
         o->post = e->event;
@@ -196,6 +198,11 @@ static an_op *collective(an_rank *rk, const mpirr_event *e, int rooted)
 static void call_record(struct loader *L, an_rank *rk, const mpirr_event *e)
 {
     an_op *o;
+    if (e->fields & MPIRR_EVF_RMA) {
+        if (rma_load_record(&L->rma, L->run, rk, e) && !L->bad[0])
+            snprintf(L->bad, sizeof L->bad, "out of memory or an impossible one-sided call");
+        return;
+    }
     switch (call_role(e->kind)) {
     case ROLE_SEND:
         p2p(rk, e, AN_SEND, e->peer, e->tag);
@@ -435,6 +442,7 @@ an_run *an_load(const char *dir, int nranks, char *err, size_t errlen)
     for (int p = 0; p < nranks && !rc; p++) rc = load_rank(&L, p, err, errlen);
     free(L.slots);
     comm_ids_free(&L.ids);
+    rma_load_free(&L.rma);
     if (!rc && number_collectives(run)) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
@@ -459,6 +467,8 @@ void an_free(an_run *run)
         free(rk->lcomm);
         free(rk->comm_of);
         free(rk->damage);
+        free(rk->acc);
+        free(rk->win_of);
     }
     for (uint32_t i = 0; i < run->ncomms; i++) free(run->comms[i].world);
     free(run->comms);
