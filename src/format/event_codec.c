@@ -38,8 +38,10 @@ size_t mpirr_ev_encoded_max(const mpirr_event *e)
 {
     size_t n = 4 + 32 * MPIRR_VARINT_MAX;
     n += (size_t)e->nitems * (4 * MPIRR_VARINT_MAX);
-    if (e->kind == MPIRR_EVK_COMM || (e->kind < MPIRR_EVK_FIRST_META && (e->fields & MPIRR_EVF_RMA)))
-        n += (size_t)(e->nranks + e->nremote) * MPIRR_VARINT_MAX;
+    if (e->kind == MPIRR_EVK_COMM) n += (size_t)(e->nranks + e->nremote) * MPIRR_VARINT_MAX;
+    /* a call's nremote is never set: only a post's or start's group counts */
+    else if (e->kind < MPIRR_EVK_FIRST_META && (e->fields & MPIRR_EVF_RMA))
+        n += (size_t)e->nranks * MPIRR_VARINT_MAX;
     if (e->kind == MPIRR_EVK_MODULE && e->path) n += strlen(e->path);
     return n;
 }
