@@ -19,6 +19,9 @@
 
 /* Internal field bit: the event number is not the previous one plus one. */
 #define EVF_JUMP (1u << 15)
+/* Every field bit this codec knows (the public ones are 0..14): a record with another was
+ * written by a newer mpirr, and its fields cannot be found. */
+#define EVF_KNOWN ((MPIRR_EVF_RMA | (MPIRR_EVF_RMA - 1)) | EVF_JUMP)
 #define MAX_ITEMS (1u << 24)
 #define MAX_RANKS (1u << 24)
 #define MAX_PATH 4096u
@@ -462,10 +465,15 @@ long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
         *why = "unknown call id";
         return -1;
     }
-    uint32_t f = (uint32_t)get_byte(&k);
-    if (f & 0x80) f = (f & 0x7f) | (uint32_t)(get(&k) << 7);
+    uint64_t lo = (uint64_t)get_byte(&k), hi = lo & 0x80 ? get(&k) : 0;
     e->site = (uint32_t)get(&k);
     if (k.short_) return k.short_ == 2 ? (*why = "malformed number", -1) : 0;
+    uint64_t known = EVF_KNOWN & ~(uint64_t)(c->rma_fields ? 0 : MPIRR_EVF_RMA);
+    if (hi > known >> 7 || (((lo & 0x7f) | hi << 7) & ~known)) {
+        *why = "unknown record fields (written by a newer mpirr?)";
+        return -1;
+    }
+    uint32_t f = (uint32_t)((lo & 0x7f) | hi << 7);
     unsigned cb = 0, ce = 0;
     int got = times(times_arg, e->site, &cb, &ce);
     if (got <= 0) {

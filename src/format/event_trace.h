@@ -203,6 +203,9 @@ typedef struct mpirr_ev_codec {
      * Set before the first record, like size_codes. */
     int size_column;
     uint64_t recent[MPIRR_EV_RECENT_SIZES]; /* distinct sizes, most recent first (0 at start) */
+    /* Call records may carry MPIRR_EVF_RMA (header flag 16; without it that bit is unknown
+     * and refused). Set before the first record, like size_codes. */
+    int rma_fields;
 } mpirr_ev_codec;
 
 /* Largest encoded record with n items and a path/ranks payload of extra bytes. */
