@@ -195,14 +195,11 @@ static an_op *collective(an_rank *rk, const mpirr_event *e, int rooted)
     return o;
 }
 
-static void call_record(struct loader *L, an_rank *rk, const mpirr_event *e)
+/* -1: out of memory (only one-sided calls tell so far: see rma_load_record). */
+static int call_record(struct loader *L, an_rank *rk, const mpirr_event *e)
 {
     an_op *o;
-    if (e->fields & MPIRR_EVF_RMA) {
-        if (rma_load_record(&L->rma, L->run, rk, e) && !L->bad[0])
-            snprintf(L->bad, sizeof L->bad, "out of memory or an impossible one-sided call");
-        return;
-    }
+    if (e->fields & MPIRR_EVF_RMA) return rma_load_record(&L->rma, L->run, rk, e);
     switch (call_role(e->kind)) {
     case ROLE_SEND:
         p2p(rk, e, AN_SEND, e->peer, e->tag);
@@ -270,6 +267,7 @@ static void call_record(struct loader *L, an_rank *rk, const mpirr_event *e)
     default:
         break;
     }
+    return 0;
 }
 
 /* 0, -1 out of memory, 1 inconsistent (L->bad says why). */
@@ -382,9 +380,20 @@ static int load_rank(struct loader *L, int rank, char *err, size_t errlen)
             rc = 1;
             break;
         }
+        /* a rank's windows are numbered by their creating records */
+        if ((e.fields & MPIRR_EVF_RMA) && !id_plausible(L, e.win)) {
+            snprintf(L->bad, sizeof L->bad, "window id %u out of range", e.win);
+            rc = 1;
+            break;
+        }
         L->run->events++;
         if (e.event > rk->events) rk->events = e.event;
-        call_record(L, rk, &e);
+        if (call_record(L, rk, &e)) {
+            snprintf(err, errlen, "out of memory reading rank %d's event history at event %llu (%s)", rank,
+                     (unsigned long long)e.event, mpirr_call_name(e.kind));
+            rc = -1;
+            break;
+        }
     }
     if (rc > 0) { /* inconsistent: analysed up to here, like damage the reader finds */
         char path[4200], msg[4600];
