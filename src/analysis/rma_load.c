@@ -84,6 +84,23 @@ static void complete(an_rank *rk, uint32_t win, int32_t target, uint64_t event)
     while (rk->acc_open < rk->nacc && rk->acc[rk->acc_open].done) rk->acc_open++;
 }
 
+/* Complete or wait: one message of kind `end` on win to (from) each rank of the group that
+ * opened the epoch, the last post (opened AN_SEND) or start (AN_RECV) of rk on win. */
+static int epoch_end(an_rank *rk, const mpirr_event *e, uint32_t win, enum an_kind opened, enum an_kind end)
+{
+    for (size_t i = rk->nops; i-- > 0;) {
+        const an_op *o = &rk->ops[i];
+        if (o->comm != win || o->tag != AN_TAG_POST || o->kind != opened) continue;
+        uint64_t at = o->post;
+        for (size_t j = i + 1; j-- > 0 && rk->ops[j].post == at;)
+            if (rk->ops[j].comm == win && rk->ops[j].tag == AN_TAG_POST && rk->ops[j].kind == opened &&
+                !sync_op(rk, e, win, end, rk->ops[j].peer, AN_TAG_COMPLETE))
+                return -1;
+        break;
+    }
+    return 0;
+}
+
 static uint64_t lock_key(int rank, uint32_t win, int32_t target)
 {
     return u64_mix(u64_mix(u64_mix(5, (uint64_t)rank), win), (uint64_t)(uint32_t)target);
@@ -111,40 +128,16 @@ int rma_load_record(rma_load *R, an_run *run, an_rank *rk, const mpirr_event *e)
     int me = rank_of(run, rk);
     switch (e->rma) {
     case MPIRR_RMA_FENCE:
-        complete(rk, win, AN_ANY, e->event);
-        return sync_op(rk, e, win, AN_COLL, AN_NONE, 0) ? 0 : -1;
-    case MPIRR_RMA_FREE: /* collective, and completes what is left */
+    case MPIRR_RMA_FREE: /* collective too, and completes what is left */
         complete(rk, win, AN_ANY, e->event);
         return sync_op(rk, e, win, AN_COLL, AN_NONE, 0) ? 0 : -1;
     case MPIRR_RMA_POST: return group_msgs(run, rk, e, win, AN_SEND, AN_TAG_POST);
     case MPIRR_RMA_START: return group_msgs(run, rk, e, win, AN_RECV, AN_TAG_POST);
-    case MPIRR_RMA_COMPLETE: {
+    case MPIRR_RMA_COMPLETE: /* to every target the accesses since the start named */
         complete(rk, win, AN_ANY, e->event);
-        /* to every target the accesses since the start named: the start's group */
-        for (size_t i = rk->nops; i-- > 0;) {
-            const an_op *o = &rk->ops[i];
-            if (o->comm != win || o->tag != AN_TAG_POST || o->kind != AN_RECV) continue;
-            uint64_t start = o->post;
-            for (size_t j = i + 1; j-- > 0 && rk->ops[j].post == start;)
-                if (rk->ops[j].comm == win && rk->ops[j].tag == AN_TAG_POST && rk->ops[j].kind == AN_RECV &&
-                    !sync_op(rk, e, win, AN_SEND, rk->ops[j].peer, AN_TAG_COMPLETE))
-                    return -1;
-            break;
-        }
-        return 0;
-    }
+        return epoch_end(rk, e, win, AN_RECV, AN_SEND);
     case MPIRR_RMA_WAIT: /* from every origin the post named */
-        for (size_t i = rk->nops; i-- > 0;) {
-            const an_op *o = &rk->ops[i];
-            if (o->comm != win || o->tag != AN_TAG_POST || o->kind != AN_SEND) continue;
-            uint64_t post = o->post;
-            for (size_t j = i + 1; j-- > 0 && rk->ops[j].post == post;)
-                if (rk->ops[j].comm == win && rk->ops[j].tag == AN_TAG_POST && rk->ops[j].kind == AN_SEND &&
-                    !sync_op(rk, e, win, AN_RECV, rk->ops[j].peer, AN_TAG_COMPLETE))
-                    return -1;
-            break;
-        }
-        return 0;
+        return epoch_end(rk, e, win, AN_SEND, AN_RECV);
     case MPIRR_RMA_LOCK:
         if (e->target >= 0) return u64_map_put(&R->locks, lock_key(me, win, e->target), e->lock);
         return 0;

@@ -7,6 +7,7 @@
 
 #include "event_ids.h"
 #include "event_windows.h"
+#include "handle_key.h"
 #include "runtime.h"
 #include "u64_map.h"
 
@@ -23,24 +24,30 @@ static struct {
     uint32_t n, cap;
 } wins;
 
-static uint64_t win_key(MPI_Win w)
-{
-    uint64_t k = 0;
-    memcpy(&k, &w, sizeof w < sizeof k ? sizeof w : sizeof k);
-    return k;
-}
-
 /* The window's id, UINT32_MAX if this rank did not see it created. Lock held. */
 static uint32_t win_id(MPI_Win win)
 {
     uint64_t id;
-    return u64_map_get(&wins.by_handle, win_key(win), &id) ? (uint32_t)id : UINT32_MAX;
+    return u64_map_get(&wins.by_handle, MPIRR_HANDLE_KEY(win), &id) ? (uint32_t)id : UINT32_MAX;
+}
+
+/* The record is a one-sided call on window id: every RMA field set (the shapes add the rest). */
+static void name_win(mpirr_ev_call *c, uint32_t id, unsigned kind, int32_t target)
+{
+    c->e.fields |= MPIRR_EVF_RMA;
+    c->e.win = id;
+    c->e.rma = kind;
+    c->e.target = target;
+    c->e.disp = c->e.span = 0;
+    c->e.rma_op = c->e.rma_type = c->e.lock = 0;
+    c->e.ranks = NULL;
+    c->e.nranks = 0;
 }
 
 void mpirr_ev_win_created(mpirr_ev_call *c, MPI_Win win, int disp_unit, unsigned kind)
 {
     MPI_Group g;
-    struct window w = {.key = win_key(win), .disp_unit = disp_unit, .dynamic = kind == MPIRR_RMA_CREATE_DYNAMIC};
+    struct window w = {.key = MPIRR_HANDLE_KEY(win), .disp_unit = disp_unit, .dynamic = kind == MPIRR_RMA_CREATE_DYNAMIC};
     if (PMPI_Win_get_group(win, &g) == MPI_SUCCESS) {
         w.world = mpirr_ev_world_ranks(g, NULL, &w.nworld);
         PMPI_Group_free(&g);
@@ -61,14 +68,7 @@ void mpirr_ev_win_created(mpirr_ev_call *c, MPI_Win win, int disp_unit, unsigned
     wins.w[id] = w;
     u64_map_put(&wins.by_handle, w.key, id);
     mpirr_unlock();
-    c->e.fields |= MPIRR_EVF_RMA;
-    c->e.win = id;
-    c->e.rma = kind;
-    c->e.target = MPIRR_EV_PROC_NULL;
-    c->e.disp = c->e.span = 0;
-    c->e.rma_op = c->e.rma_type = c->e.lock = 0;
-    c->e.ranks = NULL;
-    c->e.nranks = 0;
+    name_win(c, id, kind, MPIRR_EV_PROC_NULL);
 }
 
 void mpirr_ev_win_freed(const mpirr_ev_call *c)
@@ -94,14 +94,7 @@ void mpirr_ev_set_win(mpirr_ev_call *c, MPI_Win win, unsigned kind, int rank)
         target = wins.w[id].world[rank];
     mpirr_unlock();
     if (id == UINT32_MAX) return; /* not seen created: nothing to name it by */
-    c->e.fields |= MPIRR_EVF_RMA;
-    c->e.win = id;
-    c->e.rma = kind;
-    c->e.target = target;
-    c->e.disp = c->e.span = 0;
-    c->e.rma_op = c->e.rma_type = c->e.lock = 0;
-    c->e.ranks = NULL;
-    c->e.nranks = 0;
+    name_win(c, id, kind, target);
 }
 
 /* MPI's operation and type handles need not be constant expressions (Open MPI's are
