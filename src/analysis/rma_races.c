@@ -117,6 +117,7 @@ int an_rma_conflicts_find(an_run *run, an_rma_conflicts *out)
     }
     rc = 0;
 out:
+    if (rc) an_rma_conflicts_free(out);
     for (size_t p = 0; s.vc && p < n; p++) free(s.vc[p]);
     free(s.vc);
     free(s.next);

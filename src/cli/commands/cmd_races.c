@@ -16,7 +16,7 @@
 #include "opts.h"
 #include "record.h"
 #include "races_report.h"
-#include "rma_fields.h"
+#include "rma_report.h"
 #include "text_escape.h"
 
 enum { OPT_JSON, OPT_ALL, OPT_NEAR };
@@ -121,7 +121,8 @@ static void json_near(struct json *j, const struct races_near *near)
     json_object_end(j);
 }
 
-static int print_json(struct analysis *a, const struct races_report *rep, const struct races_near *near)
+static int print_json(struct analysis *a, const struct races_report *rep, const struct races_near *near,
+                      const an_rma_conflicts *rma)
 {
     struct json j;
     json_init(&j, stdout);
@@ -170,6 +171,7 @@ static int print_json(struct analysis *a, const struct races_report *rep, const 
         json_object_end(&j);
     }
     json_array_end(&j);
+    rma_report_json(a, rma, &j, "rma");
     races_report_json_summary(rep, &j, "summary");
     json_object_end(&j);
     fputc('\n', stdout);
@@ -306,37 +308,6 @@ static void print_text(struct analysis *a, const struct races_report *rep,
     races_report_text_summary(rep, stdout);
 }
 
-/* One side of an RMA conflict: rank R event E KIND (site). */
-static void print_access(struct analysis *a, int rank, uint32_t i)
-{
-    const an_access *x = &a->run->ranks[rank].acc[i];
-    char site[600];
-    analysis_site(a, rank, x->site, site, sizeof site);
-    text_escape_in_place(site, sizeof site);
-    printf("rank %d event %llu %s (%s)", rank, (unsigned long long)x->post, mpirr_rma_kind_name(x->kind), site);
-}
-
-/* RMA conflicts (docs/races.md): one line per pair of call sites. */
-static int print_rma(struct analysis *a)
-{
-    an_rma_conflicts c;
-    if (an_rma_conflicts_find(a->run, &c)) return -1;
-    printf("\n%llu RMA conflicts among %llu one-sided accesses\n", (unsigned long long)c.total,
-           (unsigned long long)c.accesses);
-    for (size_t k = 0; k < c.n; k++) {
-        const an_rma_conflict *r = &c.list[k];
-        const an_access *x = &a->run->ranks[r->rank_a].acc[r->acc_a];
-        printf("  RMA conflict at rank %d bytes [%llu, %llu) of window %u: ", x->target,
-               (unsigned long long)x->lo, (unsigned long long)x->hi, x->win);
-        print_access(a, r->rank_a, r->acc_a);
-        printf(" and ");
-        print_access(a, r->rank_b, r->acc_b);
-        printf(" (%llu times)\n", (unsigned long long)r->count);
-    }
-    an_rma_conflicts_free(&c);
-    return 0;
-}
-
 int cmd_races(int argc, char **argv)
 {
     struct opt_scan s;
@@ -362,24 +333,23 @@ int cmd_races(int argc, char **argv)
     rc = analysis_open(dir, &a, 1, 0);
     if (rc) return rc;
     struct races_report rep;
-    if (races_report_build(&a, &rep) || races_report_details(&a, &rep)) {
+    an_rma_conflicts rma;
+    if (races_report_build(&a, &rep) || races_report_details(&a, &rep) || an_rma_conflicts_find(a.run, &rma)) {
         cli_error("out of memory finding the races of %s", dir);
         races_report_free(&rep);
         analysis_close(&a);
         return CLI_EXIT_FAIL;
     }
     rc = races_report_near(&a, &rep, &near); /* a bad --near: reported */
-    if (!rc && json && print_json(&a, &rep, &near)) {
+    if (!rc && json && print_json(&a, &rep, &near, &rma)) {
         putchar('\n');
         cli_error("out of memory listing Chu & Huang's reach sets of %s", dir);
         rc = CLI_EXIT_FAIL;
     } else if (!rc && !json) {
         print_text(&a, &rep, &near, all);
-        if (print_rma(&a)) {
-            cli_error("out of memory finding the RMA conflicts of %s", dir);
-            rc = CLI_EXIT_FAIL;
-        }
+        rma_report_text(&a, &rma);
     }
+    an_rma_conflicts_free(&rma);
     races_near_free(&near);
     races_report_free(&rep);
     analysis_close(&a);
