@@ -1,12 +1,12 @@
 #!/bin/bash
-# explore_family.sh [BUILD] [IMPL] [SEEDS] [BUDGET] [NATIVE] [CASES]: runs-to-failure of
+# explore_family.sh [BUILD] [IMPL] [SEEDS] [BUDGET] [NATIVE] [CASES] [NOISE_RUNS]: runs-to-failure of
 # mpirr explore's strategies on the explore_rounds family (tests/explore/explore_rounds.c: P
 # ranks, R rounds, a bug needing K coordinated wildcard choices in one round, in any round),
 # against native reruns and reruns under `mpirr record --noise`. Not part of `make check`.
 #  CASES: "P:R:K ..." (default: every P in 4 8, R in 1 20 100, K in 1 2 3).
 # For each case and seed 1..SEEDS (the seed picks the bug's order and the random strategy's
-# seed): NATIVE (200) native runs (how many crash), reruns under --noise 2000 until a crash
-# (at most BUDGET), and explore --strategy S --budget BUDGET for S in local dfs random. Prints
+# seed): NATIVE (200) native runs (how many crash, and the first that did), reruns under
+# --noise 2000 until a crash (at most NOISE_RUNS, default BUDGET), and explore --strategy S --budget BUDGET for S in local dfs random. Prints
 # one `bench family ...` line per search and, per case and method, the median and 90th
 # percentile of runs to failure over the seeds (">BUDGET" when not found within BUDGET).
 set -eu
@@ -15,6 +15,7 @@ IMPL=${2:-openmpi}
 SEEDS=${3:-5}
 BUDGET=${4:-60}
 NATIVE=${5:-200}
+NOISE_RUNS=${7:-$BUDGET}
 CASES=${6:-"4:1:1 4:1:2 4:1:3 4:20:1 4:20:2 4:20:3 4:100:1 4:100:2 4:100:3 8:1:1 8:1:2 8:1:3 8:20:1 8:20:2 8:20:3 8:100:1 8:100:2 8:100:3"}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 MPIRR=$BUILD/bin/mpirr
@@ -35,14 +36,16 @@ for c in $CASES; do
     L=$(launch "$P")
     for method in native noise local dfs random; do : >"$TMP/$method"; done
     for ((seed = 1; seed <= SEEDS; seed++)); do
-        crashed=0
-        for ((i = 0; i < NATIVE; i++)); do
-            $L "$PROG" "$R" "$K" "$seed" >/dev/null 2>&1 || crashed=$((crashed + 1))
+        crashed=0 first=$((BUDGET + 1))
+        for ((i = 1; i <= NATIVE; i++)); do
+            $L "$PROG" "$R" "$K" "$seed" >/dev/null 2>&1 && continue
+            crashed=$((crashed + 1))
+            [ "$first" -le "$BUDGET" ] || first=$i
         done
         echo "bench family native impl $IMPL P $P R $R K $K seed $seed runs $NATIVE crashed $crashed"
-        [ "$crashed" -gt 0 ] && echo 1 >>"$TMP/native" || echo $((BUDGET + 1)) >>"$TMP/native"
+        echo "$first" >>"$TMP/native"
         n=$((BUDGET + 1))
-        for ((i = 1; i <= BUDGET; i++)); do
+        for ((i = 1; i <= NOISE_RUNS; i++)); do
             rm -rf "$TMP/n"
             if ! "$MPIRR" record --noise 2000 -o "$TMP/n" -- $L "$PROG" "$R" "$K" "$seed" \
                 >/dev/null 2>&1; then n=$i; break; fi
