@@ -3,19 +3,22 @@
  * coordinated wildcard choices in one round, in any round.
  *   explore_rounds R K SEED [STAGGER_MS] [safe]
  * A round is S = ceil(K / (P-2)) steps. In a step, after a barrier, sender s (ranks 1..P-1)
- * waits s*STAGGER_MS (default 10) and sends one message to rank 0, which takes the P-1 of
- * them with MPI_ANY_SOURCE: natively the order is 1 2 3 ..., every time, and after any forced
- * receive the senders still to send come lowest first too. SEED picks the bug's senders for
- * the first K receives of a round that have a choice (the first P-2 of each step), each one
- * not the lowest sender left in its step: each of the K receives must be forced away from
- * the message it would take, and only then does rank 0 write through a NULL pointer
- * (SIGSEGV). Rank 0 prints the target and every step's order. "safe": no crash. */
+ * waits for a token from sender s-1 (none for sender 1), waits STAGGER_MS (default 5),
+ * sends one message to rank 0 and passes the token on; rank 0 takes the P-1 messages with
+ * MPI_ANY_SOURCE. Each message is sent after the one before it and a pause, so natively the
+ * order is 1 2 3 ..., every time, even with a sender held up by a loaded machine; yet none
+ * of the sends happens after rank 0's receives (the token is a specific receive between
+ * senders), so the race analysis lists every sender left as a candidate of every receive.
+ * SEED picks the bug's senders for the first K receives of a round that have a choice (the
+ * first P-2 of each step), each one not the lowest sender left in its step: each of the K
+ * receives must be forced away from the message it would take, and only then does rank 0
+ * write through a NULL pointer (SIGSEGV). Rank 0 prints the target and every step's order. "safe": no crash. */
 #include "../programs/common.h" /* first: it sets _POSIX_C_SOURCE (nanosleep) */
 
 #include <string.h>
 #include <time.h>
 
-enum { TAG_ROUND = 9, MAX_K = 16, MAX_SENDERS = 64 };
+enum { TAG_ROUND = 9, TAG_TOKEN = 10, MAX_K = 16, MAX_SENDERS = 64 };
 
 static void stagger(long ms)
 {
@@ -49,7 +52,7 @@ int main(int argc, char **argv) {
   if (argc < 4) fail("usage: explore_rounds R K SEED [STAGGER_MS] [safe]");
   const int rounds = atoi(argv[1]), k = atoi(argv[2]);
   const unsigned seed = (unsigned)strtoul(argv[3], NULL, 10);
-  const long stagger_ms = argc > 4 ? atol(argv[4]) : 10;
+  const long stagger_ms = argc > 4 ? atol(argv[4]) : 5;
   const int safe = argc > 5 && strcmp(argv[5], "safe") == 0;
   const int senders = size - 1;
   if (rounds < 1 || k < 1 || k > MAX_K || senders > MAX_SENDERS)
@@ -69,8 +72,13 @@ int main(int argc, char **argv) {
     for (int step = 0; step < steps; step++) {
       MPI_Barrier(MPI_COMM_WORLD);
       if (rank > 0) {
-        stagger(rank * stagger_ms);
+        int token = 0;
+        if (rank > 1)
+          MPI_Recv(&token, 1, MPI_INT, rank - 1, TAG_TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        stagger(stagger_ms);
         MPI_Send(&rank, 1, MPI_INT, 0, TAG_ROUND, MPI_COMM_WORLD);
+        if (rank < senders)
+          MPI_Send(&token, 1, MPI_INT, rank + 1, TAG_TOKEN, MPI_COMM_WORLD);
         continue;
       }
       printf("round %d step %d order", round, step);
