@@ -30,7 +30,7 @@ void explore_report_run(const struct explore_config *cfg, const struct explore_s
                         size_t i, FILE *out, FILE *tsv)
 {
     const struct explore_node *r = &st->runs[i];
-    char ending[128] = "no recording", choice[400];
+    char ending[EXPLORE_ENDING_MAX] = "no recording", choice[400];
     if (r->out.recorded)
         explore_ending_text(&r->out, ending, sizeof ending);
     fprintf(out, "run %zu", i + 1);
@@ -93,7 +93,7 @@ size_t explore_report_outcomes(const struct explore_state *st, FILE *out)
             distinct++;
             continue;
         }
-        char ending[128];
+        char ending[EXPLORE_ENDING_MAX];
         explore_ending_text(o, ending, sizeof ending);
         fprintf(out, "outcome %zu: %s, stdout %016" PRIx64 ": %zu run%s, first run %zu\n",
                 ++distinct, ending, o->digest, count, plural(count), i + 1);
@@ -130,7 +130,7 @@ void explore_report_summary(const struct explore_config *cfg, const struct explo
                             FILE *out)
 {
     size_t distinct = explore_report_outcomes(st, out);
-    char first[128];
+    char first[EXPLORE_ENDING_MAX];
     explore_ending_text(&st->runs[0].out, first, sizeof first);
     /* an interrupted search says so first: its figures are those of a search cut short */
     const char *by = st->interrupted == SIGINT ? "interrupted by SIGINT after "
@@ -140,7 +140,7 @@ void explore_report_summary(const struct explore_config *cfg, const struct explo
             plural(st->nruns), distinct, plural(distinct));
     if (st->failing >= 0) {
         const struct explore_node *f = &st->runs[st->failing];
-        char ending[128], dir[PATH_MAX];
+        char ending[EXPLORE_ENDING_MAX], dir[PATH_MAX];
         explore_ending_text(&f->out, ending, sizeof ending);
         explore_run_dir(cfg, (size_t)st->failing, dir, sizeof dir);
         fprintf(out, "run %ld ended otherwise (%s; run 1: %s) after forcing ", st->failing + 1,

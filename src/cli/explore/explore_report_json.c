@@ -10,7 +10,7 @@
 
 static void outcome(struct json *j, const char *key, const struct explore_outcome *o)
 {
-    char text[128], digest[17];
+    char text[EXPLORE_ENDING_MAX], digest[17];
     explore_ending_text(o, text, sizeof text);
     snprintf(digest, sizeof digest, "%016" PRIx64, o->digest);
     json_object_begin(j, key);
