@@ -8,7 +8,9 @@
 #  3. coverage: a search that exhausts its choices within --depth says "all N orders within
 #     depth D explored: no run failed", exits 0, and its JSON says exhausted;
 #  4. --timeout bounds the first run too: a first run longer than it ends "timed out";
-#  5. bad --strategy, --seed, --timeout: one line each, exit status 2.
+#  5. bad --strategy, --seed, --timeout: one line each, exit status 2;
+#  6. a forced order that deadlocks (explore_deadlock): the verdict names each rank's blocking
+#     call and source line, and the recording replays to those calls (held, exit status 3).
 . "$(dirname "$0")/../integration/lib.sh"
 MPIRR=$1
 IMPL=$2
@@ -67,10 +69,26 @@ echo "ok: $(head -1 "$TMP/slow.out")"
 
 # --- 5. bad options ---------------------------------------------------------------------------
 for bad in "--strategy bfs" "--seed -1" "--timeout 0"; do
-    # shellcheck disable=SC2086 # the option and its value, two words
+        # shellcheck disable=SC2086 # the option and its value, two words
     run "$TMP/bad" "$MPIRR" explore $bad -o "$TMP/bad.d" -- "${L4[@]}" "$BIN/explore_crash"
     [ "$STATUS" -eq 2 ] && [ "$(wc -l <"$TMP/bad.err")" -eq 1 ] && [ ! -e "$TMP/bad.d" ] ||
         fail "$bad: status $STATUS: $(cat "$TMP/bad.err")"
     grep -q "^mpirr: explore: ${bad% *} " "$TMP/bad.err" || fail "$bad: $(cat "$TMP/bad.err")"
 done
 echo "ok: bad options refused"
+
+# --- 6. deadlock verdict -------------------------------------------------------------------------
+read -r -a L3 <<<"$(launcher "$IMPL" 3)"
+D=$TMP/dead
+run "$TMP/dead" "$MPIRR" explore --timeout 5 -o "$D" -- "${L3[@]}" "$BIN/explore_deadlock"
+[ "$STATUS" -eq 1 ] || { cat "$TMP/dead.err" >&2; fail "deadlock: exit status $STATUS, expected 1"; }
+line=$(summary "$TMP/dead")
+want='deadlock after [0-9]+ s \(rank 0 in MPI_Recv at explore_deadlock.c:27, rank 1 in MPI_Barrier at explore_deadlock.c:29, rank 2 in MPI_Barrier at explore_deadlock.c:29\)'
+[[ $line =~ run\ 2\ ended\ otherwise\ \($want ]] || fail "deadlock: $line"
+[[ $(awk -F'\t' '$1 == 2 { print $8 }' "$D/explore.tsv") =~ ^$want ]] || fail "deadlock: explore.tsv: $(cat "$D/explore.tsv")"
+run "$TMP/deadreplay" "$MPIRR" replay "$D/run-0002"
+[ "$STATUS" -eq 3 ] || { cat "$TMP/deadreplay.err" >&2; fail "deadlock replay: exit status $STATUS, expected 3 (held)"; }
+for r in "rank 0 before event [0-9]+ \(MPI_Recv\)" "rank 1 before event [0-9]+ \(MPI_Barrier\)" "rank 2 before event [0-9]+ \(MPI_Barrier\)"; do
+    grep -Eq "$r" "$TMP/deadreplay.err" || fail "deadlock replay: no '$r': $(cat "$TMP/deadreplay.err")"
+done
+echo "ok: $line"

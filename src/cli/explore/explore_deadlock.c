@@ -4,6 +4,7 @@
  * library's), and the frame after it is the program's, with its source line. */
 #include "explore_deadlock.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,9 @@
 
 enum { MAX_RANKS = 64 }; /* a verdict names every rank: beyond this, a hang stays a timeout */
 
-/* pid of the rank whose log is at path if it runs on this host, else -1. */
-static int rank_pid(const char *path)
+/* pid of the rank whose log is at path if it runs on this host, else -1; *progress: its
+ * progress word (event begun, inside the call), which a rank that still moves changes. */
+static int rank_pid(const char *path, uint64_t *progress)
 {
     char err[256], host[256] = "";
     mpirr_run_id_expect(NULL); /* a live run has no manifest yet: the last one read is not its */
@@ -25,6 +27,7 @@ static int rank_pid(const char *path)
     const mpirr_log_header *h = mpirr_log_reader_header(r);
     gethostname(host, sizeof host - 1);
     int pid = strncmp(h->host, host, sizeof h->host) == 0 && h->pid > 0 ? h->pid : -1;
+    *progress = mpirr_log_reader_events(r) << 1 | (uint64_t)mpirr_log_reader_in_call(r);
     mpirr_log_reader_close(r);
     return pid;
 }
@@ -76,25 +79,44 @@ static int blocked_call(int pid, char *call, size_t calln, char *site, size_t si
     return call[0] ? 0 : -1;
 }
 
+/* Each rank's progress word (pids[r] -1 if not on this host); how many ranks, -1 beyond
+ * MAX_RANKS. */
+static int read_ranks(const char *rundir, int *pids, uint64_t *progress)
+{
+    int rank = 0;
+    for (;; rank++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/rank-%05d.log", rundir, rank);
+        if (access(path, F_OK) != 0)
+            return rank;
+        if (rank == MAX_RANKS)
+            return -1;
+        pids[rank] = rank_pid(path, &progress[rank]);
+    }
+}
+
 int explore_deadlock_capture(const char *rundir, char *buf, size_t n)
 {
     size_t len = 0;
-    int ranks = 0;
+    int pids[MAX_RANKS], later[MAX_RANKS];
+    uint64_t before[MAX_RANKS], after[MAX_RANKS];
     buf[0] = '\0';
-    for (int rank = 0; rank <= MAX_RANKS; rank++) {
-        char path[4200], call[128], site[256];
-        snprintf(path, sizeof path, "%s/rank-%05d.log", rundir, rank);
-        if (access(path, F_OK) != 0)
-            break;
-        int pid = rank_pid(path);
-        if (rank == MAX_RANKS || pid < 0 || blocked_call(pid, call, sizeof call, site, sizeof site))
+    int ranks = read_ranks(rundir, pids, before);
+    for (int rank = 0; rank < ranks; rank++) {
+        char call[128], site[256];
+        if (pids[rank] < 0 || !(before[rank] & 1) ||
+            blocked_call(pids[rank], call, sizeof call, site, sizeof site))
             return buf[0] = '\0', 0;
         int w = snprintf(buf + len, len < n ? n - len : 0, "%srank %d in %s at %s",
-                         ranks ? ", " : "", rank, call, site[0] ? site : "?");
+                         rank ? ", " : "", rank, call, site[0] ? site : "?");
         len += w > 0 ? (size_t)w : 0;
-        ranks++;
     }
+    /* every rank inside a call at one instant is also a busy, slow run: a deadlock is one in
+     * which no rank began or left a call while gdb looked (a second or more per rank) */
+    if (ranks <= 0 || read_ranks(rundir, later, after) != ranks ||
+        memcmp(before, after, (size_t)ranks * sizeof *before) != 0)
+        return buf[0] = '\0', 0;
     if (len >= n && n > 4)
         strcpy(buf + n - 4, "...");
-    return ranks > 0 ? 1 : (buf[0] = '\0', 0);
+    return 1;
 }
