@@ -37,7 +37,8 @@ forced_sets() {
 # --- 1. the crash behind a native order that never happens -----------------------------------
 D=$TMP/crash
 run "$TMP/crash" "$MPIRR" explore --budget 20 -o "$D" -- "${L4[@]}" "$BIN/explore_crash"
-[ "$STATUS" -eq 0 ] || { cat "$TMP/crash.err" >&2; fail "explore of explore_crash: exit status $STATUS"; }
+# exit status 1: a run ended otherwise than run 1
+[ "$STATUS" -eq 1 ] || { cat "$TMP/crash.err" >&2; fail "explore of explore_crash: exit status $STATUS, expected 1"; }
 line=$(summary "$TMP/crash")
 echo "crash: $line"
 [[ $line =~ ^explore:\ ([0-9]+)\ runs.*\ run\ ([0-9]+)\ ended\ otherwise\ \(exit\ ([0-9]+),\ rank\ 0\ SIGSEGV\;\ run\ 1:\ exit\ 0\)\ after\ forcing\ (.*)\;\ its\ recording:\ (.*)$ ]] ||

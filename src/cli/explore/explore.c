@@ -23,7 +23,10 @@
 #include "run_opts.h"
 #include "run_command.h"
 
-enum { OPT_OUTPUT, OPT_BUDGET, OPT_DEPTH, OPT_UNTIL_FAIL, OPT_ALL };
+enum {
+    OPT_OUTPUT, OPT_BUDGET, OPT_DEPTH, OPT_UNTIL_FAIL, OPT_ALL, OPT_STRATEGY, OPT_SEED,
+    OPT_TIMEOUT, OPT_JSON
+};
 
 static const struct cli_opt explore_opts[] = {
     {"output", 'o', 1, OPT_OUTPUT},
@@ -31,21 +34,36 @@ static const struct cli_opt explore_opts[] = {
     {"depth", 0, 1, OPT_DEPTH},
     {"until-fail", 0, 0, OPT_UNTIL_FAIL},
     {"all", 0, 0, OPT_ALL},
+    {"strategy", 0, 1, OPT_STRATEGY},
+    {"seed", 0, 1, OPT_SEED},
+    {"timeout", 0, 1, OPT_TIMEOUT},
+    {"json", 0, 0, OPT_JSON},
     RUN_OPTS_TABLE,
     {NULL, 0, 0, 0},
 };
 
-enum { DEFAULT_BUDGET = 100, MAX_BUDGET = 1000000, DEFAULT_DEPTH = 3, MAX_DEPTH = 1000 };
+enum {
+    DEFAULT_BUDGET = 100, MAX_BUDGET = 1000000, DEFAULT_DEPTH = 3, MAX_DEPTH = 1000,
+    MAX_TIMEOUT = 7 * 24 * 3600, DEFAULT_SEED = 1
+};
 
-/* A count option: 0, or -1 after "explore: --budget 0: expected an integer from 1 to ...". */
+/* A number option: 0, or -1 after "explore: --budget 0: expected an integer from 1 to ...". */
+static int number_value(const char *option, const char *v, int64_t min, int64_t max,
+                        const char *unit, int64_t *out)
+{
+    if (mpirr_parse_int(v, min, max, out)) {
+        cli_error("explore: --%s %s: expected %s (%s)", option, v,
+                  opt_number_expected(min, max), unit);
+        return -1;
+    }
+    return 0;
+}
+
 static int count_value(const char *option, const char *v, long max, const char *unit, long *out)
 {
     int64_t n;
-    if (mpirr_parse_int(v, 1, max, &n)) {
-        cli_error("explore: --%s %s: expected %s (%s)", option, v, opt_number_expected(1, max),
-                  unit);
+    if (number_value(option, v, 1, max, unit, &n))
         return -1;
-    }
     *out = (long)n;
     return 0;
 }
@@ -58,7 +76,10 @@ static int parse(int argc, char **argv, struct explore_config *cfg, struct run_o
     memset(cfg, 0, sizeof *cfg);
     cfg->budget = DEFAULT_BUDGET;
     cfg->depth = DEFAULT_DEPTH;
+    cfg->strategy = STRATEGY_LOCAL;
+    cfg->seed = DEFAULT_SEED;
     run_opts_init(run);
+    int64_t n;
     int until_fail = 0;
     const char *v;
     for (int id; (id = opt_next(&s, explore_opts, &v)) != OPT_DONE;) {
@@ -76,6 +97,23 @@ static int parse(int argc, char **argv, struct explore_config *cfg, struct run_o
             break;
         case OPT_UNTIL_FAIL: until_fail = 1; break;
         case OPT_ALL: cfg->all = 1; break;
+        case OPT_STRATEGY:
+            if (explore_strategy_parse(v, &cfg->strategy)) {
+                cli_error("explore: --strategy %s: expected local, dfs or random", v);
+                return OPT_BAD;
+            }
+            break;
+        case OPT_SEED:
+            if (number_value("seed", v, 0, INT64_MAX, "the random strategy's seed", &n))
+                return OPT_BAD;
+            cfg->seed = (uint64_t)n;
+            break;
+        case OPT_TIMEOUT:
+            if (number_value("timeout", v, 1, MAX_TIMEOUT, "seconds per run", &n))
+                return OPT_BAD;
+            cfg->timeout = (double)n;
+            break;
+        case OPT_JSON: cfg->json = 1; break;
         default:
             if (run_opts_apply(run, "explore", id, v) != 0)
                 return OPT_BAD;
@@ -183,8 +221,11 @@ int cmd_explore(int argc, char **argv)
     explore_report_header(tsv);
 
     struct explore_state st;
-    rc = explore_search(&cfg, &st, stdout, tsv);
-    if (!rc)
+    /* --json: stdout is the one JSON object; the per-run lines go to stderr */
+    rc = explore_search(&cfg, &st, cfg.json ? stderr : stdout, tsv);
+    if (!rc && cfg.json)
+        explore_report_json(&cfg, &st, stdout);
+    else if (!rc)
         explore_report_summary(&cfg, &st, stdout);
     if (fclose(tsv) != 0 && !rc) {
         cli_error("cannot write %s/explore.tsv: %s", dir, strerror(errno));
@@ -192,6 +233,8 @@ int cmd_explore(int argc, char **argv)
     }
     if (!rc && st.interrupted)
         rc = 128 + st.interrupted;
+    else if (!rc && st.failing >= 0)
+        rc = CLI_EXIT_FAIL; /* a run ended otherwise: for scripts and CI, as the line says */
     explore_state_free(&st);
     return rc;
 }

@@ -30,7 +30,7 @@ void explore_report_run(const struct explore_config *cfg, const struct explore_s
                         size_t i, FILE *out, FILE *tsv)
 {
     const struct explore_node *r = &st->runs[i];
-    char ending[128] = "no recording", choice[400];
+    char ending[EXPLORE_ENDING_MAX] = "no recording", choice[400];
     if (r->out.recorded)
         explore_ending_text(&r->out, ending, sizeof ending);
     fprintf(out, "run %zu", i + 1);
@@ -75,8 +75,7 @@ static int same_outcome(const struct explore_outcome *a, const struct explore_ou
     return explore_same_ending(a, b) && a->digest == b->digest;
 }
 
-/* Prints the distinct outcomes, first seen first; returns how many. */
-static size_t print_outcomes(const struct explore_state *st, FILE *out)
+size_t explore_report_outcomes(const struct explore_state *st, FILE *out)
 {
     size_t distinct = 0;
     for (size_t i = 0; i < st->nruns; i++) {
@@ -90,7 +89,11 @@ static size_t print_outcomes(const struct explore_state *st, FILE *out)
             }
         if (!o->recorded || first != i)
             continue;
-        char ending[128];
+        if (!out) {
+            distinct++;
+            continue;
+        }
+        char ending[EXPLORE_ENDING_MAX];
         explore_ending_text(o, ending, sizeof ending);
         fprintf(out, "outcome %zu: %s, stdout %016" PRIx64 ": %zu run%s, first run %zu\n",
                 ++distinct, ending, o->digest, count, plural(count), i + 1);
@@ -118,11 +121,16 @@ static void print_path(const struct explore_state *st, long i, FILE *out)
     free(chain);
 }
 
+int explore_exhausted(const struct explore_state *st)
+{
+    return st->failing < 0 && !st->interrupted && st->pending == 0 && st->nruns > 1;
+}
+
 void explore_report_summary(const struct explore_config *cfg, const struct explore_state *st,
                             FILE *out)
 {
-    size_t distinct = print_outcomes(st, out);
-    char first[128];
+    size_t distinct = explore_report_outcomes(st, out);
+    char first[EXPLORE_ENDING_MAX];
     explore_ending_text(&st->runs[0].out, first, sizeof first);
     /* an interrupted search says so first: its figures are those of a search cut short */
     const char *by = st->interrupted == SIGINT ? "interrupted by SIGINT after "
@@ -132,7 +140,7 @@ void explore_report_summary(const struct explore_config *cfg, const struct explo
             plural(st->nruns), distinct, plural(distinct));
     if (st->failing >= 0) {
         const struct explore_node *f = &st->runs[st->failing];
-        char ending[128], dir[PATH_MAX];
+        char ending[EXPLORE_ENDING_MAX], dir[PATH_MAX];
         explore_ending_text(&f->out, ending, sizeof ending);
         explore_run_dir(cfg, (size_t)st->failing, dir, sizeof dir);
         fprintf(out, "run %ld ended otherwise (%s; run 1: %s) after forcing ", st->failing + 1,
@@ -145,14 +153,21 @@ void explore_report_summary(const struct explore_config *cfg, const struct explo
         fprintf(out, "0 racing receives: no other message order to force (run 1: %s)\n", first);
         return;
     }
+    if (explore_exhausted(st)) { /* coverage: nothing within the bounds was left untried */
+        fprintf(out, "all %zu order%s within depth %ld explored: no run failed (run 1: %s)",
+                st->nruns, plural(st->nruns), cfg->depth, first);
+        if (st->beyond_depth)
+            fprintf(out, "; %zu more choice%s beyond --depth %ld", st->beyond_depth,
+                    plural(st->beyond_depth), cfg->depth);
+        fputc('\n', out);
+        return;
+    }
     fprintf(out, "no run ended otherwise than run 1 (%s); ", first);
     if (st->interrupted)
         fprintf(out, "%zu choice%s left unexplored", st->pending, plural(st->pending));
-    else if (st->pending)
+    else
         fprintf(out, "budget of %ld runs spent, %zu choice%s left", cfg->budget, st->pending,
                 plural(st->pending));
-    else
-        fprintf(out, "every choice within --depth %ld explored", cfg->depth);
     if (st->beyond_depth)
         fprintf(out, "; %zu more beyond --depth %ld", st->beyond_depth, cfg->depth);
     fputc('\n', out);

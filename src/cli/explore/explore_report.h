@@ -17,4 +17,12 @@ void explore_report_run(const struct explore_config *cfg, const struct explore_s
 void explore_report_summary(const struct explore_config *cfg, const struct explore_state *st,
                             FILE *out);
 
+/* The distinct outcomes, first seen first, one line each on out (NULL: none); how many. */
+size_t explore_report_outcomes(const struct explore_state *st, FILE *out);
+/* Whether the search tried every choice within --depth (and none failed, none interrupted). */
+int explore_exhausted(const struct explore_state *st);
+/* --json: the summary as one JSON object on out (explore_report_json.c). */
+void explore_report_json(const struct explore_config *cfg, const struct explore_state *st,
+                         FILE *out);
+
 #endif

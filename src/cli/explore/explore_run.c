@@ -15,6 +15,7 @@
 #include "analysis_load.h"
 #include "child.h"
 #include "diag.h"
+#include "explore_deadlock.h"
 #include "file_io.h"
 #include "mono_clock.h"
 #include "rank_log.h"
@@ -80,13 +81,19 @@ static void read_ending(const char *rundir, struct explore_outcome *out)
 
 struct time_limit {
     double end; /* mono_seconds() after which the run is ended */
-    int *hit;
+    const char *rundir;
+    struct explore_outcome *out;
 };
 
+/* Past the limit, the ranks' stacks say whether it is a deadlock, before the run is ended. */
 static int past_limit(void *arg)
 {
     struct time_limit *t = arg;
-    return *t->hit = mono_seconds() > t->end;
+    if (mono_seconds() <= t->end)
+        return 0;
+    t->out->timed_out = 1;
+    explore_deadlock_capture(t->rundir, t->out->deadlock, sizeof t->out->deadlock);
+    return 1;
 }
 
 int explore_run(char *const *argv, const char *rundir, double limit,
@@ -94,7 +101,7 @@ int explore_run(char *const *argv, const char *rundir, double limit,
 {
     memset(out, 0, sizeof *out);
     double start = mono_seconds();
-    struct time_limit t = {start + limit, &out->timed_out};
+    struct time_limit t = {start + limit, rundir, out};
     char path[2][PATH_MAX + 16];
     int saved[2] = {-1, -1}, rc = 0;
     fflush(NULL);
@@ -133,9 +140,12 @@ int explore_same_ending(const struct explore_outcome *a, const struct explore_ou
 
 void explore_ending_text(const struct explore_outcome *o, char *buf, size_t n)
 {
-    int w = o->timed_out ? snprintf(buf, n, "timed out after %.0f s, exit %d", o->seconds,
-                                    o->status)
-                         : snprintf(buf, n, "exit %d", o->status);
+    int w = o->timed_out && o->deadlock[0]
+                ? snprintf(buf, n, "deadlock after %.0f s (%s), exit %d", o->seconds, o->deadlock,
+                           o->status)
+            : o->timed_out ? snprintf(buf, n, "timed out after %.0f s, exit %d", o->seconds,
+                                      o->status)
+                           : snprintf(buf, n, "exit %d", o->status);
     const char *abbrev = o->signal ? sigabbrev_np(o->signal) : NULL;
     if (o->signal && w >= 0 && (size_t)w < n) {
         if (abbrev)

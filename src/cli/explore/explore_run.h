@@ -17,6 +17,7 @@ struct explore_outcome {
     int mpirr_status; /* the child mpirr's own exit status */
     int interrupted;  /* SIGINT or SIGTERM that mpirr received meanwhile, 0: none */
     double seconds;   /* how long it ran */
+    char deadlock[512]; /* timed out with every rank blocked in an MPI call: which, where */
 };
 
 /* Runs argv (mpirr itself as argv[0]) with its standard input /dev/null and its output
@@ -29,7 +30,9 @@ int explore_run(char *const *argv, const char *rundir, double limit,
 /* Same exit status, same fatal signal, both timed out or neither: the run did not fail
  * differently. */
 int explore_same_ending(const struct explore_outcome *a, const struct explore_outcome *b);
-/* "exit 0", "exit 139, rank 0 SIGSEGV", "timed out after 30 s, exit 143". */
+enum { EXPLORE_ENDING_MAX = 768 }; /* room for explore_ending_text */
+/* "exit 0", "exit 139, rank 0 SIGSEGV", "timed out after 30 s, exit 143", "deadlock after
+ * 30 s (rank 0 in MPI_Recv at app.c:28, rank 1 in MPI_Barrier at app.c:31), exit 143". */
 void explore_ending_text(const struct explore_outcome *o, char *buf, size_t n);
 
 /* 64-bit FNV-1a of a program's output file, without the termination banner MPICH's launcher

@@ -1,7 +1,6 @@
-/* explore_search.c: the depth-first search over forced choices (explore_search.h). A stack of
- * choices still to try: each run pushes the alternatives of the racing receives it decided
- * itself, so that the earliest of them is tried next and a failure behind several forced
- * choices at one place is reached in a few runs. */
+/* explore_search.c: the search over forced choices (explore_search.h): each run offers the
+ * alternatives of the racing receives it decided itself to the frontier, which the strategy
+ * (explore_strategy.c) orders; a set of flips reached twice is run once. */
 #include "explore_search.h"
 
 #include <inttypes.h>
@@ -15,17 +14,10 @@
 
 enum { RUN_LIMIT_FACTOR = 10, RUN_LIMIT_MIN = 30 };
 
-/* A choice still to try: flip run `parent` at `c`. */
-struct pending {
-    long parent;
-    struct explore_choice c;
-};
-
 struct search {
     const struct explore_config *cfg;
     struct explore_state *st;
-    struct pending *stack;
-    size_t nstack, capstack;
+    struct explore_frontier frontier;
     char **keys; /* the flip sets explored (dedup_key) */
     size_t nkeys, capkeys;
 };
@@ -73,7 +65,7 @@ static int remember(struct search *s, char *key)
 
 /* The command line of the run: mpirr record for the first, mpirr replay --flip for the others.
  * words has room for 16 + argc entries. */
-static void child_words(const struct search *s, const struct pending *p, const char *rundir,
+static void child_words(const struct search *s, const struct explore_pending *p, const char *rundir,
                         char *flip, size_t flipn, char *parentdir, size_t parentn, char **words)
 {
     const struct explore_config *cfg = s->cfg;
@@ -104,7 +96,7 @@ static void child_words(const struct search *s, const struct pending *p, const c
     words[n] = NULL;
 }
 
-/* Pushes the run's choices so that the earliest is popped first. */
+/* Offers the run's choices to the frontier, unless --depth forbids. */
 static int push_choices(struct search *s, long run, const struct explore_choices *ch)
 {
     struct explore_node *node = &s->st->runs[run];
@@ -112,16 +104,12 @@ static int push_choices(struct search *s, long run, const struct explore_choices
         s->st->beyond_depth += ch->n;
         return 0;
     }
-    if (an_reserve((void **)&s->stack, &s->capstack, s->nstack + ch->n, sizeof *s->stack))
-        return -1;
-    for (size_t i = ch->n; i-- > 0;)
-        s->stack[s->nstack++] = (struct pending){run, ch->list[i]};
-    return 0;
+    return explore_frontier_offer(&s->frontier, run, node->cost, ch);
 }
 
 /* Runs one (the first if p is NULL), reports it, and offers its choices. 0, or an exit status
  * after a message: the first run could not be explored, or memory ran out. */
-static int explore_one(struct search *s, const struct pending *p, FILE *out, FILE *tsv)
+static int explore_one(struct search *s, const struct explore_pending *p, FILE *out, FILE *tsv)
 {
     struct explore_state *st = s->st;
     if (an_reserve((void **)&st->runs, &st->cap, st->nruns + 1, sizeof *st->runs)) {
@@ -135,6 +123,7 @@ static int explore_one(struct search *s, const struct pending *p, FILE *out, FIL
     if (p) {
         node->forced = p->c;
         node->depth = st->runs[p->parent].depth + 1;
+        node->cost = p->cost;
     }
     char rundir[PATH_MAX], flip[96], parentdir[PATH_MAX];
     explore_run_dir(s->cfg, i, rundir, sizeof rundir);
@@ -144,10 +133,11 @@ static int explore_one(struct search *s, const struct pending *p, FILE *out, FIL
         return CLI_EXIT_FAIL;
     }
     child_words(s, p, rundir, flip, sizeof flip, parentdir, sizeof parentdir, words);
-    /* A flip gets ten times as long as the first run took (at least RUN_LIMIT_MIN seconds):
-     * a run still going by then is taken for hung, an outcome of its own. */
-    double limit = 0;
-    if (p) {
+    /* --timeout for every run; else a flip gets ten times as long as the first run took (at
+     * least RUN_LIMIT_MIN seconds): a run still going by then is taken for hung, an outcome
+     * of its own. */
+    double limit = s->cfg->timeout;
+    if (p && limit <= 0) {
         limit = RUN_LIMIT_FACTOR * st->runs[0].out.seconds;
         if (limit < RUN_LIMIT_MIN)
             limit = RUN_LIMIT_MIN;
@@ -198,10 +188,11 @@ int explore_search(const struct explore_config *cfg, struct explore_state *st, F
     memset(st, 0, sizeof *st);
     st->failing = -1;
     struct search s = {.cfg = cfg, .st = st};
+    explore_frontier_init(&s.frontier, cfg->strategy, cfg->seed);
     int rc = explore_one(&s, NULL, out, tsv);
-    while (!rc && !st->interrupted && s.nstack && st->nruns < (size_t)cfg->budget &&
-           (cfg->all || st->failing < 0)) {
-        struct pending p = s.stack[--s.nstack];
+    struct explore_pending p;
+    while (!rc && !st->interrupted && st->nruns < (size_t)cfg->budget &&
+           (cfg->all || st->failing < 0) && explore_frontier_take(&s.frontier, &p)) {
         char *key = dedup_key(&s, p.parent, &p.c);
         int fresh = key ? remember(&s, key) : -1;
         if (fresh < 0) {
@@ -219,8 +210,8 @@ int explore_search(const struct explore_config *cfg, struct explore_state *st, F
             !explore_same_ending(&st->runs[0].out, &node->out))
             st->failing = (long)st->nruns - 1;
     }
-    st->pending = s.nstack;
-    free(s.stack);
+    st->pending = s.frontier.n;
+    explore_frontier_free(&s.frontier);
     for (size_t i = 0; i < s.nkeys; i++)
         free(s.keys[i]);
     free(s.keys);

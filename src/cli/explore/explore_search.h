@@ -1,6 +1,7 @@
-/* explore_search.h: the search of `mpirr explore`: a first recorded run, then depth-first over
- * the forced choices of racing receives (earliest receive first), each choice a flip of the run
- * that offered it, deduplicated, bounded by a budget of runs and a depth of forced choices. */
+/* explore_search.h: the search of `mpirr explore`: a first recorded run, then the forced
+ * choices of racing receives in the order of --strategy (explore_strategy.h), each choice a
+ * flip of the run that offered it, deduplicated, bounded by a budget of runs and a depth of
+ * forced choices. */
 #ifndef MPIRR_CLI_EXPLORE_SEARCH_H
 #define MPIRR_CLI_EXPLORE_SEARCH_H
 

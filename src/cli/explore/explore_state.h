@@ -5,9 +5,11 @@
 #define MPIRR_CLI_EXPLORE_STATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "explore_choices.h"
 #include "explore_run.h"
+#include "explore_strategy.h"
 
 struct explore_config {
     const char *dir;   /* absolute; the runs go to DIR/run-NNNN */
@@ -16,6 +18,10 @@ struct explore_config {
     int all;           /* run the budget out (--all) instead of stopping at a failing run */
     const char *noise; /* --noise US for every run, or NULL */
     const char *mpi;   /* --mpi IMPL for every run, or NULL */
+    enum explore_strategy strategy;
+    uint64_t seed;     /* --seed, for the random strategy */
+    double timeout;    /* --timeout S: every run's hang limit, the first's too; 0: the default */
+    int json;          /* --json: the summary as one JSON object, no per-run lines */
     int argc;          /* COMMAND */
     char **argv;
 };
@@ -26,6 +32,7 @@ struct explore_node {
     struct explore_choice forced; /* the choice forced there (parent >= 0) */
     int forced_got;               /* the sender its forced receive took (-1: not known) */
     long depth;                   /* forced choices behind it */
+    uint64_t cost;                /* the strategy's cost of the choice that made it */
     struct explore_outcome out;
     size_t racing;                /* racing receives it decided itself (after its cut) */
     size_t offered;               /* the choices they offer */
