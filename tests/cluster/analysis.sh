@@ -69,7 +69,7 @@ echo "ok: a flip across the nodes took rank $src's message at $r:$e (was $taken'
 # --- 3. explore across the nodes ---------------------------------------------------------------
 RUN_TIMEOUT=240
 run "$TMP/explore" "${NODE1[@]}" "$MPIRR" explore --budget 20 -o ex -- "${LAUNCH[@]}" "$EXPLORE_CRASH"
-[ "$STATUS" -eq 0 ] || { cat "$TMP/explore.err" >&2; fail "explore across the nodes: exit status $STATUS"; }
+[ "$STATUS" -eq 1 ] || { cat "$TMP/explore.err" >&2; fail "explore across the nodes: exit status $STATUS, expected 1 (a run ended otherwise)"; }
 line=$(grep '^explore: ' "$TMP/explore.out") || fail "explore: no summary line"
 [[ $line =~ run\ ([0-9]+)\ ended\ otherwise\ \(exit\ ([0-9]+),\ rank\ 0\ SIGSEGV.*its\ recording:\ (.*)$ ]] ||
     fail "explore did not find the crash across the nodes: $line"
