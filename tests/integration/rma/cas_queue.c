@@ -1,7 +1,8 @@
 /* cas_queue.c: a distributed work queue claimed with MPI_Compare_and_swap (issue 32): rank 0
- * holds SLOTS owner words (-1: free); every rank walks the slots in a shared epoch and claims
- * each free one with a compare-and-swap of -1 for its rank, "working" a while on each it gets.
- * Rank 0 prints who owns each slot and every rank's count: the race of the swaps decides. */
+ * holds SLOTS owner words (-1: free) and serves them (in MPI_Barrier, where MPICH makes progress
+ * on them); every other rank walks the slots in a shared epoch and claims each free one with a
+ * compare-and-swap of -1 for its rank, "working" a while on each it gets. Rank 0 prints who
+ * owns each slot and every rank's count: the race of the swaps decides. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -22,7 +23,7 @@ int main(int argc, char **argv)
     const int free_slot = -1;
     int mine = 0;
     MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
-    for (int i = 0; i < SLOTS; i++) {
+    for (int i = 0; rank != 0 && i < SLOTS; i++) {
         int was;
         MPI_Compare_and_swap(&rank, &free_slot, &was, MPI_INT, 0, i, win);
         MPI_Win_flush(0, win);
