@@ -2,8 +2,8 @@
  * counter in a window (MPI_Win_allocate); every rank takes TICKETS tickets from it, each with
  * MPI_Win_lock(EXCLUSIVE) + MPI_Fetch_and_op(+1) + MPI_Win_unlock; rank 0 gathers them and
  * prints one line per rank: "rank R tickets a b c ...". Which rank gets which ticket is the order of
- * the lock grants, which differs from run to run and which mpirr does not replay: its replay
- * verdict must say so. Calls nothing else nondeterministic. */
+ * the lock grants, which differs from run to run and which mpirr replays (docs/rma.md). Calls
+ * nothing else nondeterministic. */
 #include <mpi.h>
 #include <stdio.h>
 
