@@ -30,6 +30,10 @@ static inline int mpirr_rma_target_ok(const rma_window *w, int target)
     return target >= 0 && target < w->nranks;
 }
 
+/* After MPI_Finalize: the memory of the turn windows of windows the program never freed (MPI
+ * ended those windows), and the map; nothing stays for a next MPI_Init. */
+void mpirr_rma_finish(void);
+
 /* ---- turns.c ---- */
 /* Opens an epoch of lock_type on target of the turn window turns and takes call c's turn
  * there: record: the next one, recorded (a ticket record keyed by c); replay: the recorded

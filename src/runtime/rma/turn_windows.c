@@ -103,6 +103,14 @@ int mpirr_MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     return rc;
 }
 
+static void turn_pair_free(struct turn_pair *p)
+{
+    free(p->epoch_counter);
+    free(p->atomic_counter);
+    free(p->w.held);
+    free(p);
+}
+
 int mpirr_MPI_Win_free(MPI_Win *win)
 {
     MPIRR_BEGIN(MPI_Win_free);
@@ -116,9 +124,14 @@ int mpirr_MPI_Win_free(MPI_Win *win)
     struct turn_pair *p = (struct turn_pair *)(uintptr_t)v;
     PMPI_Win_free(&p->w.epochs);
     PMPI_Win_free(&p->w.atomics);
-    free(p->epoch_counter);
-    free(p->atomic_counter);
-    free(p->w.held);
-    free(p);
+    turn_pair_free(p);
     return rc;
+}
+
+void mpirr_rma_finish(void)
+{
+    size_t pos = 0;
+    uint64_t key, v;
+    while (u64_map_next(&windows, &pos, &key, &v)) turn_pair_free((struct turn_pair *)(uintptr_t)v);
+    u64_map_free(&windows);
 }
