@@ -37,11 +37,6 @@ echo "ok: the event history holds the calls and their target"
 
 expected="mpirr: replay finished as recorded ($NP ranks, $total events)"
 run "$TMP/replay" "$MPIRR" replay --noise "$NOISE_US" "$REC"
-[ "$STATUS" -eq 0 ] || { cat "$TMP/replay.err" >&2; fail "the replay exited $STATUS"; }
-got=$(grep '^mpirr: ' "$TMP/replay.err" | grep -Ev "$LAUNCHER_ENDED")
-[ "$got" = "$expected" ] || fail "the replay said
-$got
-expected
-$expected"
+replay_said "$TMP/replay" "$expected"
 same_output "$TMP/record.out" "$TMP/replay.out" || fail "the replay printed other than the recording"
 echo "ok: $expected"

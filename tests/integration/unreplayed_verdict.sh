@@ -31,10 +31,5 @@ ranks=""
 for k in $(seq 0 $((NP - 1))); do ranks="$ranks${ranks:+; }rank $k called $call"; done
 expected="mpirr: replay finished as recorded ($NP ranks, $total events), but not exact: $ranks: their outcomes (the order of the shared file pointer's accesses) are not replayed"
 run "$TMP/replay" "$MPIRR" replay --noise "$NOISE_US" "$REC" -- "${LAUNCH[@]}" "$PROG" "$TMP/replay.txt"
-[ "$STATUS" -eq 0 ] || { cat "$TMP/replay.err" >&2; fail "the replay exited $STATUS"; }
-got=$(grep '^mpirr: ' "$TMP/replay.err" | grep -Ev "$LAUNCHER_ENDED")
-[ "$got" = "$expected" ] || fail "the replay said
-$got
-expected
-$expected"
+replay_said "$TMP/replay" "$expected"
 echo "ok: $expected"

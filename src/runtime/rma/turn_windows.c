@@ -51,10 +51,11 @@ struct turn_pair { /* what the map's value points to: the state and the counters
     int64_t *epoch_counter, *atomic_counter;
 };
 
-/* The program made win on comm (collectively): give it its turn windows. */
-static void window_born(MPI_Win win, MPI_Comm comm)
+/* The program's creation of a window on comm returned rc: if it made one, give it its turn
+ * windows (collectively, as the creation was). Returns rc. */
+static int window_born(int rc, const MPI_Win *win, MPI_Comm comm)
 {
-    if (!(mpirr_recording() || mpirr_replaying())) return;
+    if (rc != MPI_SUCCESS || !(mpirr_recording() || mpirr_replaying())) return rc;
     struct turn_pair *p = calloc(1, sizeof *p);
     int n = 0;
     PMPI_Comm_size(comm, &n);
@@ -63,44 +64,38 @@ static void window_born(MPI_Win win, MPI_Comm comm)
     p->w.epochs = turn_window(comm, &p->epoch_counter);
     p->w.atomics = turn_window(comm, &p->atomic_counter);
     mpirr_lock();
-    int bad = u64_map_put(&windows, win_key(win), (uint64_t)(uintptr_t)p);
+    int bad = u64_map_put(&windows, win_key(*win), (uint64_t)(uintptr_t)p);
     mpirr_unlock();
     if (bad) mpirr_fatal("out of memory for a window's turns");
+    return rc;
 }
 
 int mpirr_MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                          MPI_Win *win)
 {
     MPIRR_BEGIN(MPI_Win_create);
-    int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
-    if (rc == MPI_SUCCESS) window_born(*win, comm);
-    return rc;
+    return window_born(PMPI_Win_create(base, size, disp_unit, info, comm, win), win, comm);
 }
 
 int mpirr_MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                            void *baseptr, MPI_Win *win)
 {
     MPIRR_BEGIN(MPI_Win_allocate);
-    int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
-    if (rc == MPI_SUCCESS) window_born(*win, comm);
-    return rc;
+    return window_born(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), win, comm);
 }
 
 int mpirr_MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                                   void *baseptr, MPI_Win *win)
 {
     MPIRR_BEGIN(MPI_Win_allocate_shared);
-    int rc = PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
-    if (rc == MPI_SUCCESS) window_born(*win, comm);
-    return rc;
+    return window_born(PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win), win,
+                       comm);
 }
 
 int mpirr_MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     MPIRR_BEGIN(MPI_Win_create_dynamic);
-    int rc = PMPI_Win_create_dynamic(info, comm, win);
-    if (rc == MPI_SUCCESS) window_born(*win, comm);
-    return rc;
+    return window_born(PMPI_Win_create_dynamic(info, comm, win), win, comm);
 }
 
 static void turn_pair_free(struct turn_pair *p)
