@@ -4,7 +4,7 @@
  * `epochs` orders the passive-target epochs on a target (lock_epochs.c), `atomics` the atomic
  * operations outside exclusive epochs (atomics.c). Two, because an atomic operation in a shared
  * epoch must be able to take its turn while another rank waits, inside its epoch turn, for the
- * program's exclusive lock (docs/rma.md, Deadlock freedom). A map from the program's window
+ * program's exclusive lock (docs/rma.md, "Replay does not deadlock"). A map from the window
  * handle finds them; MPI_Win_free frees them after the program's window (both collective, so
  * every rank frees in the same order). */
 #include <stdlib.h>
