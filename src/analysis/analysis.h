@@ -65,6 +65,20 @@ typedef struct an_module {
     uint64_t bias, lo, hi;
 } an_module;
 
+/* One one-sided access (Put, Get, an accumulate; rma_load.c): where it fell, from which
+ * call, and until which call of its rank it may still be in flight. */
+typedef struct an_access {
+    uint64_t post;         /* event number of the access */
+    uint64_t done;         /* the call that completed it at the target (fence, complete,
+                            * unlock, flush, free); 0: never */
+    uint64_t lo, hi;       /* bytes [lo, hi) of the target's part of the window */
+    uint32_t win;          /* run-wide window: a communicator of its own (an_run.comms) */
+    uint32_t site;
+    int32_t target;        /* world rank */
+    uint8_t kind, op, type; /* rma_fields.h */
+    uint8_t excl;          /* made under an exclusive lock on its target */
+} an_access;
+
 typedef struct an_rank {
     an_op *ops;
     size_t nops, cap;
@@ -79,6 +93,10 @@ typedef struct an_rank {
                             * an inter-communicator's local and remote groups) */
     uint32_t ncomm_of;
     char *damage;          /* the reader's message if the history is damaged */
+    an_access *acc;        /* one-sided accesses, in event order (rma_load.c) */
+    size_t nacc, capacc, acc_open; /* acc_open: the first that may still be in flight */
+    uint32_t *win_of;      /* this rank's window id -> run-wide (AN_NIL: unknown) */
+    uint32_t nwin_of;
 } an_rank;
 
 typedef struct an_run {
@@ -106,6 +124,27 @@ void an_free(an_run *run);
 /* The world rank of rank's peer r on its communicator lc (its own id; the remote group of an
  * inter-communicator); AN_ANY passes through; AN_NONE for PROC_NULL or out of range. */
 int32_t an_world_peer(const an_rank *rk, uint32_t lc, int32_t r);
+
+/* A new operation of rk, zeroed, with no message or match (NULL: out of memory). */
+an_op *an_new_op(an_rank *rk);
+
+/* ---- one-sided conflicts (rma_races.c) ---- */
+/* Two accesses to overlapping bytes of one window at one target, from different ranks, at
+ * least one a write and not two compatible atomics, not ordered by happened-before (fence,
+ * post/start/complete/wait and every message and collective) and not both under exclusive
+ * locks (docs/races.md). One is kept per pair of call sites (by rank), with how many. */
+typedef struct an_rma_conflict {
+    int rank_a, rank_b;
+    uint32_t acc_a, acc_b; /* indices into the ranks' acc */
+    uint64_t count;
+} an_rma_conflict;
+typedef struct an_rma_conflicts {
+    an_rma_conflict *list;
+    size_t n;
+    uint64_t total, accesses;
+} an_rma_conflicts;
+int an_rma_conflicts_find(an_run *run, an_rma_conflicts *out);
+void an_rma_conflicts_free(an_rma_conflicts *c);
 
 /* ---- matching (matching.c) ---- */
 /* Pairs every send with its receive: per (communicator, sender, receiver, tag), the k-th

@@ -53,16 +53,38 @@ static int copy_members(an_comm *c, const mpirr_event *e, int inter)
     return 0;
 }
 
-static int new_comm(an_run *run, const mpirr_event *e, int inter, uint64_t *gid)
+/* The next run-wide communicator, grown into (world NULL); the caller counts it in. */
+static an_comm *next_comm(an_run *run)
 {
     if (run->ncomms % 64 == 0) {
         an_comm *c = realloc(run->comms, (run->ncomms + 64) * sizeof *c);
-        if (!c) return -1;
+        if (!c) return NULL;
         run->comms = c;
     }
     an_comm *c = &run->comms[run->ncomms];
     c->world = NULL;
-    if (copy_members(c, e, inter)) return -1;
+    return c;
+}
+
+static int new_comm(an_run *run, const mpirr_event *e, int inter, uint64_t *gid)
+{
+    an_comm *c = next_comm(run);
+    if (!c || copy_members(c, e, inter)) return -1;
+    *gid = run->ncomms++;
+    return 0;
+}
+
+int comm_ids_copy(an_run *run, uint32_t of, uint32_t *gid)
+{
+    an_comm *c = next_comm(run);
+    if (!c) return -1;
+    const an_comm *src = &run->comms[of];
+    uint32_t n = src->size + src->nremote;
+    c->world = malloc((n ? n : 1) * sizeof *c->world);
+    if (!c->world) return -1;
+    memcpy(c->world, src->world, n * sizeof *c->world);
+    c->size = src->size;
+    c->nremote = src->nremote;
     *gid = run->ncomms++;
     return 0;
 }

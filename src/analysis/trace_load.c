@@ -13,6 +13,7 @@
 #include "event_trace.h"
 #include "manifest.h"
 #include "reserve.h"
+#include "rma_load.h"
 
 /* A request slot: the op it stands for now, or a persistent request's template. */
 struct slot {
@@ -24,6 +25,7 @@ struct slot {
 struct loader {
     an_run *run;
     comm_ids ids;
+    rma_load rma;
     struct slot *slots;
     uint32_t nslots;
     uint64_t records;  /* records of the current rank read so far */
@@ -67,7 +69,7 @@ static int32_t world_member(const an_rank *rk, uint32_t lc, int32_t r)
     return rk->lcomm[lc].world[r];
 }
 
-static an_op *new_op(an_rank *rk)
+an_op *an_new_op(an_rank *rk)
 {
     if (an_reserve((void **)&rk->ops, &rk->cap, rk->nops + 1, sizeof *rk->ops)) return NULL;
     an_op *o = &rk->ops[rk->nops++];
@@ -88,7 +90,7 @@ static an_op *op_of(an_rank *rk, const mpirr_event *e, enum an_kind kind)
 {
     uint32_t c = global_comm(rk, e->comm);
     if (c == AN_NIL) return NULL;
-    an_op *o = new_op(rk);
+    an_op *o = an_new_op(rk);
     if (!o) return NULL;
     o->post = e->event;
     o->done = e->event;
@@ -172,7 +174,7 @@ static void started(struct loader *L, an_rank *rk, const mpirr_event *e)
     for (uint32_t i = 0; i < e->nitems; i++) {
         struct slot *s = slot_at(L, e->items[i].slot);
         if (!s || !s->persistent) continue;
-        an_op *o = new_op(rk);
+        an_op *o = an_new_op(rk);
         if (!o) return;
         *o = s->tmpl;
         o->post = e->event;
@@ -193,9 +195,11 @@ static an_op *collective(an_rank *rk, const mpirr_event *e, int rooted)
     return o;
 }
 
-static void call_record(struct loader *L, an_rank *rk, const mpirr_event *e)
+/* -1: out of memory (only one-sided calls tell so far: see rma_load_record). */
+static int call_record(struct loader *L, an_rank *rk, const mpirr_event *e)
 {
     an_op *o;
+    if (e->fields & MPIRR_EVF_RMA) return rma_load_record(&L->rma, L->run, rk, e);
     switch (call_role(e->kind)) {
     case ROLE_SEND:
         p2p(rk, e, AN_SEND, e->peer, e->tag);
@@ -263,6 +267,7 @@ static void call_record(struct loader *L, an_rank *rk, const mpirr_event *e)
     default:
         break;
     }
+    return 0;
 }
 
 /* 0, -1 out of memory, 1 inconsistent (L->bad says why). */
@@ -375,9 +380,20 @@ static int load_rank(struct loader *L, int rank, char *err, size_t errlen)
             rc = 1;
             break;
         }
+        /* a rank's windows are numbered by their creating records */
+        if ((e.fields & MPIRR_EVF_RMA) && !id_plausible(L, e.win)) {
+            snprintf(L->bad, sizeof L->bad, "window id %u out of range", e.win);
+            rc = 1;
+            break;
+        }
         L->run->events++;
         if (e.event > rk->events) rk->events = e.event;
-        call_record(L, rk, &e);
+        if (call_record(L, rk, &e)) {
+            snprintf(err, errlen, "out of memory reading rank %d's event history at event %llu (%s)", rank,
+                     (unsigned long long)e.event, mpirr_call_name(e.kind));
+            rc = -1;
+            break;
+        }
     }
     if (rc > 0) { /* inconsistent: analysed up to here, like damage the reader finds */
         char path[4200], msg[4600];
@@ -435,6 +451,7 @@ an_run *an_load(const char *dir, int nranks, char *err, size_t errlen)
     for (int p = 0; p < nranks && !rc; p++) rc = load_rank(&L, p, err, errlen);
     free(L.slots);
     comm_ids_free(&L.ids);
+    rma_load_free(&L.rma);
     if (!rc && number_collectives(run)) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
@@ -459,6 +476,8 @@ void an_free(an_run *run)
         free(rk->lcomm);
         free(rk->comm_of);
         free(rk->damage);
+        free(rk->acc);
+        free(rk->win_of);
     }
     for (uint32_t i = 0; i < run->ncomms; i++) free(run->comms[i].world);
     free(run->comms);

@@ -19,8 +19,12 @@ int main(int argc, char **argv)
         name = "version";
     const struct command *c = command_find(name);
     if (!c) {
-        cli_error("unknown %s '%s' (try 'mpirr help')", name[0] == '-' ? "option" : "command",
-                  name);
+        const char *meant = name[0] == '-' ? NULL : command_suggest(name);
+        if (meant)
+            cli_error("unknown command '%s': did you mean '%s'? (try 'mpirr help')", name, meant);
+        else
+            cli_error("unknown %s '%s' (try 'mpirr help')", name[0] == '-' ? "option" : "command",
+                      name);
         return CLI_EXIT_USAGE;
     }
     int bad = c->launches ? environment_check() : 0;

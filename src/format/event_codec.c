@@ -13,11 +13,15 @@
 
 #include "call_ids.h"
 #include "event_trace.h"
+#include "rma_fields.h"
 #include "sync_calls.h"
 #include "varint.h"
 
 /* Internal field bit: the event number is not the previous one plus one. */
 #define EVF_JUMP (1u << 15)
+/* Every field bit this codec knows (the public ones are 0..14): a record with another was
+ * written by a newer mpirr, and its fields cannot be found. */
+#define EVF_KNOWN ((MPIRR_EVF_RMA | (MPIRR_EVF_RMA - 1)) | EVF_JUMP)
 #define MAX_ITEMS (1u << 24)
 #define MAX_RANKS (1u << 24)
 #define MAX_PATH 4096u
@@ -35,9 +39,12 @@ static inline size_t put_s(uint8_t *p, int64_t v) { return put_u(p, mpirr_zigzag
 
 size_t mpirr_ev_encoded_max(const mpirr_event *e)
 {
-    size_t n = 4 + 24 * MPIRR_VARINT_MAX;
+    size_t n = 4 + 32 * MPIRR_VARINT_MAX;
     n += (size_t)e->nitems * (4 * MPIRR_VARINT_MAX);
     if (e->kind == MPIRR_EVK_COMM) n += (size_t)(e->nranks + e->nremote) * MPIRR_VARINT_MAX;
+    /* a call's nremote is never set: only a post's or start's group counts */
+    else if (e->kind < MPIRR_EVK_FIRST_META && (e->fields & MPIRR_EVF_RMA))
+        n += (size_t)e->nranks * MPIRR_VARINT_MAX;
     if (e->kind == MPIRR_EVK_MODULE && e->path) n += strlen(e->path);
     return n;
 }
@@ -125,6 +132,23 @@ static size_t put_ranks(uint8_t *p, const int32_t *ranks, uint32_t n)
         q += put_s(q, (int64_t)ranks[i] - prev);
         prev = ranks[i];
     }
+    return (size_t)(q - p);
+}
+
+/* A one-sided call's fields (MPIRR_EVF_RMA): written whole for every such call, which are
+ * few next to the rest (a fence's unused ones cost a byte each). */
+static size_t put_rma(uint8_t *p, const mpirr_event *e)
+{
+    uint8_t *q = p;
+    q += put_u(q, e->win);
+    q += put_u(q, e->rma);
+    q += put_s(q, e->target);
+    q += mpirr_varint_put(q, e->disp);
+    q += put_u(q, e->span);
+    q += put_u(q, e->rma_op);
+    q += put_u(q, e->rma_type);
+    q += put_u(q, e->lock);
+    q += put_ranks(q, e->ranks, e->rma == MPIRR_RMA_POST || e->rma == MPIRR_RMA_START ? e->nranks : 0);
     return (size_t)(q - p);
 }
 
@@ -223,6 +247,7 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
     if (f & MPIRR_EVF_NEWCOMM) q += put_u(q, e->newcomm);
     if (f & MPIRR_EVF_RC) q += put_s(q, e->rc);
     if (f & MPIRR_EVF_THREAD) q += put_u(q, e->thread);
+    if (f & MPIRR_EVF_RMA) q += put_rma(q, e);
     if (f & MPIRR_EVF_EXACT) {
         q += put_s(q, (int64_t)(e->x_begin - c->exact));
         q += put_u(q, e->x_end - e->x_begin);
@@ -372,6 +397,27 @@ static long decode_meta(struct cur *k, const uint8_t *start, mpirr_event *e, mpi
     return k->short_ ? 0 : (long)(k->p - start);
 }
 
+static int get_rma(struct cur *k, mpirr_event *e, mpirr_ev_scratch *s, const char **why)
+{
+    e->win = (uint32_t)get(k);
+    e->rma = (uint32_t)get(k);
+    e->target = (int32_t)get_s(k);
+    e->disp = get(k);
+    e->span = get(k);
+    e->rma_op = (uint32_t)get(k);
+    e->rma_type = (uint32_t)get(k);
+    e->lock = (uint32_t)get(k);
+    if (get_ranks(k, s, 0, &e->nranks, why)) return -1;
+    e->ranks = s->ranks;
+    if (k->short_) return 0;
+    if (!mpirr_rma_kind_name(e->rma) || (e->rma_op && !mpirr_rma_op_name(e->rma_op)) ||
+        (e->rma_type && !mpirr_rma_type_name(e->rma_type)) || (e->lock && !mpirr_rma_lock_name(e->lock))) {
+        *why = "unknown one-sided call fields";
+        return -1;
+    }
+    return 0;
+}
+
 static int get_items(struct cur *k, mpirr_event *e, mpirr_ev_scratch *s, const char **why)
 {
     uint64_t n = get(k);
@@ -419,10 +465,15 @@ long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
         *why = "unknown call id";
         return -1;
     }
-    uint32_t f = (uint32_t)get_byte(&k);
-    if (f & 0x80) f = (f & 0x7f) | (uint32_t)(get(&k) << 7);
+    uint64_t lo = (uint64_t)get_byte(&k), hi = lo & 0x80 ? get(&k) : 0;
     e->site = (uint32_t)get(&k);
     if (k.short_) return k.short_ == 2 ? (*why = "malformed number", -1) : 0;
+    uint64_t known = EVF_KNOWN & ~(uint64_t)(c->rma_fields ? 0 : MPIRR_EVF_RMA);
+    if (hi > known >> 7 || (((lo & 0x7f) | hi << 7) & ~known)) {
+        *why = "unknown record fields (written by a newer mpirr?)";
+        return -1;
+    }
+    uint32_t f = (uint32_t)((lo & 0x7f) | hi << 7);
     unsigned cb = 0, ce = 0;
     int got = times(times_arg, e->site, &cb, &ce);
     if (got <= 0) {
@@ -466,6 +517,7 @@ long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
     if (f & MPIRR_EVF_NEWCOMM) e->newcomm = (uint32_t)get(&k);
     if (f & MPIRR_EVF_RC) e->rc = (int32_t)get_s(&k);
     if (f & MPIRR_EVF_THREAD) e->thread = (uint32_t)get(&k);
+    if ((f & MPIRR_EVF_RMA) && get_rma(&k, e, s, why)) return -1;
     uint64_t xb = 0, xd = 0;
     if (f & MPIRR_EVF_EXACT) {
         xb = c->exact + (uint64_t)get_s(&k);

@@ -13,7 +13,10 @@
 #define EV_FLAG_SIZE_CODES 2u /* sizes are size codes (mpirr_ev_codec.size_codes) */
 #define EV_FLAG_SIZE_COLUMN 4u /* message sizes in each block's size column (.size_column) */
 #define EV_FLAG_TIMES_V3 8u /* time columns may be coded with TC_V3 (EV_TIMES_CODED3) */
-#define EV_FLAGS_KNOWN (EV_FLAG_EXACT | EV_FLAG_SIZE_CODES | EV_FLAG_SIZE_COLUMN | EV_FLAG_TIMES_V3)
+/* call records may carry one-sided fields (MPIRR_EVF_RMA; .rma_fields): readers from before
+ * them refuse such a history for this flag instead of misreading its records */
+#define EV_FLAG_RMA 16u
+#define EV_FLAGS_KNOWN (EV_FLAG_EXACT | EV_FLAG_SIZE_CODES | EV_FLAG_SIZE_COLUMN | EV_FLAG_TIMES_V3 | EV_FLAG_RMA)
 /* How a block's time column is stored (third varint of its header). */
 #define EV_TIMES_RAW 0u   /* the bytes as staged (the tail's block, as --raw shows it) */
 #define EV_TIMES_CODED 1u /* range-coded with time_coder.h's TC_V1 model (older writers) */

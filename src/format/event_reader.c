@@ -482,6 +482,7 @@ mpirr_ev_reader *mpirr_evr_open(const char *dir, int rank, char *err, size_t err
     r->info.exact = (flags & EV_FLAG_EXACT) != 0;
     r->codec.size_codes = (flags & EV_FLAG_SIZE_CODES) != 0;
     r->codec.size_column = (flags & EV_FLAG_SIZE_COLUMN) != 0;
+    r->codec.rma_fields = (flags & EV_FLAG_RMA) != 0;
     r->times_v3 = (flags & EV_FLAG_TIMES_V3) != 0;
     r->info.start_realtime_ns = mpirr_get_u64(h + EH_REALTIME_NS);
     if (r->info.tick_shift > 40) return open_fail(r, err, errlen, "impossible tick size"), NULL;

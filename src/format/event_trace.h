@@ -38,6 +38,9 @@ enum {
     MPIRR_EVF_RC = 1 << 11,     /* the call returned an error code */
     MPIRR_EVF_EXACT = 1 << 12,  /* exact begin/end ticks (MPIRR_EVENTS_EXACT; for checks) */
     MPIRR_EVF_THREAD = 1 << 13, /* thread: made by a thread other than the rank's thread 0 */
+    MPIRR_EVF_RMA = 1 << 14,    /* win, rma, target, disp, span, rma_op, rma_type, lock, and
+                                   for post/start the group (ranks): a one-sided call
+                                   (rma_fields.h) */
 };
 
 /* Record kinds besides call ids (which are 1..MPIRR_EVK_FIRST_META-1). */
@@ -92,6 +95,17 @@ typedef struct mpirr_event {
      * object's own terms, for addr2line, is site - addr). MPIRR_EVK_END: events in event. */
     uint64_t addr;
     const char *path;
+    /* RMA (one-sided calls, rma_fields.h): the window (the rank's own id, defined by the
+     * record of the call that created it, which also names the communicator), what the call
+     * does (MPIRR_RMA_*), the target as a world rank (MPIRR_EV_PROC_NULL: none or all), the
+     * target displacement in bytes (disp * disp_unit, plus the target type's true lower
+     * bound; a dynamic window's address), the bytes it spans at the target when they differ
+     * from bytes (a non-contiguous target type; 0: bytes), the operation and the basic type
+     * of an accumulate (MPIRR_RMA_OP_*, MPIRR_RMA_TYPE_*), a lock's type (MPIRR_RMA_LOCK_*).
+     * Post and start name their group's world ranks in ranks[0..nranks). */
+    uint32_t win, rma, rma_op, rma_type, lock;
+    int32_t target;
+    uint64_t disp, span;
 } mpirr_event;
 
 /* A delta of up to this many ticks may be coded 0 (the writer's choice, event_codec.c; readers
@@ -189,6 +203,9 @@ typedef struct mpirr_ev_codec {
      * Set before the first record, like size_codes. */
     int size_column;
     uint64_t recent[MPIRR_EV_RECENT_SIZES]; /* distinct sizes, most recent first (0 at start) */
+    /* Call records may carry MPIRR_EVF_RMA (header flag 16; without it that bit is unknown
+     * and refused). Set before the first record, like size_codes. */
+    int rma_fields;
 } mpirr_ev_codec;
 
 /* Largest encoded record with n items and a path/ranks payload of extra bytes. */

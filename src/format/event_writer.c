@@ -242,7 +242,7 @@ static void encode_header(uint8_t *h, const mpirr_ev_params *p)
     mpirr_put_u32(h + EH_NRANKS, (uint32_t)p->nranks);
     mpirr_put_u32(h + EH_TICK_SHIFT, p->tick_shift);
     mpirr_put_u32(h + EH_FLAGS, (p->exact ? EV_FLAG_EXACT : 0) | EV_FLAG_SIZE_CODES |
-                                    EV_FLAG_SIZE_COLUMN | EV_FLAG_TIMES_V3);
+                                    EV_FLAG_SIZE_COLUMN | EV_FLAG_TIMES_V3 | EV_FLAG_RMA);
     mpirr_put_u32(h + EH_CODEC, EV_CODEC_ZSTD);
     mpirr_put_u64(h + EH_BASE_NS, p->base_ns);
     mpirr_put_u64(h + EH_REALTIME_NS, p->start_realtime_ns);
@@ -279,7 +279,7 @@ mpirr_ev_writer *mpirr_evw_open(const char *dir, const mpirr_ev_params *p, char 
     w->fd = -1;
     w->p = *p;
     w->stage_cap = p->stage_bytes ? p->stage_bytes : DEFAULT_STAGE;
-    w->codec.size_codes = w->codec.size_column = 1;
+    w->codec.size_codes = w->codec.size_column = w->codec.rma_fields = 1;
     /* a block's coded time column must stay within what readers accept, whatever the times */
     if (tc_bound(w->stage_cap) > EV_MAX_BLOCK) w->stage_cap = (EV_MAX_BLOCK - 16) / 11;
     mpirr_ev_path(path, sizeof w->path, dir, p->rank, 0);

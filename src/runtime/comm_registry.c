@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "runtime.h"
+#include "handle_key.h"
 #include "u64_map.h"
 
 static u64_map table; /* handle bits -> mpirr_comm_info * */
@@ -17,19 +18,12 @@ static uint32_t next_id = 1;
 static mpirr_comm_info **retired;
 static size_t nretired;
 
-static uint64_t key_of(MPI_Comm c)
-{
-    uint64_t k = 0;
-    memcpy(&k, &c, sizeof c < sizeof k ? sizeof c : sizeof k);
-    return k;
-}
-
 static mpirr_comm_info *entry_at(const uint64_t *v) { return v ? (mpirr_comm_info *)(uintptr_t)*v : NULL; }
 
 mpirr_comm_info *mpirr_comm_find(MPI_Comm comm)
 {
     if (last && last->comm == comm) return last;
-    mpirr_comm_info *e = entry_at(u64_map_find(&table, key_of(comm)));
+    mpirr_comm_info *e = entry_at(u64_map_find(&table, MPIRR_HANDLE_KEY(comm)));
     if (e) last = e;
     return e;
 }
@@ -129,7 +123,7 @@ void mpirr_comm_adopt(mpirr_comm_info *e, MPI_Comm comm)
     mpirr_lock();
     e->id = next_id++;
     int added;
-    uint64_t *v = u64_map_slot(&table, key_of(comm), 0, &added);
+    uint64_t *v = u64_map_slot(&table, MPIRR_HANDLE_KEY(comm), 0, &added);
     if (!v) mpirr_fatal("out of memory registering communicators");
     if (!added) retire(entry_at(v)); /* the handle of a communicator freed unseen */
     *v = (uintptr_t)e;
@@ -159,7 +153,7 @@ void mpirr_comm_unregister(MPI_Comm comm)
         mpirr_unlock();
         return;
     }
-    u64_map_del(&table, key_of(comm), NULL);
+    u64_map_del(&table, MPIRR_HANDLE_KEY(comm), NULL);
     last = NULL;
     retire(e);
     mpirr_unlock();

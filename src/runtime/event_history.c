@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "event_history.h"
+#include "event_windows.h"
 #include "u64_map.h"
 #include "runtime.h"
 #include "settings.h"
@@ -141,6 +142,7 @@ void mpirr_ev_stop(int clean)
     ev.nsites = 0;
     mpirr_unlock();
     mpirr_ev_ids_reset();
+    mpirr_ev_windows_reset();
 }
 
 /* ---- one call's record ---- */
@@ -182,6 +184,7 @@ void mpirr_ev_emit(mpirr_ev_call *c, int rc)
     if (c->before && c->before != c->before_small) free(c->before);
     if (c->sts && c->sts != c->sts_small) free(c->sts);
     if (c->e.items && c->e.items != c->items_small) free(c->e.items);
+    if (c->e.fields & MPIRR_EVF_RMA) free(c->e.ranks); /* a post's or start's group */
     c->before = NULL;
     c->sts = NULL;
     c->e.items = NULL;

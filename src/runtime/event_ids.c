@@ -11,6 +11,7 @@
 #include "event_ids.h"
 
 #include "event_stream.h"
+#include "handle_key.h"
 #include "u64_map.h"
 #include "runtime.h"
 #include "status_fields.h"
@@ -34,25 +35,11 @@ static struct {
     uint32_t nfree;
 } ids;
 
-static uint64_t comm_key(MPI_Comm c)
-{
-    uint64_t k = 0;
-    memcpy(&k, &c, sizeof c < sizeof k ? sizeof c : sizeof k);
-    return k;
-}
-
-static uint64_t req_key(MPI_Request r)
-{
-    uint64_t k = 0;
-    memcpy(&k, &r, sizeof r < sizeof k ? sizeof r : sizeof k);
-    return k;
-}
-
 /* ---- communicators ---- */
 
 /* World ranks of group g's members, appended at out[*n...]. Communicators are created
  * rarely, so world's group is not kept between calls (nothing to free after MPI_Finalize). */
-static int32_t *world_ranks(MPI_Group g, int32_t *out, uint32_t *n)
+int32_t *mpirr_ev_world_ranks(MPI_Group g, int32_t *out, uint32_t *n)
 {
     int size = 0, have_world;
     MPI_Group world;
@@ -82,19 +69,19 @@ static int32_t *world_ranks(MPI_Group g, int32_t *out, uint32_t *n)
 static uint32_t define(MPI_Comm comm, MPI_Comm like, uint32_t parent, unsigned by)
 {
     uint32_t id = ids.ncomms++;
-    u64_map_put(&ids.comms, comm_key(comm), id);
+    u64_map_put(&ids.comms, MPIRR_HANDLE_KEY(comm), id);
     ids.have_last = 0; /* the handle may be a freed communicator's */
     mpirr_event e = {.kind = MPIRR_EVK_COMM, .comm = id, .newcomm = parent, .req = by};
     int inter = 0;
     MPI_Group g;
     PMPI_Comm_test_inter(like, &inter);
     if (PMPI_Comm_group(like, &g) == MPI_SUCCESS) {
-        e.ranks = world_ranks(g, NULL, &e.nranks);
+        e.ranks = mpirr_ev_world_ranks(g, NULL, &e.nranks);
         PMPI_Group_free(&g);
     }
     if (inter && PMPI_Comm_remote_group(like, &g) == MPI_SUCCESS) {
         uint32_t n = e.nranks;
-        e.ranks = world_ranks(g, e.ranks, &n);
+        e.ranks = mpirr_ev_world_ranks(g, e.ranks, &n);
         e.nremote = n - e.nranks;
         e.root = 1;
         PMPI_Group_free(&g);
@@ -107,7 +94,7 @@ static uint32_t define(MPI_Comm comm, MPI_Comm like, uint32_t parent, unsigned b
 uint32_t mpirr_ev_comm_id(MPI_Comm comm)
 {
     if (comm == MPI_COMM_NULL) return UINT32_MAX;
-    uint64_t id, key = comm_key(comm);
+    uint64_t id, key = MPIRR_HANDLE_KEY(comm);
     mpirr_lock();
     if (ids.have_last && ids.last_key == key) {
         id = ids.last_id;
@@ -137,7 +124,7 @@ void mpirr_ev_comm_created(mpirr_ev_call *c, MPI_Comm parent, MPI_Comm made)
 void mpirr_ev_comm_freed(MPI_Comm comm)
 {
     mpirr_lock();
-    u64_map_del(&ids.comms, comm_key(comm), NULL);
+    u64_map_del(&ids.comms, MPIRR_HANDLE_KEY(comm), NULL);
     ids.have_last = 0;
     mpirr_unlock();
 }
@@ -147,7 +134,7 @@ void mpirr_ev_comm_freed(MPI_Comm comm)
 static int32_t head_of(MPI_Request r)
 {
     uint64_t s;
-    return u64_map_get(&ids.reqs, req_key(r), &s) ? (int32_t)s : -1;
+    return u64_map_get(&ids.reqs, MPIRR_HANDLE_KEY(r), &s) ? (int32_t)s : -1;
 }
 
 void mpirr_ev_req_created(mpirr_ev_call *c, MPI_Request req, unsigned flags)
@@ -172,10 +159,10 @@ void mpirr_ev_req_created(mpirr_ev_call *c, MPI_Request req, unsigned flags)
         }
         s = ids.nslots++;
     }
-    ids.slots[s] = (struct slot){req_key(req), flags, -1};
+    ids.slots[s] = (struct slot){MPIRR_HANDLE_KEY(req), flags, -1};
     int32_t h = head_of(req);
     if (h < 0) {
-        u64_map_put(&ids.reqs, req_key(req), s);
+        u64_map_put(&ids.reqs, MPIRR_HANDLE_KEY(req), s);
     } else {
         while (ids.slots[h].next >= 0) h = ids.slots[h].next;
         ids.slots[h].next = (int32_t)s;
@@ -188,8 +175,8 @@ void mpirr_ev_req_created(mpirr_ev_call *c, MPI_Request req, unsigned flags)
 /* Frees the oldest slot of handle r. Lock held. */
 static void release(MPI_Request r, int32_t s)
 {
-    if (ids.slots[s].next >= 0) u64_map_put(&ids.reqs, req_key(r), (uint64_t)ids.slots[s].next);
-    else u64_map_del(&ids.reqs, req_key(r), NULL);
+    if (ids.slots[s].next >= 0) u64_map_put(&ids.reqs, MPIRR_HANDLE_KEY(r), (uint64_t)ids.slots[s].next);
+    else u64_map_del(&ids.reqs, MPIRR_HANDLE_KEY(r), NULL);
     /* keep the free stack sorted descending at its top so the lowest slot is reused first */
     uint32_t i = ids.nfree++;
     while (i > 0 && ids.free_slots[i - 1] < (uint32_t)s) {

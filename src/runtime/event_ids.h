@@ -20,6 +20,8 @@ static inline int32_t mpirr_ev_peer(int peer)
 }
 static inline int32_t mpirr_ev_tag(int tag) { return tag == MPI_ANY_TAG ? MPIRR_EV_ANY : tag; }
 
+/* World ranks of group g's members (-1: not in world), appended at out[*n...] (realloc'd). */
+int32_t *mpirr_ev_world_ranks(MPI_Group g, int32_t *out, uint32_t *n);
 /* The id of comm, defining it (its members' world ranks) the first time it is seen. */
 uint32_t mpirr_ev_comm_id(MPI_Comm comm);
 /* A communicator made by call from parent: defined now, with its parentage. */

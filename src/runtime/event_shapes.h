@@ -8,6 +8,7 @@
 #define MPIRR_EVENT_SHAPES_H
 
 #include "event_history.h"
+#include "event_windows.h"
 
 #define MPIRR_EV_PRE(shape, ...) MPIRR_EVPRE_##shape(__VA_ARGS__)
 #define MPIRR_EV_POST(shape, ...) MPIRR_EVPOST_##shape(__VA_ARGS__)
@@ -24,9 +25,31 @@
 #define MPIRR_EVPRE_COMM(comm) mpirr_ev_set_comm(&ev_, comm);
 #define MPIRR_EVPOST_COMM(comm)
 
-/* one-sided: the target rank (in the window's group, which the record does not name) */
-#define MPIRR_EVPRE_RMA(target) mpirr_ev_set_target(&ev_, target);
-#define MPIRR_EVPOST_RMA(target)
+/* one-sided (event_windows.h): the window, what the call does (MPIRR_RMA_<kind>), the target
+ * as a world rank (and as given, in peer), an access's displacement, bytes and operation, a
+ * lock's type, a post's or start's group */
+#define MPIRR_EVPRE_WIN_NEW(comm, unit, win, kind) mpirr_ev_set_comm(&ev_, comm);
+#define MPIRR_EVPOST_WIN_NEW(comm, unit, win, kind) \
+    if (MPIRR_EV_OK) mpirr_ev_win_created(&ev_, *(win), unit, MPIRR_RMA_##kind);
+#define MPIRR_EVPRE_WIN(win, kind) mpirr_ev_set_win(&ev_, win, MPIRR_RMA_##kind, MPI_PROC_NULL);
+#define MPIRR_EVPOST_WIN(win, kind)
+#define MPIRR_EVPRE_WIN_FREE(win) MPIRR_EVPRE_WIN(*(win), FREE)
+#define MPIRR_EVPOST_WIN_FREE(win) if (MPIRR_EV_OK) mpirr_ev_win_freed(&ev_);
+/* a Win_test that found the exposure epoch over is a wait */
+#define MPIRR_EVPRE_WIN_TEST(win, flag) MPIRR_EVPRE_WIN(win, TEST)
+#define MPIRR_EVPOST_WIN_TEST(win, flag) if (MPIRR_EV_OK && *(flag)) ev_.e.rma = MPIRR_RMA_WAIT;
+#define MPIRR_EVPRE_WIN_GROUP(win, kind, group) MPIRR_EVPRE_WIN(win, kind) mpirr_ev_set_group(&ev_, group);
+#define MPIRR_EVPOST_WIN_GROUP(win, kind, group)
+#define MPIRR_EVPRE_WIN_TARGET(win, kind, rank) \
+    mpirr_ev_set_win(&ev_, win, MPIRR_RMA_##kind, rank); mpirr_ev_set_target(&ev_, rank);
+#define MPIRR_EVPOST_WIN_TARGET(win, kind, rank)
+#define MPIRR_EVPRE_WIN_LOCK(win, type, rank) MPIRR_EVPRE_WIN_TARGET(win, LOCK, rank) mpirr_ev_set_lock(&ev_, type);
+#define MPIRR_EVPOST_WIN_LOCK(win, type, rank)
+#define MPIRR_EVPRE_WIN_LOCK_ALL(win) MPIRR_EVPRE_WIN(win, LOCK_ALL) mpirr_ev_set_lock(&ev_, MPI_LOCK_SHARED);
+#define MPIRR_EVPOST_WIN_LOCK_ALL(win)
+#define MPIRR_EVPRE_WIN_ACCESS(win, kind, rank, disp, count, type, op) \
+    MPIRR_EVPRE_WIN_TARGET(win, kind, rank) mpirr_ev_set_access(&ev_, disp, count, type, op);
+#define MPIRR_EVPOST_WIN_ACCESS(win, kind, rank, disp, count, type, op)
 
 /* life cycle: Init's record is made once the history exists; Abort's before it leaves */
 #define MPIRR_EVPRE_INIT(unused)

@@ -1,10 +1,10 @@
 /* replay_signals.c: how a replayed rank ends, in its replay control slot (replay_control.h),
  * so that mpirr can say whether the replay ended as the recording did: a fault or abort()
  * (with the faulting pc's object and offset), MPI_Abort, exit() without MPI_Finalize,
- * divergence, or the end of a cut-off recording (endings.h). With --hold-on-signal (the
- * header's MPIRR_CTL_HOLD_ON_SIGNAL) a fault holds the rank inside the signal handler, where a
- * debugger attached to it sees the faulting frame, until mpirr releases it; the signal then
- * takes its course and the rank dies as it would have.
+ * divergence, or the end of a cut-off recording (endings.h). In a replay session (by default)
+ * or with --hold-on-signal (the header's MPIRR_CTL_HOLD_ON_SIGNAL) a fault holds the rank
+ * inside the signal handler, where a debugger attached to it sees the faulting frame, until
+ * mpirr releases it; the signal then takes its course and the rank dies as it would have.
  *
  * The slot is stopline.c's (mpirr_control_slot): this file only writes how the rank ended (one
  * store publishes the state, after the fields it describes; stopline.c sends it to mpirr). */
@@ -135,7 +135,8 @@ static void hold_here(int sig, uint64_t pos, uint64_t event, int in_call)
     /* a debugger may attach to a held rank even where ptrace is limited to descendants */
     prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
     mpirr_control_ending(MPIRR_CTL_HELD_SIGNAL, sig);
-    mpirr_say("rank %d got %s at event %llu (%s); held for the debugger (--hold-on-signal)",
+    mpirr_say("rank %d got %s at event %llu (%s); held for a debugger (replay "
+              "--no-hold-on-signal lets it die)",
               mpirr_rt.rank, name, (unsigned long long)event, where);
     struct timespec ts = {0, 2 * 1000 * 1000};
     for (unsigned polls = 1;; polls++) {

@@ -10,18 +10,12 @@
 #include <string.h>
 
 #include "runtime.h"
+#include "handle_key.h"
 #include "u64_map.h"
 
 static u64_map table; /* handle bits -> tracked_request * */
 static tracked_request *orphans; /* replaced while a completion held them */
 unsigned long mpirr_tracked_count;
-
-static uint64_t key_of(MPI_Request r)
-{
-    uint64_t k = 0;
-    memcpy(&k, &r, sizeof r < sizeof k ? sizeof r : sizeof k);
-    return k;
-}
 
 static tracked_request *entry_at(const uint64_t *v) { return v ? (tracked_request *)(uintptr_t)*v : NULL; }
 
@@ -37,7 +31,7 @@ static void entry_free(tracked_request *e)
 tracked_request *mpirr_track_find(MPI_Request req)
 {
     if (!mpirr_tracked_count) return NULL;
-    return entry_at(u64_map_find(&table, key_of(req)));
+    return entry_at(u64_map_find(&table, MPIRR_HANDLE_KEY(req)));
 }
 
 tracked_request *mpirr_track_lookup(MPI_Request req)
@@ -63,7 +57,7 @@ static void orphan(tracked_request *old)
 tracked_request *mpirr_track_add(MPI_Request req)
 {
     int added;
-    uint64_t *v = u64_map_slot(&table, key_of(req), 0, &added);
+    uint64_t *v = u64_map_slot(&table, MPIRR_HANDLE_KEY(req), 0, &added);
     if (!v) mpirr_fatal("out of memory tracking requests");
     if (!added) orphan(entry_at(v));
     tracked_request *e = calloc(1, sizeof *e);
@@ -82,12 +76,12 @@ static tracked_request *detach(uint64_t k)
     return entry_at(&v);
 }
 
-void mpirr_track_remove(MPI_Request req) { entry_free(detach(key_of(req))); }
+void mpirr_track_remove(MPI_Request req) { entry_free(detach(MPIRR_HANDLE_KEY(req))); }
 
 void mpirr_track_done(MPI_Request req, tracked_request *e)
 {
     if (!e->orphaned) {
-        entry_free(detach(key_of(req)));
+        entry_free(detach(MPIRR_HANDLE_KEY(req)));
         return;
     }
     if (e->orphan_prev) e->orphan_prev->orphan_next = e->orphan_next;
@@ -98,7 +92,7 @@ void mpirr_track_done(MPI_Request req, tracked_request *e)
 
 void mpirr_track_rekey(MPI_Request from, MPI_Request to)
 {
-    uint64_t kf = key_of(from), kt = key_of(to);
+    uint64_t kf = MPIRR_HANDLE_KEY(from), kt = MPIRR_HANDLE_KEY(to);
     if (kf == kt) return;
     tracked_request *e = detach(kf);
     if (!e) return;

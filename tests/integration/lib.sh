@@ -50,6 +50,17 @@ run() {
     }
 }
 
+# session NAME OPTIONS... <<< COMMANDS: a replay session ($MPIRR replay --noise $NOISE_US
+# OPTIONS...) reading COMMANDS; its transcript in $TMP/NAME.out/.err; sets STATUS. A timeout is
+# a failure.
+session() {
+    name=$1
+    shift
+    timeout -k 10 "$RUN_TIMEOUT" "$MPIRR" replay --noise "$NOISE_US" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+    STATUS=$?
+    [ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || { cat "$TMP/$name.err" >&2; fail "$name: timed out"; }
+}
+
 # The line mpirr adds when it ends a launcher that failed to end its job (Open MPI 4.1's mpirun
 # hangs after an MPI_Abort now and then on a loaded machine, every rank defunct; errors.sh
 # tests it): not the error a test looks for, which the ranks' own lines follow with.

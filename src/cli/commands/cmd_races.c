@@ -16,6 +16,7 @@
 #include "opts.h"
 #include "record.h"
 #include "races_report.h"
+#include "rma_report.h"
 #include "text_escape.h"
 
 enum { OPT_JSON, OPT_ALL, OPT_NEAR };
@@ -120,7 +121,8 @@ static void json_near(struct json *j, const struct races_near *near)
     json_object_end(j);
 }
 
-static int print_json(struct analysis *a, const struct races_report *rep, const struct races_near *near)
+static int print_json(struct analysis *a, const struct races_report *rep, const struct races_near *near,
+                      const an_rma_conflicts *rma)
 {
     struct json j;
     json_init(&j, stdout);
@@ -169,6 +171,7 @@ static int print_json(struct analysis *a, const struct races_report *rep, const 
         json_object_end(&j);
     }
     json_array_end(&j);
+    rma_report_json(a, rma, &j, "rma");
     races_report_json_summary(rep, &j, "summary");
     json_object_end(&j);
     fputc('\n', stdout);
@@ -330,20 +333,23 @@ int cmd_races(int argc, char **argv)
     rc = analysis_open(dir, &a, 1, 0);
     if (rc) return rc;
     struct races_report rep;
-    if (races_report_build(&a, &rep) || races_report_details(&a, &rep)) {
+    an_rma_conflicts rma;
+    if (races_report_build(&a, &rep) || races_report_details(&a, &rep) || an_rma_conflicts_find(a.run, &rma)) {
         cli_error("out of memory finding the races of %s", dir);
         races_report_free(&rep);
         analysis_close(&a);
         return CLI_EXIT_FAIL;
     }
     rc = races_report_near(&a, &rep, &near); /* a bad --near: reported */
-    if (!rc && json && print_json(&a, &rep, &near)) {
+    if (!rc && json && print_json(&a, &rep, &near, &rma)) {
         putchar('\n');
         cli_error("out of memory listing Chu & Huang's reach sets of %s", dir);
         rc = CLI_EXIT_FAIL;
     } else if (!rc && !json) {
         print_text(&a, &rep, &near, all);
+        rma_report_text(&a, &rma);
     }
+    an_rma_conflicts_free(&rma);
     races_near_free(&near);
     races_report_free(&rep);
     analysis_close(&a);

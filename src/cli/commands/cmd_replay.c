@@ -26,7 +26,7 @@
 #include "verdict.h"
 
 enum { OPT_DRY_RUN, OPT_NO_EXE_CHECK, OPT_STOP, OPT_BEFORE, OPT_AFTER, OPT_PAST, OPT_HOLD_SIGNAL,
-       OPT_FLIP, OPT_OUTPUT, OPT_FORCE };
+       OPT_NO_HOLD_SIGNAL, OPT_FLIP, OPT_OUTPUT, OPT_FORCE };
 
 static const struct cli_opt replay_opts[] = {
     {"dry-run", 0, 0, OPT_DRY_RUN},
@@ -36,6 +36,7 @@ static const struct cli_opt replay_opts[] = {
     {"after", 0, 0, OPT_AFTER},
     {"past", 0, 0, OPT_PAST},
     {"hold-on-signal", 0, 0, OPT_HOLD_SIGNAL},
+    {"no-hold-on-signal", 0, 0, OPT_NO_HOLD_SIGNAL},
     {"flip", 0, 1, OPT_FLIP},
     {"output", 'o', 1, OPT_OUTPUT},
     {"force", 0, 0, OPT_FORCE},
@@ -48,7 +49,10 @@ struct replay_args {
     int dry_run;
     int exe_check; /* 0: --no-exe-check */
     const char *stop; /* --stop R:E or "crash": a session (replayctl/replay_session.h) */
-    int after, past, hold_on_signal;
+    int after, past;
+    /* 1: --hold-on-signal, 0: --no-hold-on-signal, -1: the default (held in a session with
+     * --stop: a crash at the stopline keeps its evidence) */
+    int hold_on_signal;
     const char *flip, *output; /* --flip R:E=SRC -o NEWDIR (explore/flip.h) */
     int force;
     const char *dir;
@@ -72,8 +76,8 @@ static int apply(struct replay_args *a, int id, const char *v, int *when_given)
         a->after = id == OPT_AFTER, *when_given = 1;
     else if (id == OPT_PAST)
         a->past = 1;
-    else if (id == OPT_HOLD_SIGNAL)
-        a->hold_on_signal = 1;
+    else if (id == OPT_HOLD_SIGNAL || id == OPT_NO_HOLD_SIGNAL)
+        a->hold_on_signal = id == OPT_HOLD_SIGNAL;
     else if (id == OPT_FLIP)
         a->flip = v;
     else if (id == OPT_OUTPUT)
@@ -95,7 +99,8 @@ static int parse(int argc, char **argv, struct replay_args *a)
     a->dry_run = 0;
     a->exe_check = 1;
     a->stop = NULL;
-    a->after = a->past = a->hold_on_signal = 0;
+    a->after = a->past = 0;
+    a->hold_on_signal = -1;
     a->flip = a->output = NULL;
     a->force = 0;
     a->dir = NULL;
@@ -117,7 +122,7 @@ static int parse(int argc, char **argv, struct replay_args *a)
         cli_error("replay: -o and --force name the recording of a flipped run (--flip R:E=SRC)");
         return OPT_BAD;
     }
-    if (a->flip && (a->stop || a->hold_on_signal || a->dry_run)) {
+    if (a->flip && (a->stop || a->hold_on_signal == 1 || a->dry_run)) {
         cli_error("replay: --flip records a new run; it does not take --stop, --hold-on-signal "
                   "or --dry-run");
         return OPT_BAD;
@@ -243,7 +248,7 @@ int cmd_replay(int argc, char **argv)
         s.control = rs.control.address;
         s.watch = replay_session_watch;
         s.watch_arg = &rs;
-        if (a.stop || a.hold_on_signal) {
+        if (a.stop || a.hold_on_signal == 1) {
             s.stdin_null = 1; /* mpirr's standard input carries the session's commands */
             /* a launcher's wall-clock limit kills ranks held for the debugger: say so */
             struct env_var none[1];
@@ -253,7 +258,7 @@ int cmd_replay(int argc, char **argv)
                                        s.li.scan.app >= 0 ? s.li.scan.app : s.li.argc, s.li.argv,
                                        stderr);
             rc = replay_session_first_stop(&rs, a.stop, a.after, a.past);
-            if (a.hold_on_signal)
+            if (a.hold_on_signal != 0)
                 replay_control_set_flags(&rs.control, MPIRR_CTL_HOLD_ON_SIGNAL);
         }
     }

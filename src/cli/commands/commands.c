@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "did_you_mean.h"
+
 static const struct command commands[] = {
     {"record", cmd_record, "record", 1},
     {"replay", cmd_replay, "replay", 1},
@@ -25,4 +27,13 @@ const struct command *command_find(const char *name)
         if (strcmp(commands[i].name, name) == 0)
             return &commands[i];
     return NULL;
+}
+
+const char *command_suggest(const char *name)
+{
+    enum { N = sizeof commands / sizeof commands[0] };
+    const char *names[N];
+    for (unsigned i = 0; i < N; i++)
+        names[i] = commands[i].name;
+    return did_you_mean(name, names, N);
 }

@@ -12,6 +12,8 @@ struct command {
 
 /* NULL for a name that is not a command. */
 const struct command *command_find(const char *name);
+/* The command a mistyped name probably meant (did_you_mean.h), or NULL. */
+const char *command_suggest(const char *name);
 
 int cmd_record(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

@@ -51,6 +51,21 @@ static const struct cli_opt *lookup(const struct cli_opt *table, const char *wor
     return NULL;
 }
 
+/* Whether word is an option of mpirun or mpiexec that says how to start the ranks: given to
+ * mpirr (`mpirr record -np 4 ./app`), it means the launcher is missing from the command. */
+static int is_launcher_option(const char *word)
+{
+    static const char *const launcher_opts[] = {
+        "-np", "--np", "-n", "-N", "-c", "-ppn", "-H", "-host", "--host", "-hosts",
+        "-hostfile", "--hostfile", "-machinefile", "-f", "--oversubscribe", "--map-by",
+        "--bind-to", "-genv", "-x",
+    };
+    for (size_t i = 0; i < sizeof launcher_opts / sizeof launcher_opts[0]; i++)
+        if (strcmp(word, launcher_opts[i]) == 0)
+            return 1;
+    return 0;
+}
+
 int opt_next(struct opt_scan *s, const struct cli_opt *table, const char **value)
 {
     *value = NULL;
@@ -71,7 +86,12 @@ int opt_next(struct opt_scan *s, const struct cli_opt *table, const char **value
     const char *inline_value;
     const struct cli_opt *o = lookup(table, word, &inline_value);
     if (!o) {
-        cli_error("%s: unknown option '%s' (try 'mpirr help %s')", s->cmd, word, s->cmd);
+        if (is_launcher_option(word))
+            cli_error("%s: unknown option '%s': a launcher's option? The launcher is part of the "
+                      "command: mpirr %s [options]%s -- mpirun -np N ./app", s->cmd, word, s->cmd,
+                      strcmp(s->cmd, "replay") == 0 ? " DIR" : "");
+        else
+            cli_error("%s: unknown option '%s' (try 'mpirr help %s')", s->cmd, word, s->cmd);
         return OPT_BAD;
     }
     if (!o->has_value) {

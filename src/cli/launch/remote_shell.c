@@ -19,6 +19,12 @@ void remote_shell_free(char **argv)
     free(argv);
 }
 
+const char *remote_shell_setting(void)
+{
+    const char *rsh = mpirr_setting_text(MPIRR_SET_RSH); /* checked: environment_check */
+    return rsh ? rsh : "ssh";
+}
+
 char **remote_shell_argv(const char *host, const char *flag, const char *command, char *err,
                          size_t errlen)
 {
@@ -27,8 +33,7 @@ char **remote_shell_argv(const char *host, const char *flag, const char *command
         snprintf(err, errlen, "'%s' is not a host name", text_escape(host, esc, sizeof esc));
         return NULL;
     }
-    const char *rsh = mpirr_setting_text(MPIRR_SET_RSH); /* checked: environment_check */
-    if (!rsh) rsh = "ssh";
+    const char *rsh = remote_shell_setting();
     char *words[MAX_RSH_WORDS], why[128];
     int n = shell_split_words(rsh, words, MAX_RSH_WORDS, why, sizeof why);
     if (n <= 0) {

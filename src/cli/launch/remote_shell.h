@@ -18,5 +18,7 @@ enum { REMOTE_SHELL_FAILED = 255 }; /* ssh's exit status when it could not run t
 char **remote_shell_argv(const char *host, const char *flag, const char *command, char *err,
                          size_t errlen);
 void remote_shell_free(char **argv);
+/* The remote shell as the user set it: MPIRR_RSH's text, or "ssh". */
+const char *remote_shell_setting(void);
 
 #endif

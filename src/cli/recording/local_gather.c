@@ -112,7 +112,8 @@ static int same_place(const mpirr_placement *a, const mpirr_placement *b)
     return !strcmp(a->host, b->host) && !strcmp(a->folder, b->folder);
 }
 
-/* "ssh HOST MPIRR gather FOLDER -o OUT" as a user would type it. */
+/* "RSH HOST MPIRR gather FOLDER -o OUT" as a user would type it: RSH is MPIRR_RSH as set (its
+ * words as the user wrote them: they are shell words already), else ssh. */
 static void gather_command(char *buf, size_t n, const mpirr_placement *p, const char *out)
 {
     FILE *f = fmemopen(buf, n, "w");
@@ -120,9 +121,10 @@ static void gather_command(char *buf, size_t n, const mpirr_placement *p, const 
         buf[0] = 0;
         return;
     }
-    char *words[] = {"ssh", (char *)p->host, (char *)self_exe(), "gather", (char *)p->folder,
+    char *words[] = {(char *)p->host, (char *)self_exe(), "gather", (char *)p->folder,
                      "-o", (char *)out, NULL};
-    shell_print_command(f, 7, words);
+    fprintf(f, "%s ", remote_shell_setting());
+    shell_print_command(f, 6, words);
     fclose(f);
     buf[n - 1] = 0;
 }

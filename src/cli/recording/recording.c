@@ -17,6 +17,7 @@
 #include "diag.h"
 #include "event_trace.h"
 #include "local_files.h"
+#include "number_parse.h"
 #include "rank_log.h"
 #include "recdir.h"
 #include "reserve.h"
@@ -34,11 +35,9 @@ struct rank_files {
 static int rank_of_name(const char *name, const char *suffix)
 {
     if (strncmp(name, "rank-", 5)) return -1;
-    const char *p = name + 5;
-    long n = 0;
-    int digits = 0;
-    for (; *p >= '0' && *p <= '9' && n <= MPIRR_MAX_RANKS; p++, digits++) n = n * 10 + (*p - '0');
-    if (digits < 5 || n > MPIRR_MAX_RANKS || *p != '.' || strcmp(p + 1, suffix)) return -1;
+    uint64_t n;
+    const char *p = mpirr_parse_leading(name + 5, MPIRR_MAX_RANKS, &n);
+    if (!p || p - (name + 5) < 5 || *p != '.' || strcmp(p + 1, suffix)) return -1;
     return (int)n;
 }
 

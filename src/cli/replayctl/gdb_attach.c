@@ -23,6 +23,7 @@
 #include "paths.h"
 #include "control.h"
 #include "gdb_remote.h"
+#include "rank_process.h"
 #include "number_parse.h"
 
 #define GDB_EXTENSION_REL "../share/mpirr/mpirr-gdb.py"
@@ -52,11 +53,6 @@ static int extension_path(char *out, size_t n)
 
 /* ---- the rank ---- */
 
-static int pid_alive(pid_t pid)
-{
-    return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
-}
-
 enum rank_host { RANK_HERE = 1, RANK_REMOTE = 2 };
 
 /* Where the rank can be attached to (enum rank_host), or -1 after a message. */
@@ -73,12 +69,8 @@ static int check_rank(const struct gdb_link *s, int rank, mpirr_ctl_slot *slot, 
                 "MPI_Init)\n", rank);
         return -1;
     }
-    char host[sizeof slot->host];
-    if (gethostname(host, sizeof host - 1) != 0)
-        host[0] = 0;
-    host[sizeof host - 1] = 0;
-    int here = strcmp(host, slot->host) == 0;
-    if (here && !pid_alive(slot->pid)) { /* (another host's pids are not ours to look at) */
+    int here = rank_on_this_host(slot);
+    if (here && !rank_pid_alive(slot->pid)) { /* (another host's pids are not ours to look at) */
         fprintf(out, "mpirr: gdb: rank %d is %s and its process %d is gone\n", rank,
                 mpirr_ctl_state_name(slot->state), (int)slot->pid);
         return -1;
@@ -264,7 +256,7 @@ static void watchdog(struct gdb_server *g)
         g->ended_since = mono_seconds();
     if (v == RANK_BLOCKED || (v == RANK_ENDED && mono_seconds() - g->ended_since >= g->s->stall_s)) {
         g->armed = 0;
-        if (pid_alive(slot.pid))
+        if (rank_pid_alive(slot.pid))
             kill(slot.pid, SIGINT);
     }
 }

@@ -23,12 +23,6 @@ enum { NO_GDB = 3, NO_EXTENSION = 4 };
 /* ConnectTimeout bounds the connection; this, a remote shell that connects and then stalls */
 #define CHECK_LIMIT_S 60.0
 
-static const char *rsh_setting(void)
-{
-    const char *rsh = mpirr_setting_text(MPIRR_SET_RSH); /* checked: environment_check */
-    return rsh ? rsh : "ssh";
-}
-
 /* MPIRR_RSH's words, its options, host and the one remote command word (remote_shell.h). */
 static char **rsh_argv(const char *host, const char *remote, int tty, FILE *out)
 {
@@ -156,7 +150,7 @@ static void say_unreachable(const char *host, int rank, const char *why, FILE *o
     char esc[300];
     fprintf(out, "mpirr: cannot reach %s for rank %d's gdb: %s (mpirr runs `%s -o BatchMode=yes "
             "%s`: set up key-based ssh, or MPIRR_RSH)\n", host, rank, why,
-            text_escape(rsh_setting(), esc, sizeof esc), host);
+            text_escape(remote_shell_setting(), esc, sizeof esc), host);
 }
 
 int gdb_remote_check(const char *host, int rank, const char *ext, int *ext_ok, FILE *out)

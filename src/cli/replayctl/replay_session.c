@@ -16,10 +16,12 @@
 #include "analysis_load.h"
 #include "child.h"
 #include "diag.h"
+#include "did_you_mean.h"
 #include "event_trace.h"
 #include "gdb_attach.h"
 #include "mono_clock.h"
 #include "number_parse.h"
+#include "rank_process.h"
 #include "rank_log.h"
 #include "replay_hold.h"
 #include "stopline.h"
@@ -281,6 +283,15 @@ static const char *usage_of(const char *command)
     return command;
 }
 
+/* The session command a mistyped word probably meant, or NULL. */
+static const char *suggest(const char *word)
+{
+    enum { N = sizeof commands / sizeof commands[0] };
+    const char *names[N];
+    for (size_t i = 0; i < N; i++) names[i] = commands[i].name;
+    return did_you_mean(word, names, N);
+}
+
 static void print_help(FILE *out)
 {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -378,10 +389,17 @@ static enum session_step cmd_step(struct replay_session *s, int argc, char **arg
     }
     mpirr_ctl_slot sl;
     replay_control_read(&s->control, rank, &sl);
+    if (sl.state != MPIRR_CTL_HELD &&
+        replay_control_view(&s->control, rank, s->stall_s) == RANK_BLOCKED) {
+        fprintf(out, "mpirr: rank %d is not held at a stopline, it cannot step: it is blocked in "
+                     "MPI", rank);
+        where_put_blocked(s, rank, out);
+        fputc('\n', out);
+        return SESSION_STAY;
+    }
     if (sl.state != MPIRR_CTL_HELD) {
         fprintf(out, "mpirr: rank %d is not held at a stopline (it is %s): it cannot step\n", rank,
-                replay_control_view(&s->control, rank, s->stall_s) == RANK_BLOCKED
-                    ? "blocked in MPI, waiting on a held rank" : mpirr_ctl_state_name(sl.state));
+                mpirr_ctl_state_name(sl.state));
         return SESSION_STAY;
     }
     /* how far it can go, computed so that nothing wraps: a position is 2E or 2E+1 and
@@ -486,7 +504,12 @@ static enum session_step run_command(struct replay_session *s, const char *line,
     } else if (!strcmp(c, "gdb")) {
         cmd_gdb(s, argc, argv, line, out);
     } else {
-        fprintf(out, "mpirr: unknown command '%s' (help lists the commands)\n", c);
+        const char *meant = suggest(c);
+        if (meant)
+            fprintf(out, "mpirr: unknown command '%s': did you mean '%s'? (help lists the "
+                         "commands)\n", c, meant);
+        else
+            fprintf(out, "mpirr: unknown command '%s' (help lists the commands)\n", c);
     }
     fflush(out);
     return step;
@@ -577,9 +600,9 @@ static int command_loop(struct replay_session *s)
     }
 }
 
-int replay_session_watch(void *arg)
+/* The watch proper; 1 ends the job. */
+static int watch(struct replay_session *s)
 {
-    struct replay_session *s = arg;
     if (teardown_watch_due(&s->teardown, &s->control, stderr)) return 1;
     if (s->hold && s->hold->expected > 0 && replay_hold_watch(s->hold)) return 1;
     if (!s->interactive) return 0;
@@ -595,6 +618,15 @@ int replay_session_watch(void *arg)
         arrived(s, stdout);
     }
     return command_loop(s);
+}
+
+int replay_session_watch(void *arg)
+{
+    struct replay_session *s = arg;
+    if (!watch(s)) return 0;
+    /* ending the job would kill a rank under the user's own debugger (gdb -p at a breakpoint) */
+    rank_tracers_wait(&s->control, stderr);
+    return 1;
 }
 
 void replay_session_close(struct replay_session *s)

@@ -13,4 +13,9 @@ void where_print(struct replay_session *s, FILE *out);
 /* Just rank's line. */
 void where_print_rank(struct replay_session *s, int rank, FILE *out);
 
+/* For a rank blocked in an MPI call: " (waits on held rank R: `step R` or `continue` moves it)",
+ * R the rank its call waits on if the history names it and it is held, else the one held rank
+ * (several: says so). */
+void where_put_blocked(struct replay_session *s, int rank, FILE *out);
+
 #endif

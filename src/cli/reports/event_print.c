@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "call_ids.h"
+#include "rma_fields.h"
 #include "sync_calls.h"
 #include "text_escape.h"
 
@@ -154,6 +155,21 @@ static void put_site(FILE *out, struct event_printer *p, uint32_t site, int symb
     }
 }
 
+static void put_ranks(FILE *out, const char *key, const int32_t *r, uint32_t n);
+
+/* A one-sided call: win=W what (and target=R disp=D span=S op=O type=T lock=L group=...). */
+static void put_rma(FILE *out, const mpirr_event *e)
+{
+    fprintf(out, " win=%u rma=%s", e->win, mpirr_rma_kind_name(e->rma));
+    if (e->target != MPIRR_EV_PROC_NULL) put_peer(out, " ", "target", e->target);
+    if (mpirr_rma_is_access(e->rma)) fprintf(out, " disp=%llu", (unsigned long long)e->disp);
+    if (e->span) fprintf(out, " span=%llu", (unsigned long long)e->span);
+    if (e->rma_op) fprintf(out, " op=%s", mpirr_rma_op_name(e->rma_op));
+    if (e->rma_type) fprintf(out, " type=%s", mpirr_rma_type_name(e->rma_type));
+    if (e->lock) fprintf(out, " lock=%s", mpirr_rma_lock_name(e->lock));
+    if (e->rma == MPIRR_RMA_POST || e->rma == MPIRR_RMA_START) put_ranks(out, "group", e->ranks, e->nranks);
+}
+
 void event_print_args(const mpirr_event *e, FILE *out)
 {
     uint32_t f = e->fields;
@@ -176,6 +192,7 @@ void event_print_args(const mpirr_event *e, FILE *out)
     if (f & MPIRR_EVF_NEWCOMM) fprintf(out, " newcomm=%u", e->newcomm);
     if (f & MPIRR_EVF_RC) fprintf(out, " rc=%d", e->rc);
     if (f & MPIRR_EVF_THREAD) fprintf(out, " thread=%u", e->thread);
+    if (f & MPIRR_EVF_RMA) put_rma(out, e);
 }
 
 static void put_call(struct event_printer *p, const mpirr_event *e, FILE *out)
