@@ -32,6 +32,9 @@ enum mpirr_record_kind {
                               condition wait still reacquires at `value`). Calls whose outcome
                               is the predicted one (success, at the version after the last one
                               this thread saw on the object) have no record */
+    MPIRR_REC_TICKET = 11, /* one-sided communication (src/runtime/rma, docs/rma.md): the key
+                              event (a passive-target MPI_Win_lock, or an atomic operation
+                              outside an exclusive epoch) took turn `value` on its target */
     MPIRR_REC_KIND_LIMIT
 };
 
@@ -48,7 +51,8 @@ typedef struct mpirr_record {
                               outcount (MPI_UNDEFINED is stored as -1) */
     const int32_t *indices;/* Testsome/Waitsome: count indices; owned by writer's caller or
                               by the reader until its next read */
-    uint64_t value;        /* WTIME: double bits; CHECK and END: call-sequence hash; LIBC:
+    uint64_t value;        /* WTIME: double bits; CHECK and END: call-sequence hash; TICKET:
+                              the turn; LIBC:
                               the value (time in ns, pid; BYTES family: return or -errno) */
     uint64_t total;        /* END: number of events */
     const uint8_t *bytes;  /* LIBC, BYTES family: nbytes bytes returned (getrandom's, the host

@@ -37,7 +37,7 @@ const char *mpirr_record_kind_name(unsigned kind)
 {
     static const char *const names[MPIRR_REC_KIND_LIMIT] = {
         NULL,    "match", "test_ok", "choice", "recv_done", "cancel_done", "wtime", "check",
-        "end", "libc", "sync"};
+        "end", "libc", "sync", "ticket"};
     return kind < MPIRR_REC_KIND_LIMIT && names[kind] ? names[kind] : "unknown";
 }
 
@@ -278,6 +278,7 @@ size_t mpirr_record_encode(uint8_t *out, const mpirr_record *r, mpirr_codec_stat
         p += mpirr_varint_put(p, r->cancelled ? 1 : 0);
         break;
     case MPIRR_REC_SYNC:
+    case MPIRR_REC_TICKET:
         p += mpirr_varint_put(p, r->value);
         break;
     case MPIRR_REC_WTIME:
@@ -439,6 +440,7 @@ int mpirr_record_decode(const uint8_t **p, const uint8_t *end, mpirr_record *r,
         r->cancelled = v != 0;
         break;
     case MPIRR_REC_SYNC:
+    case MPIRR_REC_TICKET:
         GET(r->value);
         break;
     case MPIRR_REC_WTIME:

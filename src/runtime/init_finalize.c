@@ -17,6 +17,7 @@
 #include "piggyback.h"
 #include "race_check.h"
 #include "replay_cursor.h"
+#include "rma/rma.h"
 #include "runtime.h"
 #include "status_fields.h"
 #include "settings.h"
@@ -285,7 +286,9 @@ int mpirr_MPI_Finalize(void)
     if (mpirr_rt.have_shadow) PMPI_Comm_free(&mpirr_rt.shadow);
     mpirr_rt.have_shadow = 0;
     stop(MPIRR_END_FINALIZED, 0);
-    return PMPI_Finalize();
+    int rc = PMPI_Finalize();
+    mpirr_rma_finish();
+    return rc;
 }
 
 /* The process ends inside PMPI_Abort, so nothing is released: other threads may still be in

@@ -103,6 +103,18 @@ replay_as_recorded() {
         grep -Eq "$verdicts" "$1.err"
 }
 
+# replay_said OUT_PREFIX EXPECTED: the replay exited 0 and its only "mpirr:" line (a launcher
+# mpirr ended aside) is EXPECTED.
+replay_said() {
+    [ "$STATUS" -eq 0 ] || { cat "$1.err" >&2; fail "$1: the replay exited $STATUS"; }
+    local got
+    got=$(grep '^mpirr: ' "$1.err" | grep -Ev "$LAUNCHER_ENDED")
+    [ "$got" = "$2" ] || fail "$1: the replay said
+$got
+expected
+$2"
+}
+
 # native_distinct NAME RUNS CMD...: runs CMD natively RUNS times (each must exit 0); sets
 # DISTINCT to how many different outputs they printed and fails unless at least 2 (the program
 # raced: a replay test is only worth something on a program whose runs differ).

@@ -1,0 +1,54 @@
+/* lock_epochs.c: passive-target epochs. MPI_Win_lock takes a turn on the target in the
+ * window's `epochs` turn window, with a lock of the same type there, and keeps that epoch open
+ * until the program's MPI_Win_unlock has returned: exclusive epochs on one target are granted
+ * in turn order, and a shared epoch begins only after the exclusive ones before it ended
+ * (docs/rma.md). MPI_Win_lock_all takes no turn: it only marks the epoch, in which atomic
+ * operations take theirs (atomics.c). */
+#include "rma.h"
+#include "special_calls.h"
+
+int mpirr_MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+    MPIRR_BEGIN(MPI_Win_lock);
+    rma_window *w = mpirr_rma_find(win);
+    if (!w || !mpirr_rma_target_ok(w, rank) || w->held[rank] || w->lock_all)
+        return PMPI_Win_lock(lock_type, rank, assert, win); /* MPI reports what is wrong */
+    int exclusive = lock_type == MPI_LOCK_EXCLUSIVE;
+    mpirr_turn_begin(&call_, w->epochs, exclusive ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, rank);
+    int rc = PMPI_Win_lock(lock_type, rank, assert, win);
+    if (rc != MPI_SUCCESS) {
+        mpirr_turn_end(w->epochs, rank);
+        return rc;
+    }
+    w->held[rank] = exclusive ? RMA_HELD_EXCLUSIVE : RMA_HELD_SHARED;
+    return rc;
+}
+
+int mpirr_MPI_Win_unlock(int rank, MPI_Win win)
+{
+    MPIRR_BEGIN(MPI_Win_unlock);
+    int rc = PMPI_Win_unlock(rank, win);
+    rma_window *w = mpirr_rma_find(win);
+    if (rc != MPI_SUCCESS || !w || !mpirr_rma_target_ok(w, rank) || !w->held[rank]) return rc;
+    w->held[rank] = RMA_HELD_NONE;
+    mpirr_turn_end(w->epochs, rank);
+    return rc;
+}
+
+int mpirr_MPI_Win_lock_all(int assert, MPI_Win win)
+{
+    MPIRR_BEGIN(MPI_Win_lock_all);
+    int rc = PMPI_Win_lock_all(assert, win);
+    rma_window *w = mpirr_rma_find(win);
+    if (rc == MPI_SUCCESS && w) w->lock_all = 1;
+    return rc;
+}
+
+int mpirr_MPI_Win_unlock_all(MPI_Win win)
+{
+    MPIRR_BEGIN(MPI_Win_unlock_all);
+    int rc = PMPI_Win_unlock_all(win);
+    rma_window *w = mpirr_rma_find(win);
+    if (rc == MPI_SUCCESS && w) w->lock_all = 0;
+    return rc;
+}
