@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "call_count_slots.h"
+
 struct call_row {
     unsigned id;
     const char *name;
@@ -17,6 +19,24 @@ static const struct call_row rows[] = {
 };
 
 enum { NROWS = sizeof rows / sizeof rows[0] };
+
+/* Every id fits the formats: 249..255 are the event history's long-id byte and record kinds
+ * (event_trace.h), and the tail has MPIRR_CALL_COUNT_SLOTS slots for the UNREPLAYED ids. */
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev)                                  \
+    _Static_assert((id) > 0 && ((id) < 249 || (id) > 255) && (id) < MPIRR_CALL_ID_LIMIT,       \
+                   #name ": call id out of range");
+#include "mpi_calls.def"
+#undef MPIRR_CALL
+#define MPIRR_UNREPLAYED_PASS 0
+#define MPIRR_UNREPLAYED_SPECIAL 0
+#define MPIRR_UNREPLAYED_UNREPLAYED 1
+enum {
+    UNREPLAYED_ROWS = 0
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) + MPIRR_UNREPLAYED_##how
+#include "mpi_calls.def"
+#undef MPIRR_CALL
+};
+_Static_assert((int)UNREPLAYED_ROWS <= (int)MPIRR_CALL_COUNT_SLOTS, "a tail slot for every UNREPLAYED call");
 
 static const struct call_row *row_of(unsigned id)
 {

@@ -8,7 +8,8 @@ enum mpirr_call_id {
 #define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) MPIRR_ID_##name = id,
 #include "mpi_calls.def"
 #undef MPIRR_CALL
-    MPIRR_CALL_ID_LIMIT = 256 /* ids are stored as one varint; keep them below this */
+    MPIRR_CALL_ID_LIMIT = 1024 /* ids 1..248 and 256..1023: the event history stores ids from
+                                  256 as a reserved byte and a varint (event_trace.h) */
 };
 
 enum mpirr_call_category {

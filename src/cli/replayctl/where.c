@@ -22,7 +22,7 @@ static int history_event(struct replay_session *s, int rank, uint64_t event, mpi
     if (!r) return 0;
     int found = 0;
     while (!found && mpirr_evr_next(r, out) == 1)
-        found = out->kind < MPIRR_EVK_FIRST_META && out->event == event;
+        found = mpirr_ev_is_call(out->kind) && out->event == event;
     mpirr_evr_close(r);
     return found;
 }
