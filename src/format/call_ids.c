@@ -2,6 +2,7 @@
 #include "call_ids.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "call_count_slots.h"
 
@@ -62,10 +63,28 @@ enum mpirr_call_category mpirr_call_category(unsigned id)
     return r ? r->cat : MPIRR_CAT_OTHER;
 }
 
+/* A large-count point-to-point call (MPI_Send_c, a SPECIAL row): the id of its int call. */
+static unsigned int_variant(const struct call_row *r)
+{
+    size_t n = strlen(r->name);
+    if (r->how != MPIRR_HOW_SPECIAL || r->id < 256 || n < 3 || strcmp(r->name + n - 2, "_c"))
+        return 0;
+    for (unsigned i = 0; i < NROWS; i++)
+        if (!strncmp(rows[i].name, r->name, n - 2) && rows[i].name[n - 2] == 0) return rows[i].id;
+    return 0;
+}
+
+unsigned mpirr_call_int_variant(unsigned id)
+{
+    const struct call_row *r = row_of(id);
+    unsigned base = r ? int_variant(r) : 0;
+    return base ? base : id;
+}
+
 int mpirr_call_unreplayed(unsigned id)
 {
     const struct call_row *r = row_of(id);
-    return r && r->how == MPIRR_HOW_UNREPLAYED;
+    return r && (r->how == MPIRR_HOW_UNREPLAYED || int_variant(r));
 }
 
 /* What the verdict says is not replayed, by the kind of outcome: one phrase for several calls
@@ -73,7 +92,9 @@ int mpirr_call_unreplayed(unsigned id)
 static const char *const outcome_phrases[MPIRR_UNREPLAYED_OUTCOMES] = {
     "the order of the lock grants", "the values fetched", "the order the accumulates applied in",
     "whether the exposure epoch had ended", "the order of the shared file pointer's accesses",
-    "the processes started or connected to"};
+    "the processes started or connected to", "the source a wildcard matched",
+    "whether a partition had arrived",
+    "the matches of messages of more than INT_MAX elements"};
 
 int mpirr_call_unreplayed_outcome(unsigned id)
 {
@@ -81,9 +102,14 @@ int mpirr_call_unreplayed_outcome(unsigned id)
     switch (id) {
     case MPIRR_ID_MPI_Win_lock: case MPIRR_ID_MPI_Win_lock_all: return 0;
     case MPIRR_ID_MPI_Accumulate: case MPIRR_ID_MPI_Raccumulate: return 2;
+    case MPIRR_ID_MPI_Accumulate_c: case MPIRR_ID_MPI_Raccumulate_c: return 2;
     case MPIRR_ID_MPI_Win_test: return 3;
+    case MPIRR_ID_MPI_Isendrecv: case MPIRR_ID_MPI_Isendrecv_c: return 6;
+    case MPIRR_ID_MPI_Isendrecv_replace: case MPIRR_ID_MPI_Isendrecv_replace_c: return 6;
+    case MPIRR_ID_MPI_Parrived: return 7;
     default: break;
     }
+    if (mpirr_call_int_variant(id) != id) return 8; /* beyond INT_MAX: large_count.c */
     switch (mpirr_call_category(id)) {
     case MPIRR_CAT_RMA: return 1; /* Get, Get_accumulate, Fetch_and_op, Compare_and_swap */
     case MPIRR_CAT_FILE: return 4;

@@ -58,7 +58,7 @@ static void check_note(struct checker *c, const mpirr_event *e)
         c->kind = k;
         c->cap = cap;
     }
-    c->kind[e->event] = (uint16_t)e->kind;
+    c->kind[e->event] = (uint16_t)mpirr_call_int_variant(e->kind); /* the id its records carry */
     if (e->event > c->last) c->last = e->event;
 }
 
