@@ -2,6 +2,7 @@
 #include "call_ids.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "call_count_slots.h"
@@ -28,16 +29,18 @@ enum { NROWS = sizeof rows / sizeof rows[0] };
                    #name ": call id out of range");
 #include "mpi_calls.def"
 #undef MPIRR_CALL
-#define MPIRR_UNREPLAYED_PASS 0
-#define MPIRR_UNREPLAYED_SPECIAL 0
-#define MPIRR_UNREPLAYED_UNREPLAYED 1
+#define MPIRR_MAY_COUNT_PASS 0
+#define MPIRR_MAY_COUNT_SPECIAL 1 /* the large-count ones count their calls beyond INT_MAX */
+#define MPIRR_MAY_COUNT_UNREPLAYED 1
 enum {
-    UNREPLAYED_ROWS = 0
-#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) + MPIRR_UNREPLAYED_##how
+    COUNTED_ROWS = 0
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) + MPIRR_MAY_COUNT_##how
 #include "mpi_calls.def"
 #undef MPIRR_CALL
 };
-_Static_assert((int)UNREPLAYED_ROWS <= (int)MPIRR_CALL_COUNT_SLOTS, "a tail slot for every UNREPLAYED call");
+_Static_assert((int)COUNTED_ROWS <= (int)MPIRR_CALL_COUNT_SLOTS, "a tail slot for every counted call");
+
+static unsigned int_variant(const struct call_row *r);
 
 static const struct call_row *row_of(unsigned id)
 {
@@ -49,6 +52,19 @@ static const struct call_row *row_of(unsigned id)
         ready = 1;
     }
     return id < MPIRR_CALL_ID_LIMIT ? by_id[id] : NULL;
+}
+
+/* int_variant by id, computed once: readers ask for every event (mpirr events --check). */
+static unsigned variant_of(unsigned id)
+{
+    static uint16_t variant[MPIRR_CALL_ID_LIMIT];
+    static int ready;
+    if (!ready) { /* idempotent, as row_of */
+        for (unsigned i = 0; i < NROWS; i++)
+            variant[rows[i].id] = (uint16_t)int_variant(&rows[i]);
+        ready = 1;
+    }
+    return id < MPIRR_CALL_ID_LIMIT ? variant[id] : 0;
 }
 
 const char *mpirr_call_name(unsigned id)
@@ -76,15 +92,14 @@ static unsigned int_variant(const struct call_row *r)
 
 unsigned mpirr_call_int_variant(unsigned id)
 {
-    const struct call_row *r = row_of(id);
-    unsigned base = r ? int_variant(r) : 0;
+    unsigned base = variant_of(id);
     return base ? base : id;
 }
 
 int mpirr_call_unreplayed(unsigned id)
 {
     const struct call_row *r = row_of(id);
-    return r && (r->how == MPIRR_HOW_UNREPLAYED || int_variant(r));
+    return r && (r->how == MPIRR_HOW_UNREPLAYED || variant_of(id));
 }
 
 /* What the verdict says is not replayed, by the kind of outcome: one phrase for several calls

@@ -720,6 +720,18 @@ int main(void)
         CHECK(mpirr_log_reader_call_count(rd, MPIRR_ID_MPI_Fetch_and_op) == 6);
         CHECK(mpirr_log_reader_call_count(rd, MPIRR_ID_MPI_Win_lock) == 0);
         CHECK(mpirr_log_reader_call_count(rd, 700) == 3); /* a long id, in the second slot */
+        /* the generated rows: a large-count call names its int call, and each counted call
+         * has its outcome phrase */
+        CHECK(mpirr_call_int_variant(MPIRR_ID_MPI_Recv_c) == MPIRR_ID_MPI_Recv);
+        CHECK(mpirr_call_int_variant(MPIRR_ID_MPI_Allreduce_c) == MPIRR_ID_MPI_Allreduce_c);
+        CHECK(mpirr_call_unreplayed(MPIRR_ID_MPI_Send_c) && !mpirr_call_unreplayed(MPIRR_ID_MPI_Send));
+        CHECK(!strcmp(mpirr_unreplayed_outcome_at(mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_Isendrecv)),
+                      "the source a wildcard matched"));
+        CHECK(mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_Accumulate_c) ==
+              mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_Accumulate));
+        CHECK(mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_File_read_shared_c) ==
+              mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_File_read_shared));
+        CHECK(mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_Neighbor_alltoall) == -1);
         CHECK(mpirr_log_reader_call_count(rd, MPIRR_CALL_ID_LIMIT) == 0);
         mpirr_log_reader_close(rd);
         /* a version 4 tail (a count per id below 256) still reads by id */
