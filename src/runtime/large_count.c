@@ -5,7 +5,12 @@
  * replayed; its rank-log records carry the int call's id). Beyond INT_MAX elements the call
  * goes to PMPI_<name>_c unchanged and is counted like an UNREPLAYED row, so the replay's
  * verdict names it: its match is not replayed, and in races mode its message carries no header
- * (docs/runtime.md). Built only against an MPI-4 library (Open MPI 4.1 has no such call). */
+ * (docs/runtime.md). Built only against an MPI-4 library (Open MPI 4.1 has no such call).
+ * Known cost: the second caller of mpirr_MPI_Send (and the other int calls) here keeps link-time
+ * optimisation from inlining them into their own wrappers, as it did while they had one caller:
+ * MPICH's ping-pong takes 47 more instructions per round trip in libmpirr (434 -> 481,
+ * bench/races_callgrind.sh). __attribute__((flatten)) on those wrappers won them back (fewer
+ * than before) but tripled the library's text; calling through an opaque pointer did not. */
 #include <limits.h>
 
 #include "call_count_slots.h"
