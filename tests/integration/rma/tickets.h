@@ -12,7 +12,7 @@
 
 /* The counter window, its counter set to 0 (by rank 0, in an epoch of its own) before any rank
  * returns. */
-static MPI_Win tickets_window(void)
+static inline MPI_Win tickets_window(void)
 {
     int rank, *counter = NULL;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -28,7 +28,7 @@ static MPI_Win tickets_window(void)
     return win;
 }
 
-static void tickets_report(const int *got, int n)
+static inline void tickets_report(const int *got, int n)
 {
     int rank, nranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
