@@ -12,6 +12,12 @@ int main(void) { return 77; } /* built for every MPI; registered for MPI-4 ones 
 
 #define TICKETS 6
 
+static void get_accumulate_c(int *got, MPI_Win win)
+{
+    const int one = 1;
+    MPI_Get_accumulate_c(&one, 1, MPI_INT, got, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -26,15 +32,7 @@ int main(int argc, char **argv)
         MPI_Win_unlock(0, win);
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    const int one = 1;
-    MPI_Win_lock_all(0, win);
-    for (int i = 0; i < TICKETS; i++) {
-        MPI_Get_accumulate_c(&one, 1, MPI_INT, &got[i], 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win);
-        MPI_Win_flush(0, win);
-        for (volatile int spin = 0; spin < 20000 * (rank + 1); spin++) {
-        }
-    }
-    MPI_Win_unlock_all(win);
+    tickets_take_shared(win, got, TICKETS, get_accumulate_c);
     tickets_report(got, TICKETS);
     MPI_Win_free(&win);
     MPI_Finalize();
