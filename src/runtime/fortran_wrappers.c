@@ -65,6 +65,18 @@
 #include "mpi_calls.def"
 #undef MPIRR_CALL
 
+/* `use mpi` declares the calls that return an address (baseptr) twice, INTEGER(MPI_ADDRESS_KIND)
+ * and TYPE(C_PTR), the second under a name ending in _cptr; both pass the variable's address,
+ * which C fills (Open MPI's bindings are one function under both names too). */
+#define F_CPTR_ALIASES(name)                                                                   \
+    F_ALIAS(name, F_CAT(F_LOWER_##name, _cptr))                                                \
+    F_ALIAS(name, F_CAT(F_LOWER_##name, _cptr_))                                               \
+    F_ALIAS(name, F_CAT(F_LOWER_##name, _cptr__))                                              \
+    F_ALIAS(name, F_CAT(F_UPPER_##name, _CPTR))
+F_CPTR_ALIASES(MPI_Win_allocate)
+F_CPTR_ALIASES(MPI_Win_allocate_shared)
+F_CPTR_ALIASES(MPI_Win_shared_query)
+
 /* MPI_BUFFER_DETACH, the one call whose bindings differ in what they return: mpif.h and `use
  * mpi` leave the address argument alone (MPI-3.1 section 3.6: Fortran cannot use it; Open
  * MPI's own binding passes C a dummy), mpi_f08 returns it in a TYPE(C_PTR). Both go through
