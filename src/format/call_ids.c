@@ -2,6 +2,10 @@
 #include "call_ids.h"
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "call_count_slots.h"
 
 struct call_row {
     unsigned id;
@@ -18,6 +22,26 @@ static const struct call_row rows[] = {
 
 enum { NROWS = sizeof rows / sizeof rows[0] };
 
+/* Every id fits the formats: 249..255 are the event history's long-id byte and record kinds
+ * (event_trace.h), and the tail has MPIRR_CALL_COUNT_SLOTS slots for the UNREPLAYED ids. */
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev)                                  \
+    _Static_assert((id) > 0 && ((id) < 249 || (id) > 255) && (id) < MPIRR_CALL_ID_LIMIT,       \
+                   #name ": call id out of range");
+#include "mpi_calls.def"
+#undef MPIRR_CALL
+#define MPIRR_MAY_COUNT_PASS 0
+#define MPIRR_MAY_COUNT_SPECIAL 1 /* the large-count ones count their calls beyond INT_MAX */
+#define MPIRR_MAY_COUNT_UNREPLAYED 1
+enum {
+    COUNTED_ROWS = 0
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) + MPIRR_MAY_COUNT_##how
+#include "mpi_calls.def"
+#undef MPIRR_CALL
+};
+_Static_assert((int)COUNTED_ROWS <= (int)MPIRR_CALL_COUNT_SLOTS, "a tail slot for every counted call");
+
+static unsigned int_variant(const struct call_row *r);
+
 static const struct call_row *row_of(unsigned id)
 {
     static const struct call_row *by_id[MPIRR_CALL_ID_LIMIT];
@@ -28,6 +52,19 @@ static const struct call_row *row_of(unsigned id)
         ready = 1;
     }
     return id < MPIRR_CALL_ID_LIMIT ? by_id[id] : NULL;
+}
+
+/* int_variant by id, computed once: readers ask for every event (mpirr events --check). */
+static unsigned variant_of(unsigned id)
+{
+    static uint16_t variant[MPIRR_CALL_ID_LIMIT];
+    static int ready;
+    if (!ready) { /* idempotent, as row_of */
+        for (unsigned i = 0; i < NROWS; i++)
+            variant[rows[i].id] = (uint16_t)int_variant(&rows[i]);
+        ready = 1;
+    }
+    return id < MPIRR_CALL_ID_LIMIT ? variant[id] : 0;
 }
 
 const char *mpirr_call_name(unsigned id)
@@ -42,10 +79,27 @@ enum mpirr_call_category mpirr_call_category(unsigned id)
     return r ? r->cat : MPIRR_CAT_OTHER;
 }
 
+/* A large-count point-to-point call (MPI_Send_c, a SPECIAL row): the id of its int call. */
+static unsigned int_variant(const struct call_row *r)
+{
+    size_t n = strlen(r->name);
+    if (r->how != MPIRR_HOW_SPECIAL || r->id < 256 || n < 3 || strcmp(r->name + n - 2, "_c"))
+        return 0;
+    for (unsigned i = 0; i < NROWS; i++)
+        if (!strncmp(rows[i].name, r->name, n - 2) && rows[i].name[n - 2] == 0) return rows[i].id;
+    return 0;
+}
+
+unsigned mpirr_call_int_variant(unsigned id)
+{
+    unsigned base = variant_of(id);
+    return base ? base : id;
+}
+
 int mpirr_call_unreplayed(unsigned id)
 {
     const struct call_row *r = row_of(id);
-    return r && r->how == MPIRR_HOW_UNREPLAYED;
+    return r && (r->how == MPIRR_HOW_UNREPLAYED || variant_of(id));
 }
 
 /* What the verdict says is not replayed, by the kind of outcome: one phrase for several calls
@@ -53,7 +107,9 @@ int mpirr_call_unreplayed(unsigned id)
 static const char *const outcome_phrases[MPIRR_UNREPLAYED_OUTCOMES] = {
     "the order of the lock grants", "the values fetched", "the order the accumulates applied in",
     "whether the exposure epoch had ended", "the order of the shared file pointer's accesses",
-    "the processes started or connected to"};
+    "the processes started or connected to", "the source a wildcard matched",
+    "whether a partition had arrived",
+    "the matches of messages of more than INT_MAX elements"};
 
 int mpirr_call_unreplayed_outcome(unsigned id)
 {
@@ -61,9 +117,14 @@ int mpirr_call_unreplayed_outcome(unsigned id)
     switch (id) {
     case MPIRR_ID_MPI_Win_lock: case MPIRR_ID_MPI_Win_lock_all: return 0;
     case MPIRR_ID_MPI_Accumulate: case MPIRR_ID_MPI_Raccumulate: return 2;
+    case MPIRR_ID_MPI_Accumulate_c: case MPIRR_ID_MPI_Raccumulate_c: return 2;
     case MPIRR_ID_MPI_Win_test: return 3;
+    case MPIRR_ID_MPI_Isendrecv: case MPIRR_ID_MPI_Isendrecv_c: return 6;
+    case MPIRR_ID_MPI_Isendrecv_replace: case MPIRR_ID_MPI_Isendrecv_replace_c: return 6;
+    case MPIRR_ID_MPI_Parrived: return 7;
     default: break;
     }
+    if (mpirr_call_int_variant(id) != id) return 8; /* beyond INT_MAX: large_count.c */
     switch (mpirr_call_category(id)) {
     case MPIRR_CAT_RMA: return 1; /* Get, Get_accumulate, Fetch_and_op, Compare_and_swap */
     case MPIRR_CAT_FILE: return 4;

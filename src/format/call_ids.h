@@ -8,7 +8,8 @@ enum mpirr_call_id {
 #define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) MPIRR_ID_##name = id,
 #include "mpi_calls.def"
 #undef MPIRR_CALL
-    MPIRR_CALL_ID_LIMIT = 256 /* ids are stored as one varint; keep them below this */
+    MPIRR_CALL_ID_LIMIT = 1024 /* ids 1..248 and 256..1023: the event history stores ids from
+                                  256 as a reserved byte and a varint (event_trace.h) */
 };
 
 enum mpirr_call_category {
@@ -25,12 +26,16 @@ enum mpirr_call_how { MPIRR_HOW_PASS, MPIRR_HOW_SPECIAL, MPIRR_HOW_UNREPLAYED };
 const char *mpirr_call_name(unsigned id);
 /* Category of a call id; MPIRR_CAT_OTHER for unknown ids. */
 enum mpirr_call_category mpirr_call_category(unsigned id);
-/* Whether the call's outcome can differ between runs and is not replayed (UNREPLAYED rows). */
+/* Whether the call's outcome can differ between runs and is not replayed (UNREPLAYED rows, and
+ * the large-count point-to-point rows, whose calls beyond INT_MAX elements are not). */
 int mpirr_call_unreplayed(unsigned id);
+/* For a large-count point-to-point call (MPI_Send_c), the id of its int call (MPI_Send), whose
+ * path it takes when the count fits (its rank-log records carry that id); else id. */
+unsigned mpirr_call_int_variant(unsigned id);
 /* For an UNREPLAYED call, what of its outcome is not replayed ("the values fetched"), in the
  * order mpirr_unreplayed_outcome_at enumerates the phrases (0 ..
  * MPIRR_UNREPLAYED_OUTCOMES - 1); -1 for other calls. */
-enum { MPIRR_UNREPLAYED_OUTCOMES = 6 };
+enum { MPIRR_UNREPLAYED_OUTCOMES = 9 };
 int mpirr_call_unreplayed_outcome(unsigned id);
 const char *mpirr_unreplayed_outcome_at(int i);
 /* "send", "recv", ...: lower-case category names for reports. */

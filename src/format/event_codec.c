@@ -39,11 +39,11 @@ static inline size_t put_s(uint8_t *p, int64_t v) { return put_u(p, mpirr_zigzag
 
 size_t mpirr_ev_encoded_max(const mpirr_event *e)
 {
-    size_t n = 4 + 32 * MPIRR_VARINT_MAX;
+    size_t n = 5 + 33 * MPIRR_VARINT_MAX; /* + a long call id: its escape byte and varint */
     n += (size_t)e->nitems * (4 * MPIRR_VARINT_MAX);
     if (e->kind == MPIRR_EVK_COMM) n += (size_t)(e->nranks + e->nremote) * MPIRR_VARINT_MAX;
     /* a call's nremote is never set: only a post's or start's group counts */
-    else if (e->kind < MPIRR_EVK_FIRST_META && (e->fields & MPIRR_EVF_RMA))
+    else if (mpirr_ev_is_call(e->kind) && (e->fields & MPIRR_EVF_RMA))
         n += (size_t)e->nranks * MPIRR_VARINT_MAX;
     if (e->kind == MPIRR_EVK_MODULE && e->path) n += strlen(e->path);
     return n;
@@ -197,13 +197,18 @@ size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *ou
                        size_t *ntimes, uint8_t *sizes, size_t *nsizes)
 {
     *ntimes = *nsizes = 0;
-    if (e->kind >= MPIRR_EVK_FIRST_META) return encode_meta(e, out);
+    if (!mpirr_ev_is_call(e->kind)) return encode_meta(e, out);
     uint8_t *q = out;
     uint32_t f = e->fields & ~(uint32_t)MPIRR_EVF_EXACT;
     if (exact) f |= MPIRR_EVF_EXACT;
     uint64_t event = e->event;
     if (event != c->event + 1) f |= EVF_JUMP;
-    *q++ = (uint8_t)e->kind;
+    if (e->kind < MPIRR_EVK_LONG_CALL) {
+        *q++ = (uint8_t)e->kind;
+    } else {
+        *q++ = MPIRR_EVK_LONG_CALL;
+        q += mpirr_varint_put(q, e->kind);
+    }
     *q++ = (uint8_t)((f & 0x7f) | (f >> 7 ? 0x80 : 0));
     if (f >> 7) q += put_u(q, f >> 7);
     /* time: log2 of the ticks since the reconstructed time, so errors do not accumulate */
@@ -461,6 +466,15 @@ long mpirr_ev_decode(mpirr_ev_codec *c, const uint8_t *p, const uint8_t *end,
     e->kind = (unsigned)get_byte(&k);
     if (k.short_) return 0;
     if (e->kind >= MPIRR_EVK_FIRST_META) return decode_meta(&k, p, e, s, why);
+    if (e->kind == MPIRR_EVK_LONG_CALL) {
+        uint64_t id = get(&k);
+        if (k.short_) return k.short_ == 2 ? (*why = "malformed number", -1) : 0;
+        if (id <= 255) { /* short ids have their own byte; 249..255 are not ids */
+            *why = "long call id below 256";
+            return -1;
+        }
+        e->kind = id < MPIRR_CALL_ID_LIMIT ? (unsigned)id : 0;
+    }
     if (!mpirr_call_name(e->kind)) {
         *why = "unknown call id";
         return -1;

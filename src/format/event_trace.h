@@ -43,8 +43,10 @@ enum {
                                    (rma_fields.h) */
 };
 
-/* Record kinds besides call ids (which are 1..MPIRR_EVK_FIRST_META-1). */
+/* Record kinds besides call ids, which are 1..248 and 256..MPIRR_CALL_ID_LIMIT-1 (call_ids.c
+ * checks): on disk a call id from 256 is the byte MPIRR_EVK_LONG_CALL and a varint. */
 enum {
+    MPIRR_EVK_LONG_CALL = 249,
     MPIRR_EVK_FIRST_META = 250,
     MPIRR_EVK_SYNC = 250,   /* a thread's synchronization (sync_calls.def): thread, sync_call,
                                object, version, rc */
@@ -219,7 +221,10 @@ size_t mpirr_ev_encoded_max(const mpirr_event *e);
 #define MPIRR_EV_SIZES_MAX 10 /* one varint */
 size_t mpirr_ev_encode(mpirr_ev_codec *c, mpirr_event *e, int exact, uint8_t *out, uint8_t *times,
                        size_t *ntimes, uint8_t *sizes, size_t *nsizes);
-static inline int mpirr_ev_is_call(unsigned kind) { return kind < MPIRR_EVK_FIRST_META; }
+static inline int mpirr_ev_is_call(unsigned kind)
+{
+    return kind < MPIRR_EVK_FIRST_META || kind > 255;
+}
 /* Where a call record's two time codes come from, given its call site: 1 (set), 0 (not
  * there yet: the record is incomplete), -1 (damaged). The reader's raw and range-coded
  * (time_coder.h) columns both provide one. */

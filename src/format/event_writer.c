@@ -199,7 +199,7 @@ int mpirr_evw_flush(mpirr_ev_writer *w)
 int mpirr_evw_append(mpirr_ev_writer *w, mpirr_event *e)
 {
     if (w->failed) return -1;
-    if (e->kind < MPIRR_EVK_FIRST_META) {
+    if (mpirr_ev_is_call(e->kind)) {
         uint64_t base = w->p.base_ns, sh = w->p.tick_shift;
         e->x_begin = e->x_begin > base ? (e->x_begin - base) >> sh : 0;
         e->x_end = e->x_end > base ? (e->x_end - base) >> sh : 0;

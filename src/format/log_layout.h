@@ -8,8 +8,10 @@
 #include "rank_log.h"
 
 #define LOG_MAGIC "MPIRRLG1"
-#define TAIL_MAGIC "MPIRRTL4"
-#define TAIL_VERSION 4 /* 3: the run id at TL_RUN_ID; 4: the call counts at TL_CALL_COUNTS */
+#define TAIL_MAGIC "MPIRRTL5"
+#define TAIL_VERSION 5 /* 3: the run id at TL_RUN_ID; 4: the call counts at TL_CALL_COUNTS;
+                          5: those counts in self-describing slots (call_count_slots.h) */
+#define TAIL_MAGIC_V4 "MPIRRTL4" /* version 4 (a count per call id < 256), still read */
 #define TAIL_MAGIC_V3 "MPIRRTL3" /* version 3 (no call counts), still read */
 #define TAIL_MAGIC_V2 "MPIRRTL2" /* version 2 (no run id), still read */
 #define FRAME_MAGIC 0x4d52464du /* "MFRM" little-endian */
@@ -38,8 +40,9 @@ enum {
     TL_COUNTERS_END = 1024,
     TL_PENDING = 1024, /* guard word: 1 while a rank-N.pending file holds undecided outcomes */
     TL_RUN_ID = 1032,  /* version 3: the run id, checked (MPIRR_RUN_ID_CHECKED_BYTES) */
-    TL_CALL_COUNTS = 2048, /* version 4: MPIRR_CALL_ID_LIMIT little-endian u64 counts, by call
-                              id, of the calls whose outcomes are not replayed, live */
+    TL_CALL_COUNTS = 2048, /* the calls whose outcomes are not replayed, live: version 4, 256
+                              little-endian u64 counts by call id; version 5,
+                              MPIRR_CALL_COUNT_SLOTS slots id << 48 | count */
 
     /* The stage starts with its own header, covered by the published check with the records:
      * how many .log frames precede these records, and the codec bases they are encoded from. */

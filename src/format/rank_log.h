@@ -128,8 +128,8 @@ static inline uint64_t mpirr_progress_word(uint64_t event, int in_call)
 void mpirr_log_note_pending(mpirr_log_writer *w, int present);
 /* The MPIRR_CTR_LIMIT counters, in the mapped tail (update them in place). */
 uint64_t *mpirr_log_counters(mpirr_log_writer *w);
-/* MPIRR_CALL_ID_LIMIT counts by call id, in the mapped tail (update them in place): the
- * runtime counts the calls whose outcomes it does not replay (mpirr_call_unreplayed). */
+/* The MPIRR_CALL_COUNT_SLOTS slots of the mapped tail (update them with mpirr_call_count_add):
+ * the runtime counts the calls whose outcomes it does not replay (mpirr_call_unreplayed). */
 uint64_t *mpirr_log_call_counts(mpirr_log_writer *w);
 /* Flushes, writes the ending, releases everything. w is freed even on error. */
 int mpirr_log_close(mpirr_log_writer *w);
@@ -169,7 +169,7 @@ uint64_t mpirr_log_reader_raw_bytes(const mpirr_log_reader *r); /* before compre
 /* A counter from the tail (0 if the tail is missing or older than the counter). */
 uint64_t mpirr_log_reader_counter(const mpirr_log_reader *r, unsigned which);
 /* The calls of one id the rank made (mpirr_log_call_counts; 0 if the tail is missing or older
- * than version 4). */
+ * than version 4; version 4 read by id, version 5 by slot). */
 uint64_t mpirr_log_reader_call_count(const mpirr_log_reader *r, unsigned id);
 /* Verdicts still pending when the rank died (rank-N.pending, pending_slots.h), returned as
  * extra RECV_DONE records after the log's own. */

@@ -12,6 +12,7 @@
 
 #include "file_io.h"
 #include "guard_word.h"
+#include "call_count_slots.h"
 #include "call_ids.h"
 #include "log_layout.h"
 #include "pending_slots.h"
@@ -42,7 +43,7 @@ struct mpirr_log_reader {
      * before it have been read) */
     uint8_t *tail;
     size_t tail_len;
-    uint32_t tail_version; /* 2, 3 or 4 (TAIL_VERSION) */
+    uint32_t tail_version; /* 2 to 5 (TAIL_VERSION) */
     uint32_t staged;       /* verified staged bytes, stage header included (0: none) */
     int ending, detail;
     uint64_t events, hold_event;
@@ -123,7 +124,8 @@ static int tail_run_id(mpirr_log_reader *r, const char *tpath, char *err, size_t
 {
     const uint8_t *t = r->tail;
     mpirr_run_id id = {{0}};
-    static const char *const magics[] = {[2] = TAIL_MAGIC_V2, [3] = TAIL_MAGIC_V3, [4] = TAIL_MAGIC};
+    static const char *const magics[] = {[2] = TAIL_MAGIC_V2, [3] = TAIL_MAGIC_V3, [4] = TAIL_MAGIC_V4,
+                                          [5] = TAIL_MAGIC};
     uint32_t v = mpirr_get_u32(t + TL_VERSION);
     if (v < 2 || v > TAIL_VERSION || memcmp(t, magics[v], 8)) {
         tail_damaged(r, tpath, "not an mpirr tail of this version (bad magic)");
@@ -409,8 +411,10 @@ uint64_t mpirr_log_reader_counter(const mpirr_log_reader *r, unsigned which)
 
 uint64_t mpirr_log_reader_call_count(const mpirr_log_reader *r, unsigned id)
 {
-    if (!r->tail || r->tail_version < 4 || id >= MPIRR_CALL_ID_LIMIT) return 0;
-    return mpirr_get_u64(r->tail + TL_CALL_COUNTS + 8 * id);
+    if (!r->tail || r->tail_version < 4 || id == 0 || id >= MPIRR_CALL_ID_LIMIT) return 0;
+    if (r->tail_version == 4) /* by id, ids below 256 */
+        return id < 256 ? mpirr_get_u64(r->tail + TL_CALL_COUNTS + 8 * id) : 0;
+    return mpirr_call_count_get(r->tail + TL_CALL_COUNTS, id);
 }
 
 uint64_t mpirr_log_reader_pending(const mpirr_log_reader *r) { return r->npend; }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "call_count_slots.h"
 #include "file_io.h"
 #include "guard_word.h"
 #include "libc_sources.h"
@@ -456,7 +457,7 @@ uint64_t *mpirr_log_counters(mpirr_log_writer *w)
 uint64_t *mpirr_log_call_counts(mpirr_log_writer *w)
 {
     _Static_assert(TL_CALL_COUNTS >= TL_RUN_ID + 24, "after the run id");
-    _Static_assert(TL_CALL_COUNTS + 8 * MPIRR_CALL_ID_LIMIT <= TAIL_HEADER_BYTES, "counts fit");
+    _Static_assert(TL_CALL_COUNTS + 8 * MPIRR_CALL_COUNT_SLOTS <= TAIL_HEADER_BYTES, "slots fit");
     return (uint64_t *)(void *)(w->tail + TL_CALL_COUNTS);
 }
 

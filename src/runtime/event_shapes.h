@@ -14,6 +14,7 @@
 #define MPIRR_EV_POST(shape, ...) MPIRR_EVPOST_##shape(__VA_ARGS__)
 #define MPIRR_EVRC_int(rc) (rc)
 #define MPIRR_EVRC_double(rc) MPI_SUCCESS
+#define MPIRR_EVRC_MPI_Aint(rc) MPI_SUCCESS
 
 #define MPIRR_EV_IGNORED_STATUS(status) \
     if ((status) == MPI_STATUS_IGNORE) (status) = &ev_.st;

@@ -17,6 +17,7 @@
 #include "piggyback.h"
 #include "race_check.h"
 #include "replay_cursor.h"
+#include "call_count_slots.h"
 #include "rma/rma.h"
 #include "runtime.h"
 #include "status_fields.h"
@@ -27,7 +28,7 @@
 
 /* Where the counters and the progress word go when no log holds them (not recording). */
 static uint64_t unlogged_counters[MPIRR_CTR_LIMIT];
-static uint64_t unlogged_call_counts[MPIRR_CALL_ID_LIMIT];
+static uint64_t unlogged_call_counts[MPIRR_CALL_COUNT_SLOTS];
 static uint64_t unlogged_progress;
 
 /* The counters in w's tail, or (w NULL) in the arrays above. */

@@ -46,7 +46,7 @@ struct mpirr_runtime {
     int piggyback;          /* races mode recording: messages carry timestamps (piggyback.h) */
     int clock_merge;        /* races mode: collectives merge timestamps (MPIRR_CLOCK_MERGE) */
     uint64_t *counters;     /* MPIRR_CTR_* (rank_log.h): in the mapped tail while recording */
-    uint64_t *call_counts;  /* by call id, the UNREPLAYED calls (mpi_calls.def): likewise */
+    uint64_t *call_counts;  /* the UNREPLAYED calls (mpi_calls.def), in slots: likewise */
     int rank, nranks;
     unsigned noise_us;
     uint64_t hash;          /* FNV-1a over the call ids of all events so far */

@@ -4,6 +4,7 @@
  * history is on, the row's event shape (event_shapes.h) fills one record: PRE before the call,
  * POST after it, then the record is emitted. UNREPLAYED rows are PASS rows that also count the
  * call for the verdict. The call site is the wrapper's return address. */
+#include "call_count_slots.h"
 #include "event_shapes.h"
 #include "runtime.h"
 #include "special_calls.h"
@@ -14,12 +15,12 @@ static inline void pass_call(unsigned id)
     mpirr_call_begin(&c, id);
 }
 
-/* An UNREPLAYED row: also counted per call in the tail (a plain array outside a recording), for
- * the replay's verdict; the other rows pay nothing for it. */
+/* An UNREPLAYED row: also counted per call in the tail's slots (a plain array outside a
+ * recording), for the replay's verdict; the other rows pay nothing for it. */
 static inline void unreplayed_call(unsigned id)
 {
     pass_call(id);
-    __atomic_fetch_add(&mpirr_rt.call_counts[id], 1, __ATOMIC_RELAXED);
+    mpirr_call_count_add(mpirr_rt.call_counts, id);
 }
 
 #define MPIRR_INVOKE_PASS(name, args) (pass_call(MPIRR_ID_##name), P##name args)

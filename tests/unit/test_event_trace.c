@@ -750,6 +750,46 @@ static void test_rma_fields(void)
     free(rc);
 }
 
+/* Call ids from 256 (the generated rows) are the byte 249 and a varint; ids below stay one
+ * byte, so older histories read as before; 249 with an id below 256 or past the table is
+ * malformed, not a call. */
+static void test_long_call_ids(void)
+{
+    mpirr_event calls[3] = {
+        {.kind = MPIRR_ID_MPI_Send, .event = 1},
+        {.kind = MPIRR_ID_MPI_Neighbor_alltoall, .event = 2, .fields = MPIRR_EVF_COMM, .comm = 1},
+        {.kind = MPIRR_CALL_ID_LIMIT - 1, .event = 3},
+    };
+    CHECK(MPIRR_ID_MPI_Neighbor_alltoall >= 256 && mpirr_ev_is_call(MPIRR_ID_MPI_Neighbor_alltoall));
+    CHECK(!mpirr_ev_is_call(MPIRR_EVK_COMM) && mpirr_ev_is_call(MPIRR_ID_MPI_Send));
+    mpirr_ev_codec *wc = calloc(1, sizeof *wc), *rc = calloc(1, sizeof *rc);
+    mpirr_ev_scratch scratch = {0};
+    uint8_t out[256], times[MPIRR_EV_TIMES_MAX], sizes[MPIRR_EV_SIZES_MAX];
+    size_t nt, ns;
+    const char *why = NULL;
+    const uint8_t *sp = sizes;
+    for (int i = 0; i < 2; i++) {
+        mpirr_event e = calls[i], d;
+        size_t n = mpirr_ev_encode(wc, &e, 0, out, times, &nt, sizes, &ns);
+        CHECK(out[0] == (i == 0 ? MPIRR_ID_MPI_Send : MPIRR_EVK_LONG_CALL));
+        CHECK(mpirr_ev_decode(rc, out, out + n, one_time, times, &sp, sizes + ns, &d, &scratch,
+                              &why) == (long)n);
+        CHECK(same_call(&calls[i], &d));
+    }
+    /* no row has the last id: an unknown call; a long form of a short id: malformed */
+    mpirr_event e = calls[2], d;
+    size_t n = mpirr_ev_encode(wc, &e, 0, out, times, &nt, sizes, &ns);
+    CHECK(mpirr_ev_decode(rc, out, out + n, one_time, times, &sp, sizes + ns, &d, &scratch,
+                          &why) == -1 && why && strstr(why, "unknown call id"));
+    uint8_t bad[] = {MPIRR_EVK_LONG_CALL, MPIRR_ID_MPI_Send, 0, 0};
+    why = NULL;
+    CHECK(mpirr_ev_decode(rc, bad, bad + sizeof bad, one_time, times, &sp, sizes, &d, &scratch,
+                          &why) == -1 && why && strstr(why, "below 256"));
+    mpirr_ev_scratch_free(&scratch);
+    free(wc);
+    free(rc);
+}
+
 /* A record larger than the stage (a Waitall over many requests) goes straight through. */
 static void test_big_record(void)
 {
@@ -781,6 +821,7 @@ static void test_big_record(void)
 
 int main(void)
 {
+    test_long_call_ids();
     if (!mkdtemp(dir)) return 1;
     test_round_trip();
     test_killed_writer();

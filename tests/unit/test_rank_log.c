@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "call_count_slots.h"
 #include "call_ids.h"
 #include "check.h"
 #include "log_layout.h"
@@ -688,7 +689,8 @@ int main(void)
         mpirr_log_note_pending(w, 1);
         for (int i = 0; i < 10; i++) mpirr_log_append(w, &recs[i]);
         mpirr_log_counters(w)[MPIRR_CTR_MSGS_SENT] = 77;
-        mpirr_log_call_counts(w)[MPIRR_ID_MPI_Fetch_and_op] = 6;
+        for (int i = 0; i < 6; i++) mpirr_call_count_add(mpirr_log_call_counts(w), MPIRR_ID_MPI_Fetch_and_op);
+        for (int i = 0; i < 3; i++) mpirr_call_count_add(mpirr_log_call_counts(w), 700);
         for (uint32_t i = 0; i < 3; i++) {
             mpirr_record r = {.kind = MPIRR_REC_RECV_DONE, .call = MPIRR_ID_MPI_Irecv,
                               .event = 100 + i, .sub = i, .has_match = 1,
@@ -717,13 +719,38 @@ int main(void)
         CHECK(mpirr_log_reader_counter(rd, MPIRR_CTR_MSGS_SENT) == 77);
         CHECK(mpirr_log_reader_call_count(rd, MPIRR_ID_MPI_Fetch_and_op) == 6);
         CHECK(mpirr_log_reader_call_count(rd, MPIRR_ID_MPI_Win_lock) == 0);
+        CHECK(mpirr_log_reader_call_count(rd, 700) == 3); /* a long id, in the second slot */
+        /* the generated rows: a large-count call names its int call, and each counted call
+         * has its outcome phrase */
+        CHECK(mpirr_call_int_variant(MPIRR_ID_MPI_Recv_c) == MPIRR_ID_MPI_Recv);
+        CHECK(mpirr_call_int_variant(MPIRR_ID_MPI_Allreduce_c) == MPIRR_ID_MPI_Allreduce_c);
+        CHECK(mpirr_call_unreplayed(MPIRR_ID_MPI_Send_c) && !mpirr_call_unreplayed(MPIRR_ID_MPI_Send));
+        CHECK(!strcmp(mpirr_unreplayed_outcome_at(mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_Isendrecv)),
+                      "the source a wildcard matched"));
+        CHECK(mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_Accumulate_c) ==
+              mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_Accumulate));
+        CHECK(mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_File_read_shared_c) ==
+              mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_File_read_shared));
+        CHECK(mpirr_call_unreplayed_outcome(MPIRR_ID_MPI_Neighbor_alltoall) == -1);
         CHECK(mpirr_log_reader_call_count(rd, MPIRR_CALL_ID_LIMIT) == 0);
         mpirr_log_reader_close(rd);
-        /* a version 3 tail (no call counts) still reads, with no counts */
+        /* a version 4 tail (a count per id below 256) still reads by id */
         char tpath3[600];
-        uint8_t t[12];
+        uint8_t t[12], by_id[8 * 256] = {0};
         mpirr_log_path(tpath3, sizeof tpath3, dir, 2, "tail");
         FILE *f = fopen(tpath3, "r+b");
+        memcpy(t, TAIL_MAGIC_V4, 8);
+        mpirr_put_u32(t + TL_VERSION, 4);
+        mpirr_put_u64(by_id + 8 * MPIRR_ID_MPI_Fetch_and_op, 5);
+        CHECK(f && fwrite(t, 1, sizeof t, f) == sizeof t);
+        CHECK(f && fseek(f, TL_CALL_COUNTS, SEEK_SET) == 0 && fwrite(by_id, 1, sizeof by_id, f) == sizeof by_id);
+        if (f) fclose(f);
+        rd = mpirr_log_reader_open(path, err, sizeof err);
+        CHECK(rd && mpirr_log_reader_call_count(rd, MPIRR_ID_MPI_Fetch_and_op) == 5);
+        CHECK(rd && mpirr_log_reader_call_count(rd, 700) == 0);
+        mpirr_log_reader_close(rd);
+        /* a version 3 tail (no call counts) still reads, with no counts */
+        f = fopen(tpath3, "r+b");
         memcpy(t, TAIL_MAGIC_V3, 8);
         mpirr_put_u32(t + TL_VERSION, 3);
         CHECK(f && fwrite(t, 1, sizeof t, f) == sizeof t);

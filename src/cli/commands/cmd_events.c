@@ -43,7 +43,7 @@ static void raw_out(const void *p, size_t n, void *arg)
 /* --check state for one rank: the call of every event in the history (threads may emit
  * records out of event order), then every rank-log record must fall on an event of its call. */
 struct checker {
-    uint8_t *kind; /* by event number; 0: not in the history */
+    uint16_t *kind; /* by event number; 0: not in the history */
     uint64_t cap, last;
 };
 
@@ -52,13 +52,13 @@ static void check_note(struct checker *c, const mpirr_event *e)
     if (e->event >= c->cap) {
         uint64_t cap = c->cap ? c->cap : 4096;
         while (cap <= e->event) cap *= 2;
-        uint8_t *k = realloc(c->kind, cap);
+        uint16_t *k = realloc(c->kind, cap * sizeof *k);
         if (!k) return;
-        memset(k + c->cap, 0, cap - c->cap);
+        memset(k + c->cap, 0, (cap - c->cap) * sizeof *k);
         c->kind = k;
         c->cap = cap;
     }
-    c->kind[e->event] = (uint8_t)e->kind;
+    c->kind[e->event] = (uint16_t)mpirr_call_int_variant(e->kind); /* the id its records carry */
     if (e->event > c->last) c->last = e->event;
 }
 
@@ -99,8 +99,8 @@ static int one_rank(const struct events_args *a, const char *dir, int rank, mpir
     int got;
     uint64_t last = 0;
     while ((got = mpirr_evr_next(r, &e)) == 1) {
-        if (e.kind < MPIRR_EVK_FIRST_META) last = e.event;
-        if (a->check && e.kind < MPIRR_EVK_FIRST_META) check_note(&chk, &e);
+        if (mpirr_ev_is_call(e.kind)) last = e.event;
+        if (a->check && mpirr_ev_is_call(e.kind)) check_note(&chk, &e);
         else if (!a->raw && !a->check && p) event_printer_put(p, &e, stdout);
     }
     int rc = 0;

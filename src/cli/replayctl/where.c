@@ -34,7 +34,7 @@ static int history_event(struct replay_session *s, int rank, uint64_t event,
     mpirr_event e;
     int found = 0;
     while (!found && mpirr_evr_next(r, &e) == 1)
-        found = e.kind < MPIRR_EVK_FIRST_META && e.event == event;
+        found = mpirr_ev_is_call(e.kind) && e.event == event;
     if (found) {
         hc->kind = e.kind;
         hc->site = e.site;

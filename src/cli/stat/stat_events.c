@@ -26,7 +26,7 @@ static void one_rank(struct events_stat *ev, const char *dir, int rank)
     mpirr_event e;
     int got;
     while ((got = mpirr_evr_next(r, &e)) == 1)
-        if (e.kind < MPIRR_EVK_FIRST_META)
+        if (mpirr_ev_is_call(e.kind))
             ev->events++;
     if (got < 0) {
         cli_error("%s", mpirr_evr_error(r));
