@@ -207,6 +207,13 @@ static inline void f_str_out(char *f, size_t len, const char *c)
 #define F_FREE_AINT_PTR(p_, ...)
 
 _Static_assert(sizeof(MPI_Offset) == 8, "Fortran's MPI_OFFSET_KIND (8) is not MPI_Offset");
+#define F_PARAM_OFFSET(p_, ...) MPI_Offset *p_,
+#define F_TAIL_OFFSET(p_, ...)
+#define F_LOCAL_OFFSET(p_, ...)
+#define F_ARG_OFFSET(p_, ...) *p_
+#define F_BACK_OFFSET(p_, ...)
+#define F_FREE_OFFSET(p_, ...)
+
 #define F_PARAM_OFFSET_PTR(p_, ...) MPI_Offset *p_,
 #define F_TAIL_OFFSET_PTR(p_, ...)
 #define F_LOCAL_OFFSET_PTR(p_, ...)

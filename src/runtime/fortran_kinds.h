@@ -7,10 +7,12 @@
  *   FOVR_<call>_<param>    ~, (KIND, extra...) for one call whose parameter differs
  *   FSKIP_<call>           ~, SKIP: no Fortran binding for that call
  *   FSKIP_CAT_<category>   ~, SKIP: none for the calls of that category
+ *   FGEN_<call>            ~, BIND: a binding for that generated row (mpi_calls_generated.def,
+ *                          none otherwise)
  *
  * Kinds (fortran_convert.h): VAL int by value; PTR int* (scalar out, int arrays, Fortran
  * LOGICAL arrays: gfortran's .TRUE. is 1); LOG_IN, LOG_OUT a LOGICAL scalar; AINT, AINT_PTR
- * INTEGER(MPI_ADDRESS_KIND) by value or pointer; OFFSET_PTR an INTEGER(MPI_OFFSET_KIND) out;
+ * INTEGER(MPI_ADDRESS_KIND) by value or pointer; OFFSET, OFFSET_PTR INTEGER(MPI_OFFSET_KIND);
  * ADDR_OUT a variable receiving an address (baseptr: INTEGER(MPI_ADDRESS_KIND) or
  * TYPE(C_PTR), both written as a C pointer, as Open MPI's bindings do); BUF a choice buffer (MPI_IN_PLACE and
  * MPI_BOTTOM translated); H_IN, H_PTR a handle of type T by value, or by address (written
@@ -192,7 +194,9 @@
 #define FDEF_target_count (VAL)
 #define FDEF_target_datatype (H_IN, Type)
 #define FDEF_fh (H_IN, File)
-#define FDEF_offset (OFFSET_PTR)
+#define FDEF_offset (OFFSET)
+#define FDEF_filename (STR_IN)
+#define FDEF_amode (VAL)
 #define FDEF_port_name (STR_IN)
 /* the window a call creates or frees is written back */
 #define FOVR_MPI_Win_create_win ~, (H_PTR, Win)
@@ -213,6 +217,17 @@
 #define FOVR_MPI_Win_unlock_rank ~, (VAL)
 #define FOVR_MPI_Win_flush_rank ~, (VAL)
 #define FOVR_MPI_Win_flush_local_rank ~, (VAL)
+#define FOVR_MPI_File_get_position_shared_offset ~, (OFFSET_PTR)
+#define FOVR_MPI_File_open_fh ~, (H_PTR, File)
+#define FOVR_MPI_File_close_fh ~, (H_PTR, File)
+/* generated rows bound too (FGEN_): opening and closing a file and its plain reads and writes,
+ * so that a Fortran program's MPI-IO counts the events a C program's does */
+#define FGEN_MPI_File_open ~, BIND
+#define FGEN_MPI_File_close ~, BIND
+#define FGEN_MPI_File_read ~, BIND
+#define FGEN_MPI_File_write ~, BIND
+#define FGEN_MPI_File_read_at ~, BIND
+#define FGEN_MPI_File_write_at ~, BIND
 /* No generated binding: Fortran's argv of MPI_Comm_spawn(_multiple) is a CHARACTER array whose
  * entries end at a blank, with MPI_ARGV_NULL, MPI_ARGVS_NULL and MPI_ERRCODES_IGNORE as common
  * block sentinels, which no kind translates: Open MPI's bindings serve them (uncounted, the same

@@ -62,9 +62,13 @@
 #ifndef MPIRR_CALL_MPI4
 #define MPIRR_CALL_MPI4(...) /* Open MPI 4.1 (MPI-3) has no MPI-4 function to bind */
 #endif
-/* FSKIP: the generated rows (mpi_calls_generated.def) get no Fortran binding yet: a Fortran
- * program's calls of them reach Open MPI's own bindings, unseen (docs/runtime.md, Fortran). */
-#define MPIRR_CALLG(...)
+/* The generated rows (mpi_calls_generated.def) get no Fortran binding unless fortran_kinds.h opts
+ * one in (FGEN_<name>): a Fortran program's calls of the others reach Open MPI's own bindings,
+ * unseen (docs/runtime.md, Fortran). */
+#define MPIRR_CALLG(id, ret, name, cat, how, params, args, ev)                                 \
+    F_CAT(F_GEN_G_, F_SECOND(FGEN_##name, SKIP))(ret, name, cat, args)
+#define F_GEN_G_SKIP(ret, name, cat, args)
+#define F_GEN_G_BIND(ret, name, cat, args) F_GEN(ret, name, cat, args)
 #define MPIRR_CALLG4(...)
 #include "mpi_calls.def"
 #undef MPIRR_CALL
