@@ -1,27 +1,34 @@
 ! f08_tickets: the ticket counter of f_tickets from `use mpi_f08`, its window from
-! MPI_Win_create over rank 0's own variable; every rank takes TICKETS tickets, each with
+! MPI_Win_allocate (baseptr a TYPE(C_PTR), mpi_f08's only form); every rank takes TICKETS tickets, each with
 ! MPI_Win_lock(EXCLUSIVE) + MPI_Fetch_and_op(+1) + MPI_Win_unlock (some calls without the
 ! optional ierror). Rank 0 checks the counter at the end and prints one line per rank.
 program f08_tickets
   use mpi_f08
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
   use fcommon
   implicit none
   integer, parameter :: TICKETS = 6
   integer :: ierr, rank, nranks, i, one
   integer :: got(TICKETS)
   integer, allocatable :: all(:, :)
-  integer, target, volatile :: counter(1)
   integer(kind=MPI_ADDRESS_KIND) :: size, disp
+  type(c_ptr) :: base
+  integer, pointer, volatile :: counter
   type(MPI_Win) :: win
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
-  counter = 0
   size = 0
   if (rank == 0) size = 4
-  call MPI_Win_create(counter, size, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
-  call ok(ierr, 'MPI_Win_create')
+  call MPI_Win_allocate(size, 4, MPI_INFO_NULL, MPI_COMM_WORLD, base, win, ierr)
+  call ok(ierr, 'MPI_Win_allocate')
+  if (rank == 0) then
+    call c_f_pointer(base, counter)
+    call MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win)
+    counter = 0
+    call MPI_Win_unlock(0, win)
+  end if
   call MPI_Barrier(MPI_COMM_WORLD)
 
   one = 1
@@ -38,7 +45,7 @@ program f08_tickets
   call MPI_Barrier(MPI_COMM_WORLD)
   if (rank == 0) then
     call MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win)
-    if (counter(1) /= TICKETS * nranks) call ok(-1, 'the counter at the end')
+    if (counter /= TICKETS * nranks) call ok(-1, 'the counter (baseptr) at the end')
     call MPI_Win_unlock(0, win)
   end if
   allocate(all(TICKETS, nranks))
