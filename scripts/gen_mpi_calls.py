@@ -53,8 +53,14 @@ CLASSES = [
     (r"^MPI_Isendrecv(_replace)?(_c)?$", "UNREPLAYED",
      "the source a wildcard matched"),
     (r"^MPI_Parrived$", "UNREPLAYED", "whether a partition had arrived"),
-    (r"^MPI_(Get|Rget|Get_accumulate|Rget_accumulate)_c$", "UNREPLAYED", "the values fetched"),
-    (r"^MPI_(Accumulate|Raccumulate)_c$", "UNREPLAYED", "the order the accumulates applied in"),
+    # one-sided with large counts: window creation must make the window's turn windows and
+    # accumulates must take their turns (src/runtime/rma/), so the int call's own path when
+    # the counts and the displacement unit fit (large_count.c); gets are ordered as MPI_Get is
+    (r"^MPI_(Win_create|Win_allocate|Win_allocate_shared|Accumulate|Raccumulate|"
+     r"Get_accumulate|Rget_accumulate)_c$",
+     "SPECIAL", "large-count one-sided: the int call's own path when the counts fit "
+                "(its turns recorded and replayed), else not replayed (large_count.c)"),
+    (r"^MPI_(Get|Rget)_c$", "PASS", "large-count gets: ordered by their epochs, as MPI_Get"),
     (r"^MPI_File_(read|write|iread|iwrite)_shared(_c)?$", "UNREPLAYED",
      "the order of the shared file pointer's accesses"),
     (r"^MPI_(Comm_join|Open_port|Lookup_name)$", "UNREPLAYED",

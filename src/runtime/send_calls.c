@@ -23,8 +23,8 @@ static int wait_posted(int rc, MPI_Request *req)
 }
 
 #define BLOCKING_SEND(name, iname)                                                             \
-    int mpirr_##name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,   \
-                     MPI_Comm comm)                                                            \
+    MPIRR_ALSO_FORWARDED int mpirr_##name(const void *buf, int count, MPI_Datatype datatype,  \
+                                          int dest, int tag, MPI_Comm comm)                  \
     {                                                                                          \
         MPIRR_BEGIN(name);                                                                     \
         int held = mpirr_threaded_post_held();                                                 \
@@ -46,8 +46,9 @@ static int wait_posted(int rc, MPI_Request *req)
     }
 
 #define NONBLOCKING_SEND(name)                                                                 \
-    int mpirr_##name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,   \
-                     MPI_Comm comm, MPI_Request *request)                                      \
+    MPIRR_ALSO_FORWARDED int mpirr_##name(const void *buf, int count, MPI_Datatype datatype,  \
+                                          int dest, int tag, MPI_Comm comm,                  \
+                                          MPI_Request *request)                              \
     {                                                                                          \
         MPIRR_BEGIN(name);                                                                     \
         mpirr_header_send h;                                                                   \
@@ -62,8 +63,9 @@ static int wait_posted(int rc, MPI_Request *req)
 /* Persistent sends are remembered (their handles are real objects, never shared) so that
  * every start counts the message and, in races mode, writes a header into its slot. */
 #define PERSISTENT_SEND(name)                                                                  \
-    int mpirr_##name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,   \
-                     MPI_Comm comm, MPI_Request *request)                                      \
+    MPIRR_ALSO_FORWARDED int mpirr_##name(const void *buf, int count, MPI_Datatype datatype,  \
+                                          int dest, int tag, MPI_Comm comm,                  \
+                                          MPI_Request *request)                              \
     {                                                                                          \
         MPIRR_BEGIN(name);                                                                     \
         mpirr_wire w;                                                                          \

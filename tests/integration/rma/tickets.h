@@ -12,7 +12,7 @@
 
 /* The counter window, its counter set to 0 (by rank 0, in an epoch of its own) before any rank
  * returns. */
-static MPI_Win tickets_window(void)
+static inline MPI_Win tickets_window(void)
 {
     int rank, *counter = NULL;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -28,7 +28,7 @@ static MPI_Win tickets_window(void)
     return win;
 }
 
-static void tickets_report(const int *got, int n)
+static inline void tickets_report(const int *got, int n)
 {
     int rank, nranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -41,6 +41,24 @@ static void tickets_report(const int *got, int n)
         for (int i = 0; i < n; i++) printf(" %d", all[r * n + i]);
         printf("\n");
     }
+}
+
+/* n tickets taken in one shared epoch (MPI_Win_lock_all), each by take (an atomic +1 on rank
+ * 0's counter, its old value into *got) and a flush, the ranks slowed unequally between tickets
+ * so that their order varies. */
+static inline void tickets_take_shared(MPI_Win win, int *got, int n,
+                                       void (*take)(int *got, MPI_Win win))
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_lock_all(0, win);
+    for (int i = 0; i < n; i++) {
+        take(&got[i], win);
+        MPI_Win_flush(0, win);
+        for (volatile int spin = 0; spin < 20000 * (rank + 1); spin++) {
+        }
+    }
+    MPI_Win_unlock_all(win);
 }
 
 #endif

@@ -8,22 +8,18 @@
 
 #define TICKETS 6
 
+static void fetch_and_add(int *got, MPI_Win win)
+{
+    const int one = 1;
+    MPI_Fetch_and_op(&one, got, MPI_INT, 0, 0, MPI_SUM, win);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int got[TICKETS];
     MPI_Win win = tickets_window();
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const int one = 1;
-    MPI_Win_lock_all(0, win);
-    for (int i = 0; i < TICKETS; i++) {
-        MPI_Fetch_and_op(&one, &got[i], MPI_INT, 0, 0, MPI_SUM, win);
-        MPI_Win_flush(0, win);
-        for (volatile int spin = 0; spin < 20000 * (rank + 1); spin++) {
-        }
-    }
-    MPI_Win_unlock_all(win);
+    tickets_take_shared(win, got, TICKETS, fetch_and_add);
     tickets_report(got, TICKETS);
     MPI_Win_free(&win);
     MPI_Finalize();
