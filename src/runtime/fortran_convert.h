@@ -37,7 +37,9 @@ enum {
     X(Group, MPI_Group, MPI_GROUP_NULL)                                                        \
     X(Op, MPI_Op, MPI_OP_NULL)                                                                 \
     X(Info, MPI_Info, MPI_INFO_NULL)                                                           \
-    X(Errhandler, MPI_Errhandler, MPI_ERRHANDLER_NULL)
+    X(Errhandler, MPI_Errhandler, MPI_ERRHANDLER_NULL)                                         \
+    X(Win, MPI_Win, MPI_WIN_NULL)                                                              \
+    X(File, MPI_File, MPI_FILE_NULL)
 #define F_HANDLE_HELPERS(T, ctype, null)                                                       \
     typedef ctype fh_##T;                                                                      \
     static inline ctype f2c_##T(MPI_Fint v)                                                    \
@@ -203,6 +205,31 @@ static inline void f_str_out(char *f, size_t len, const char *c)
 #define F_ARG_AINT_PTR(p_, ...) p_
 #define F_BACK_AINT_PTR(p_, ...)
 #define F_FREE_AINT_PTR(p_, ...)
+
+_Static_assert(sizeof(MPI_Offset) == 8, "Fortran's MPI_OFFSET_KIND (8) is not MPI_Offset");
+#define F_PARAM_OFFSET(p_, ...) MPI_Offset *p_,
+#define F_TAIL_OFFSET(p_, ...)
+#define F_LOCAL_OFFSET(p_, ...)
+#define F_ARG_OFFSET(p_, ...) *p_
+#define F_BACK_OFFSET(p_, ...)
+#define F_FREE_OFFSET(p_, ...)
+
+#define F_PARAM_OFFSET_PTR(p_, ...) MPI_Offset *p_,
+#define F_TAIL_OFFSET_PTR(p_, ...)
+#define F_LOCAL_OFFSET_PTR(p_, ...)
+#define F_ARG_OFFSET_PTR(p_, ...) p_
+#define F_BACK_OFFSET_PTR(p_, ...)
+#define F_FREE_OFFSET_PTR(p_, ...)
+
+/* the address of the variable that receives an address (MPI_Win_allocate's baseptr): C's
+ * void * parameter is really a void ** */
+_Static_assert(sizeof(MPI_Aint) == sizeof(void *), "INTEGER(MPI_ADDRESS_KIND) holds no pointer");
+#define F_PARAM_ADDR_OUT(p_, ...) void *p_,
+#define F_TAIL_ADDR_OUT(p_, ...)
+#define F_LOCAL_ADDR_OUT(p_, ...)
+#define F_ARG_ADDR_OUT(p_, ...) p_
+#define F_BACK_ADDR_OUT(p_, ...)
+#define F_FREE_ADDR_OUT(p_, ...)
 
 #define F_PARAM_BUF(p_, ...) void *p_,
 #define F_TAIL_BUF(p_, ...)

@@ -7,10 +7,14 @@
  *   FOVR_<call>_<param>    ~, (KIND, extra...) for one call whose parameter differs
  *   FSKIP_<call>           ~, SKIP: no Fortran binding for that call
  *   FSKIP_CAT_<category>   ~, SKIP: none for the calls of that category
+ *   FGEN_<call>            ~, BIND: a binding for that generated row (mpi_calls_generated.def,
+ *                          none otherwise)
  *
  * Kinds (fortran_convert.h): VAL int by value; PTR int* (scalar out, int arrays, Fortran
  * LOGICAL arrays: gfortran's .TRUE. is 1); LOG_IN, LOG_OUT a LOGICAL scalar; AINT, AINT_PTR
- * INTEGER(MPI_ADDRESS_KIND) by value or pointer; BUF a choice buffer (MPI_IN_PLACE and
+ * INTEGER(MPI_ADDRESS_KIND) by value or pointer; OFFSET, OFFSET_PTR INTEGER(MPI_OFFSET_KIND);
+ * ADDR_OUT a variable receiving an address (baseptr: INTEGER(MPI_ADDRESS_KIND) or
+ * TYPE(C_PTR), both written as a C pointer, as Open MPI's bindings do); BUF a choice buffer (MPI_IN_PLACE and
  * MPI_BOTTOM translated); H_IN, H_PTR a handle of type T by value, or by address (written
  * back); HS_IN, HS_PTR an array of N handles; STATUS, STATUS_IN, STATUSES a status or array
  * of N (Fortran's ignore constants honoured); INDEX_OUT, INDICES request indices (Fortran
@@ -171,11 +175,65 @@
 #define FOVR_MPI_Waitsome_array_of_statuses ~, (STATUSES, *incount)
 #define FOVR_MPI_Testsome_array_of_statuses ~, (STATUSES, *incount)
 
-/* One-sided, MPI-IO and dynamic-process calls have no Fortran binding here: Open MPI's Fortran
- * programs call them unseen (docs/runtime.md). */
-#define FSKIP_CAT_RMA ~, SKIP
-#define FSKIP_CAT_FILE ~, SKIP
-#define FSKIP_CAT_SPAWN ~, SKIP
+/* ---- one-sided (RMA), MPI-IO and dynamic processes (issue 32) ---- */
+#define FDEF_win (H_IN, Win)
+#define FDEF_base (BUF)
+#define FDEF_baseptr (ADDR_OUT)
+#define FDEF_disp_unit (VAL)
+#define FDEF_assert (VAL)
+#define FDEF_lock_type (VAL)
+#define FDEF_origin_addr (BUF)
+#define FDEF_origin_count (VAL)
+#define FDEF_origin_datatype (H_IN, Type)
+#define FDEF_result_addr (BUF)
+#define FDEF_result_count (VAL)
+#define FDEF_result_datatype (H_IN, Type)
+#define FDEF_compare_addr (BUF)
+#define FDEF_target_rank (VAL)
+#define FDEF_target_disp (AINT)
+#define FDEF_target_count (VAL)
+#define FDEF_target_datatype (H_IN, Type)
+#define FDEF_fh (H_IN, File)
+#define FDEF_offset (OFFSET)
+#define FDEF_filename (STR_IN)
+#define FDEF_amode (VAL)
+#define FDEF_port_name (STR_IN)
+/* the window a call creates or frees is written back */
+#define FOVR_MPI_Win_create_win ~, (H_PTR, Win)
+#define FOVR_MPI_Win_allocate_win ~, (H_PTR, Win)
+#define FOVR_MPI_Win_allocate_shared_win ~, (H_PTR, Win)
+#define FOVR_MPI_Win_create_dynamic_win ~, (H_PTR, Win)
+#define FOVR_MPI_Win_free_win ~, (H_PTR, Win)
+#define FOVR_MPI_Win_get_group_group ~, (H_PTR, Group)
+/* a window's size is an MPI_Aint, its target rank an input */
+#define FOVR_MPI_Win_create_size ~, (AINT)
+#define FOVR_MPI_Win_allocate_size ~, (AINT)
+#define FOVR_MPI_Win_allocate_shared_size ~, (AINT)
+#define FOVR_MPI_Win_attach_size ~, (AINT)
+#define FOVR_MPI_Win_shared_query_size ~, (AINT_PTR)
+#define FOVR_MPI_Win_shared_query_disp_unit ~, (PTR)
+#define FOVR_MPI_Win_shared_query_rank ~, (VAL)
+#define FOVR_MPI_Win_lock_rank ~, (VAL)
+#define FOVR_MPI_Win_unlock_rank ~, (VAL)
+#define FOVR_MPI_Win_flush_rank ~, (VAL)
+#define FOVR_MPI_Win_flush_local_rank ~, (VAL)
+#define FOVR_MPI_File_get_position_shared_offset ~, (OFFSET_PTR)
+#define FOVR_MPI_File_open_fh ~, (H_PTR, File)
+#define FOVR_MPI_File_close_fh ~, (H_PTR, File)
+/* generated rows bound too (FGEN_): opening and closing a file and its plain reads and writes,
+ * so that a Fortran program's MPI-IO counts the events a C program's does */
+#define FGEN_MPI_File_open ~, BIND
+#define FGEN_MPI_File_close ~, BIND
+#define FGEN_MPI_File_read ~, BIND
+#define FGEN_MPI_File_write ~, BIND
+#define FGEN_MPI_File_read_at ~, BIND
+#define FGEN_MPI_File_write_at ~, BIND
+/* No generated binding: Fortran's argv of MPI_Comm_spawn(_multiple) is a CHARACTER array whose
+ * entries end at a blank, with MPI_ARGV_NULL, MPI_ARGVS_NULL and MPI_ERRCODES_IGNORE as common
+ * block sentinels, which no kind translates: Open MPI's bindings serve them (uncounted, the same
+ * in record and replay; docs/runtime.md). */
+#define FSKIP_MPI_Comm_spawn ~, SKIP
+#define FSKIP_MPI_Comm_spawn_multiple ~, SKIP
 
 /* No generated Fortran binding: a Fortran user function has another calling convention (Open
  * MPI's own bindings serve MPI_Op_create, uncounted); MPI_BUFFER_DETACH returns its address in

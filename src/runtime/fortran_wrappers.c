@@ -62,12 +62,28 @@
 #ifndef MPIRR_CALL_MPI4
 #define MPIRR_CALL_MPI4(...) /* Open MPI 4.1 (MPI-3) has no MPI-4 function to bind */
 #endif
-/* FSKIP: the generated rows (mpi_calls_generated.def) get no Fortran binding yet: a Fortran
- * program's calls of them reach Open MPI's own bindings, unseen (docs/runtime.md, Fortran). */
-#define MPIRR_CALLG(...)
+/* The generated rows (mpi_calls_generated.def) get no Fortran binding unless fortran_kinds.h opts
+ * one in (FGEN_<name>): a Fortran program's calls of the others reach Open MPI's own bindings,
+ * unseen (docs/runtime.md, Fortran). */
+#define MPIRR_CALLG(id, ret, name, cat, how, params, args, ev)                                 \
+    F_CAT(F_GEN_G_, F_SECOND(FGEN_##name, SKIP))(ret, name, cat, args)
+#define F_GEN_G_SKIP(ret, name, cat, args)
+#define F_GEN_G_BIND(ret, name, cat, args) F_GEN(ret, name, cat, args)
 #define MPIRR_CALLG4(...)
 #include "mpi_calls.def"
 #undef MPIRR_CALL
+
+/* `use mpi` declares the calls that return an address (baseptr) twice, INTEGER(MPI_ADDRESS_KIND)
+ * and TYPE(C_PTR), the second under a name ending in _cptr; both pass the variable's address,
+ * which C fills (Open MPI's bindings are one function under both names too). */
+#define F_CPTR_ALIASES(name)                                                                   \
+    F_ALIAS(name, F_CAT(F_LOWER_##name, _cptr))                                                \
+    F_ALIAS(name, F_CAT(F_LOWER_##name, _cptr_))                                               \
+    F_ALIAS(name, F_CAT(F_LOWER_##name, _cptr__))                                              \
+    F_ALIAS(name, F_CAT(F_UPPER_##name, _CPTR))
+F_CPTR_ALIASES(MPI_Win_allocate)
+F_CPTR_ALIASES(MPI_Win_allocate_shared)
+F_CPTR_ALIASES(MPI_Win_shared_query)
 
 /* MPI_BUFFER_DETACH, the one call whose bindings differ in what they return: mpif.h and `use
  * mpi` leave the address argument alone (MPI-3.1 section 3.6: Fortran cannot use it; Open

@@ -4,9 +4,11 @@
 # without a word. PROG is file_shared on 4 ranks: each rank calls MPI_File_write_shared twice.
 # A recording and a replay under noise: the replay's only "mpirr:" line is "finished as recorded
 # (...), but not exact:" naming every rank's calls with their counts and what is not replayed,
-# and it exits 0; `mpirr stat` lists the same counts (text and JSON).
+# and it exits 0; `mpirr stat` lists the same counts (text and JSON). With EVENTS (4th
+# argument), the recording holds exactly that many events: a Fortran twin (f_file_shared) counts
+# what the C program does, its MPI_File_open and MPI_File_close included.
 . "$(dirname "$0")/lib.sh"
-MPIRR=$1 IMPL=$2 PROG=$3 NP=4
+MPIRR=$1 IMPL=$2 PROG=$3 EVENTS=${4:-} NP=4
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 
 REC=$TMP/rec
@@ -21,6 +23,7 @@ for r in d["ranks"]:
     if r["unreplayed_calls"] != {"MPI_File_write_shared": 2}:
         sys.exit("stat --json: rank %d unreplayed_calls %s" % (r["rank"], r["unreplayed_calls"]))
 print(sum(r["events"] for r in d["ranks"]))') || fail "mpirr stat --json: $total"
+[ -z "$EVENTS" ] || [ "$total" -eq "$EVENTS" ] || fail "the recording holds $total events, expected $EVENTS"
 "$MPIRR" stat "$REC" >"$TMP/stat.txt" || fail "mpirr stat failed"
 for k in $(seq 0 $((NP - 1))); do
     grep -Eq "^  rank $k +$call\$" "$TMP/stat.txt" || { cat "$TMP/stat.txt" >&2; fail "mpirr stat: no line 'rank $k $call'"; }

@@ -1,6 +1,7 @@
 ! fcommon.f90: what the Fortran test programs share (the Fortran side of ../common.h): uneven
 ! deterministic CPU work between messages, so that timing noise reorders them (never a clock),
-! and the digest every observed outcome is folded into; rank 0 prints `digest <hex>`.
+! and the digest every observed outcome is folded into; rank 0 prints `digest <hex>`; the
+! ticket counters' report.
 module fcommon
   implicit none
   integer(8), save :: digest = 0
@@ -29,6 +30,25 @@ contains
       write(error_unit, '(A, A, A, I0)') 'invariant broken: ', what, ' returned ', ierr
       error stop 1
     end if
+  end subroutine
+
+  ! The ticket counters' report (f_tickets, f08_tickets; the Fortran side of
+  ! ../../integration/rma/tickets.h): all(n, nranks) holds every rank's n tickets, which must be
+  ! 0 .. n * nranks - 1 each once (Fetch_and_op's answers were right); one line per rank,
+  ! "rank R tickets a b c ...".
+  subroutine report_tickets(all, n, nranks)
+    integer, intent(in) :: n, nranks, all(n, nranks)
+    integer :: r, i
+    logical :: seen(0:n * nranks - 1)
+    seen = .false.
+    do r = 1, nranks
+      do i = 1, n
+        if (all(i, r) < 0 .or. all(i, r) >= n * nranks) call ok(-1, 'ticket out of range')
+        if (seen(all(i, r))) call ok(-1, 'ticket taken twice')
+        seen(all(i, r)) = .true.
+      end do
+      write(*, '(A, I0, A, *(1X, I0))') 'rank ', r - 1, ' tickets', all(:, r)
+    end do
   end subroutine
 
   subroutine print_digest()
