@@ -82,6 +82,9 @@ run "$TMP/stat-inc" "${NODE1[@]}" "$MPIRR" stat rec
 expect_error "$TMP/stat-inc" "is incomplete" "mpirr gather"
 cmd=$(printf '%s\n' "$gline" | sed -n 's/.*: run `\(.*\)`$/\1/p')
 [ -n "$cmd" ] || fail "no command in: $gline"
+# it names the remote shell as set (MPIRR_RSH=false here); the user runs it with one that works
+[[ $cmd == "false mpirr-node2 "* ]] || fail "the printed command does not start with MPIRR_RSH and the host: $cmd"
+cmd="ssh ${cmd#false }"
 run "$TMP/gather" "${NODE1[@]}" bash -c "$cmd"
 [ "$STATUS" -eq 0 ] || { cat "$TMP/gather.err" >&2; fail "the printed command failed: $cmd"; }
 nothing_left "gathered by hand"
