@@ -100,7 +100,8 @@ static int wait_posted(int rc, MPI_Request *req, MPI_Status *st)
     return mpirr_replaying() ? mpirr_replay_wait(req, st) : PMPI_Wait(req, st);
 }
 
-MPIRR_ALSO_FORWARDED int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+MPIRR_ALSO_FORWARDED
+int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                    MPI_Comm comm, MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Recv);
@@ -131,7 +132,8 @@ MPIRR_ALSO_FORWARDED int mpirr_MPI_Recv(void *buf, int count, MPI_Datatype datat
 
 /* The send half's header is waited for after the receive half's header is read, so that two
  * ranks exchanging with Sendrecv never wait for each other's header. */
-MPIRR_ALSO_FORWARDED int mpirr_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+MPIRR_ALSO_FORWARDED
+int mpirr_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                        int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                        int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
@@ -169,7 +171,8 @@ MPIRR_ALSO_FORWARDED int mpirr_MPI_Sendrecv(const void *sendbuf, int sendcount, 
     return rc;
 }
 
-MPIRR_ALSO_FORWARDED int mpirr_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+MPIRR_ALSO_FORWARDED
+int mpirr_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                                int sendtag, int source, int recvtag, MPI_Comm comm,
                                MPI_Status *status)
 {
@@ -195,7 +198,8 @@ MPIRR_ALSO_FORWARDED int mpirr_MPI_Sendrecv_replace(void *buf, int count, MPI_Da
     return rc;
 }
 
-MPIRR_ALSO_FORWARDED int mpirr_MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+MPIRR_ALSO_FORWARDED
+int mpirr_MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                     MPI_Status *status)
 {
     MPIRR_BEGIN(MPI_Mrecv);
@@ -211,7 +215,8 @@ MPIRR_ALSO_FORWARDED int mpirr_MPI_Mrecv(void *buf, int count, MPI_Datatype data
     return mpirr_raise(comm, rc, raised);
 }
 
-MPIRR_ALSO_FORWARDED int mpirr_MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+MPIRR_ALSO_FORWARDED
+int mpirr_MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                      MPI_Request *request)
 {
     MPIRR_BEGIN(MPI_Imrecv);
@@ -318,7 +323,8 @@ static int irecv(const mpirr_call *c, void *buf, int count, MPI_Datatype datatyp
     return rc;
 }
 
-MPIRR_ALSO_FORWARDED int mpirr_MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+MPIRR_ALSO_FORWARDED
+int mpirr_MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
     MPIRR_BEGIN(MPI_Irecv);
@@ -329,7 +335,8 @@ MPIRR_ALSO_FORWARDED int mpirr_MPI_Irecv(void *buf, int count, MPI_Datatype data
 
 /* In races mode (record) every persistent receive reads headers; a wildcard one opens a race
  * entry at each start (persistent.c). */
-MPIRR_ALSO_FORWARDED int mpirr_MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+MPIRR_ALSO_FORWARDED
+int mpirr_MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                         MPI_Comm comm, MPI_Request *request)
 {
     MPIRR_BEGIN(MPI_Recv_init);
