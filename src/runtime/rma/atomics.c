@@ -16,7 +16,7 @@ static rma_window *atomic_begin(const mpirr_call *c, MPI_Win win, int target)
     rma_window *w = mpirr_rma_find(win);
     if (!w || !mpirr_rma_target_ok(w, target)) return NULL;
     if (w->held[target] == RMA_HELD_EXCLUSIVE || (!w->held[target] && !w->lock_all)) return NULL;
-    mpirr_turn_begin(c, w->atomics, MPI_LOCK_EXCLUSIVE, target);
+    mpirr_turn_begin(c, w->atomics, MPI_LOCK_EXCLUSIVE, target, 0);
     return w;
 }
 

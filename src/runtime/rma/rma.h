@@ -11,12 +11,15 @@
 
 /* What this rank holds on one target of a user window (its passive-target epoch there). */
 enum rma_held { RMA_HELD_NONE = 0, RMA_HELD_SHARED, RMA_HELD_EXCLUSIVE };
+/* This rank's MPI_Win_lock_all epoch on a user window, and whether it holds a shared turn on
+ * every target (lock_epochs.c). */
+enum rma_lock_all { RMA_LOCK_ALL_NONE = 0, RMA_LOCK_ALL_TURNED, RMA_LOCK_ALL_UNTURNED };
 
 typedef struct rma_window {
     MPI_Win epochs;      /* turn window of the passive-target epochs (MPI_Win_lock) */
     MPI_Win atomics;     /* turn window of the atomic operations outside exclusive epochs */
     int nranks;          /* of the window's group: valid targets are 0..nranks-1 */
-    int lock_all;        /* this rank is in an MPI_Win_lock_all epoch */
+    int lock_all;        /* enum rma_lock_all */
     unsigned char *held; /* per target: enum rma_held */
 } rma_window;
 
@@ -36,9 +39,12 @@ void mpirr_rma_finish(void);
 
 /* ---- turns.c ---- */
 /* Opens an epoch of lock_type on target of the turn window turns and takes call c's turn
- * there: record: the next one, recorded (a ticket record keyed by c); replay: the recorded
- * one, waiting until every earlier turn has been taken. Returns with the epoch open. */
-void mpirr_turn_begin(const mpirr_call *c, MPI_Win turns, int lock_type, int target);
+ * there: record: the next one, recorded (a ticket record keyed by c and sub); replay: the
+ * recorded one, waiting until every earlier turn has been taken. Returns with the epoch open.
+ * sub tells a call's several turns apart: the target for MPI_Win_lock_all (one turn per
+ * target), 0 for calls that take one. */
+void mpirr_turn_begin(const mpirr_call *c, MPI_Win turns, int lock_type, int target,
+                      uint32_t sub);
 /* Closes it: the next turn on target can be taken. */
 void mpirr_turn_end(MPI_Win turns, int target);
 

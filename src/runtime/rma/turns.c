@@ -1,9 +1,14 @@
 /* turns.c: taking a turn on one target of a turn window (rma.h). A turn is a 64-bit counter at
  * the target, read and incremented with MPI_Fetch_and_op inside an epoch on the turn window.
  * Record: the epoch is opened, the counter incremented; the value fetched (the flush proves the
- * epoch was granted when it was read) is the call's turn, kept in a ticket record. Replay: the
- * epoch is opened and the counter read; if it is not yet the recorded turn, the epoch is closed
- * and the rank yields and tries again; when it is, it is incremented as in the recording. A
+ * epoch was granted when it was read) is the call's turn, kept in a ticket record. Replay: a
+ * shared epoch is opened and the counter read; if it is not yet the recorded turn, the epoch
+ * is closed and the rank yields and tries again; when it is, the epoch is reopened exclusive if
+ * the call's is, and the counter incremented as in the recording. Polling shared matters: an
+ * exclusive lock asked for before its turn would, in a library that grants lock requests in
+ * the order they came (MPICH), hold back behind it the shared requests of earlier turns, while
+ * it waits for a lock_all that holds an earlier turn on another target and waits for those
+ * (docs/rma.md, "Replay does not deadlock"). A
  * replayed epoch therefore begins only after every epoch with an earlier turn on that target
  * has begun, and (an exclusive one) ended: docs/rma.md proves this order is one the program
  * can take. */
@@ -52,7 +57,7 @@ static void wait_for_turn(const mpirr_call *c, MPI_Win turns, int lock_type, int
     double since = seconds_now();
     int warned = 0;
     for (;;) {
-        open_epoch(turns, lock_type, target);
+        open_epoch(turns, MPI_LOCK_SHARED, target);
         int64_t now = counter_op(turns, target, MPI_NO_OP);
         if (now == turn) break;
         mpirr_turn_end(turns, target);
@@ -70,10 +75,15 @@ static void wait_for_turn(const mpirr_call *c, MPI_Win turns, int lock_type, int
                       (long long)turn, (long long)now);
         }
     }
+    if (lock_type == MPI_LOCK_EXCLUSIVE) { /* the counter stays at turn: it is this call's */
+        mpirr_turn_end(turns, target);
+        open_epoch(turns, MPI_LOCK_EXCLUSIVE, target);
+    }
     counter_op(turns, target, MPI_SUM);
 }
 
-void mpirr_turn_begin(const mpirr_call *c, MPI_Win turns, int lock_type, int target)
+void mpirr_turn_begin(const mpirr_call *c, MPI_Win turns, int lock_type, int target,
+                      uint32_t sub)
 {
     if (mpirr_replaying()) {
         mpirr_record r;
@@ -81,12 +91,16 @@ void mpirr_turn_begin(const mpirr_call *c, MPI_Win turns, int lock_type, int tar
         if (r.value > INT64_MAX)
             mpirr_diverged(c->event, "the recorded turn %llu is out of range",
                            (unsigned long long)r.value);
+        if (r.sub != sub) /* a lock_all's turns are one per target, in target order */
+            mpirr_diverged(c->event, "%s takes its turn on rank %u, the recorded turn here is "
+                           "on rank %u", mpirr_call_name(c->id), (unsigned)sub,
+                           (unsigned)r.sub);
         wait_for_turn(c, turns, lock_type, target, (int64_t)r.value);
         return;
     }
     open_epoch(turns, lock_type, target);
     int64_t turn = counter_op(turns, target, MPI_SUM);
-    mpirr_record r = {.kind = MPIRR_REC_TICKET, .call = (uint16_t)c->id, .event = c->event,
-                      .written = c->event, .value = (uint64_t)turn};
+    mpirr_record r = {.kind = MPIRR_REC_TICKET, .call = (uint16_t)c->id, .sub = sub,
+                      .event = c->event, .written = c->event, .value = (uint64_t)turn};
     mpirr_record_append(&r);
 }
