@@ -1,7 +1,7 @@
 #!/bin/bash
 # thread_sync.sh MPIRR IMPL PROG: threads inside ranks racing on a mutex, a condition variable
 # (a producer, two consumers), trylock polling, a rwlock, a semaphore and thread creation
-# (PROG is thread_sync): for each, native runs differ (checked), and a recording replays 5
+# (PROG is thread_sync): for each, native runs differ (checked), and a recording replays 3
 # times under timing noise to byte-identical output. Then a program that crashes under some
 # interleavings only: a recording of a crashing run replays to the same crash, 3 times. A
 # replay whose thread makes another call than recorded, or waits for a version that never
@@ -16,16 +16,16 @@ MPIRR=$1 IMPL=$2 PROG=$3 NP=2
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP" threads)"
 read -r -a LAUNCH3 <<<"$(launcher "$IMPL" 3 threads)"
 
-# record_replay5 NAME NP MODE [RECORD OPTIONS...]: records PROG MODE on NP ranks, replays it 5
+# record_replay3 NAME NP MODE [RECORD OPTIONS...]: records PROG MODE on NP ranks, replays it 3
 # times under noise: each replay ends as recorded and prints the recorded output.
-record_replay5() {
+record_replay3() {
     local name=$1 np=$2 mode=$3 i
     shift 3
     local -a launch
     read -r -a launch <<<"$(launcher "$IMPL" "$np" threads)"
     run "$TMP/rec-$name" "$MPIRR" record "$@" -o "$TMP/rec-$name" -- "${launch[@]}" "$PROG" "$mode"
     [ "$STATUS" -eq 0 ] || { cat "$TMP/rec-$name.err" >&2; fail "$name: the recorded run exited $STATUS"; }
-    for i in 1 2 3 4 5; do
+    for i in 1 2 3; do
         run "$TMP/rep-$name$i" "$MPIRR" replay --noise "$NOISE_US" "$TMP/rec-$name"
         [ "$STATUS" -eq 0 ] && replay_as_recorded "$TMP/rep-$name$i" ||
             { cat "$TMP/rep-$name$i.err" >&2; fail "$name: replay $i failed (exit $STATUS)"; }
@@ -35,8 +35,8 @@ record_replay5() {
 
 for what in mutex cond trylock rwlock sem create; do
     native_distinct "$what" 6 "${LAUNCH[@]}" "$PROG" "$what"
-    record_replay5 "$what" "$NP" "$what"
-    echo "ok: $what: native runs $DISTINCT distinct of 6; 5 replays identical ($(ls "$TMP/rec-$what" | grep -c '^sync-.*\.log$') thread logs)"
+    record_replay3 "$what" "$NP" "$what"
+    echo "ok: $what: native runs $DISTINCT distinct of 6; 3 replays identical ($(ls "$TMP/rec-$what" | grep -c '^sync-.*\.log$') thread logs)"
 done
 
 # A crash some interleavings produce: record until a run crashes (each does with probability
@@ -84,8 +84,8 @@ if grep -q "no MPI_THREAD_MULTIPLE" "$TMP/native-mt-probe.out"; then echo "skipp
 native_distinct multiple 6 "${LAUNCH3[@]}" "$PROG" multiple
 for mode in sources races all; do
     events=(); [ "$mode" = all ] && events=(--events) # and the event history, in one of the modes
-    record_replay5 "multiple-$mode" 3 multiple --mode "$mode" "${events[@]}"
-    echo "ok: multiple, $mode mode ${events[*]}: native runs $DISTINCT distinct of 6; 5 replays identical"
+    record_replay3 "multiple-$mode" 3 multiple --mode "$mode" "${events[@]}"
+    echo "ok: multiple, $mode mode ${events[*]}: native runs $DISTINCT distinct of 6; 3 replays identical"
 done
 
 # MPI_THREAD_MULTIPLE, a request handle one thread's MPI_Wait frees taken by another thread's
@@ -93,8 +93,8 @@ done
 # runs in 10, or log the completion under the wrong receive): 2 recordings of 6000 wildcard
 # receives each, every one replayed under noise.
 native_distinct reuse 4 "${LAUNCH3[@]}" "$PROG" reuse
-for i in 1 2; do record_replay5 "reuse$i" 3 reuse --mode sources; done
-echo "ok: reuse: native runs $DISTINCT distinct of 4; 2 recordings, 5 replays each identical"
+for i in 1 2; do record_replay3 "reuse$i" 3 reuse --mode sources; done
+echo "ok: reuse: native runs $DISTINCT distinct of 4; 2 recordings, 3 replays each identical"
 
 # MPI_THREAD_MULTIPLE, posting order. posting: rank 0's 2 threads receive rank 1's numbered
 # messages with the same source and tag (MPI_Recv; MPI_Irecv + MPI_Wait). sending: rank 1's 2
@@ -104,6 +104,6 @@ echo "ok: reuse: native runs $DISTINCT distinct of 4; 2 recordings, 5 replays ea
 # its thread's turn, src/runtime/threads/sync_order.h).
 for what in posting sending; do
     native_distinct "$what" 6 "${LAUNCH[@]}" "$PROG" "$what"
-    record_replay5 "$what" "$NP" "$what" --mode sources
-    echo "ok: $what, sources mode: native runs $DISTINCT distinct of 6; 5 replays identical"
+    record_replay3 "$what" "$NP" "$what" --mode sources
+    echo "ok: $what, sources mode: native runs $DISTINCT distinct of 6; 3 replays identical"
 done
