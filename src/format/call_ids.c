@@ -1,6 +1,7 @@
 /* call_ids.c: names and categories of the intercepted calls, expanded from mpi_calls.def. */
 #include "call_ids.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -42,29 +43,34 @@ _Static_assert((int)COUNTED_ROWS <= (int)MPIRR_CALL_COUNT_SLOTS, "a tail slot fo
 
 static unsigned int_variant(const struct call_row *r);
 
+/* The rows by id, laid out by the compiler: no first-use initialisation for threads or a
+ * signal handler to race on. */
+static const struct call_row by_id[MPIRR_CALL_ID_LIMIT] = {
+#define MPIRR_CALL(id, ret, name, cat, how, params, args, ev) \
+    [id] = {id, #name, MPIRR_CAT_##cat, MPIRR_HOW_##how},
+#include "mpi_calls.def"
+#undef MPIRR_CALL
+};
+
 static const struct call_row *row_of(unsigned id)
 {
-    static const struct call_row *by_id[MPIRR_CALL_ID_LIMIT];
-    static int ready;
-    if (!ready) { /* idempotent: racing threads write the same pointers */
-        for (unsigned i = 0; i < NROWS; i++)
-            by_id[rows[i].id] = &rows[i];
-        ready = 1;
-    }
-    return id < MPIRR_CALL_ID_LIMIT ? by_id[id] : NULL;
+    return id < MPIRR_CALL_ID_LIMIT && by_id[id].name ? &by_id[id] : NULL;
 }
 
-/* int_variant by id, computed once: readers ask for every event (mpirr events --check). */
+/* int_variant by id, computed once: readers ask for every event (mpirr events --check).
+ * Threads may compute it at once: they store the same values, atomically, and publish them
+ * with ready (release); a reader that sees ready sees them. */
 static unsigned variant_of(unsigned id)
 {
-    static uint16_t variant[MPIRR_CALL_ID_LIMIT];
-    static int ready;
-    if (!ready) { /* idempotent, as row_of */
+    static _Atomic uint16_t variant[MPIRR_CALL_ID_LIMIT];
+    static atomic_int ready;
+    if (!atomic_load_explicit(&ready, memory_order_acquire)) {
         for (unsigned i = 0; i < NROWS; i++)
-            variant[rows[i].id] = (uint16_t)int_variant(&rows[i]);
-        ready = 1;
+            atomic_store_explicit(&variant[rows[i].id], (uint16_t)int_variant(&rows[i]),
+                                  memory_order_relaxed);
+        atomic_store_explicit(&ready, 1, memory_order_release);
     }
-    return id < MPIRR_CALL_ID_LIMIT ? variant[id] : 0;
+    return id < MPIRR_CALL_ID_LIMIT ? atomic_load_explicit(&variant[id], memory_order_relaxed) : 0;
 }
 
 const char *mpirr_call_name(unsigned id)
