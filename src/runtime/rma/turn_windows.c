@@ -8,27 +8,20 @@
  * handle finds them; MPI_Win_free frees them after the program's window (both collective, so
  * every rank frees in the same order). */
 #include <stdlib.h>
-#include <string.h>
 
+#include "handle_key.h"
 #include "rma.h"
 #include "special_calls.h"
 #include "u64_map.h"
 
 static u64_map windows; /* window handle -> rma_window * (under the runtime lock) */
 
-static uint64_t win_key(MPI_Win win)
-{
-    uint64_t key = 0; /* a pointer (Open MPI) or an int (MPICH) */
-    memcpy(&key, &win, sizeof win < sizeof key ? sizeof win : sizeof key);
-    return key;
-}
-
 rma_window *mpirr_rma_find(MPI_Win win)
 {
     if (!(mpirr_recording() || mpirr_replaying())) return NULL;
     uint64_t v = 0;
     mpirr_lock();
-    int found = u64_map_get(&windows, win_key(win), &v);
+    int found = u64_map_get(&windows, MPIRR_HANDLE_KEY(win), &v);
     mpirr_unlock();
     return found ? (rma_window *)(uintptr_t)v : NULL;
 }
@@ -64,7 +57,7 @@ static int window_born(int rc, const MPI_Win *win, MPI_Comm comm)
     p->w.epochs = turn_window(comm, &p->epoch_counter);
     p->w.atomics = turn_window(comm, &p->atomic_counter);
     mpirr_lock();
-    int bad = u64_map_put(&windows, win_key(*win), (uint64_t)(uintptr_t)p);
+    int bad = u64_map_put(&windows, MPIRR_HANDLE_KEY(*win), (uint64_t)(uintptr_t)p);
     mpirr_unlock();
     if (bad) mpirr_fatal("out of memory for a window's turns");
     return rc;
@@ -109,7 +102,7 @@ static void turn_pair_free(struct turn_pair *p)
 int mpirr_MPI_Win_free(MPI_Win *win)
 {
     MPIRR_BEGIN(MPI_Win_free);
-    uint64_t key = win_key(*win), v = 0;
+    uint64_t key = MPIRR_HANDLE_KEY(*win), v = 0;
     int rc = PMPI_Win_free(win);
     if (rc != MPI_SUCCESS) return rc;
     mpirr_lock();
