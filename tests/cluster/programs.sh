@@ -62,5 +62,5 @@ for name in "${PROGRAMS[@]}"; do
             { cat "$TMP/replay-$i.err" >&2; fail "$name: replay $i (exit $STATUS) did not finish as recorded"; }
         same_output "$TMP/record.out" "$TMP/replay-$i.out" || fail "$name: replay $i printed other than the recording"
     done
-    echo "ok: $name: $DISTINCT outputs in $NATIVE_RUNS native runs; recorded on 3 nodes; $REPLAYS noisy replays and one with the ranks on other nodes, from per-node copies, as recorded"
+    echo "ok: $name: native outputs differ within $NATIVE_RAN runs; recorded on 3 nodes; $REPLAYS noisy replays and one with the ranks on other nodes, from per-node copies, as recorded"
 done

@@ -78,11 +78,20 @@ for i in $(seq "$RUNS"); do
 done
 # The program must be nondeterministic, or nothing was proven: native runs of a fixed number of
 # rounds, under timing noise, take different orders (those every rank saw). The recorded runs
-# cannot show it reliably: a run killed after its first round leaves one round to compare.
-distinct=$(for i in 1 2 3 4 5 6; do
+# cannot show it reliably: a run killed after its first round leaves one round to compare. The
+# program is the same in every mode: the sources-mode test checks it, and stops at the second
+# differing run.
+if [ "$MODE" != sources ]; then
+    echo "ok: $RUNS killed $MODE recordings replayed to their recorded end (native runs: checked by the sources-mode test)"
+    exit 0
+fi
+first=
+for i in 1 2 3 4 5 6; do
     run "$TMP/native$i" "$MPIRR" run --noise "$NOISE_US" -- "${LAUNCH[@]}" "$PROG" "$TMP/nat$i" 60
     [ "$STATUS" -eq 0 ] || { cat "$TMP/native$i.err" >&2; fail "native run $i exited $STATUS"; }
-    cat "$TMP/nat$i".* | grep '^round' | md5sum
-done | sort -u | wc -l)
-[ "$distinct" -ge 2 ] || fail "6 native runs of 60 rounds all took the same orders: the program did not race"
-echo "ok: $RUNS killed $MODE recordings replayed to their recorded end (native runs: $distinct orders of 6)"
+    sum=$(cat "$TMP/nat$i".* | grep '^round' | md5sum)
+    [ -z "$first" ] && first=$sum
+    [ "$sum" != "$first" ] && break
+done
+[ "$sum" != "$first" ] || fail "6 native runs of 60 rounds all took the same orders: the program did not race"
+echo "ok: $RUNS killed $MODE recordings replayed to their recorded end (native runs: two orders differed within $i)"
