@@ -4,9 +4,11 @@
  * that epoch, wait for a message from rank 0; rank 0, in a lock_all epoch on A, reads only its
  * own slot of A, then for each rank r puts a word into r's slot of window B in an exclusive
  * epoch of its own and sends r the message. Every rank's epoch ends; rank 0 reads every slot of
- * A and B and prints them. An eager lock_all turn on every target of A would wait for the
- * exclusive epochs of ranks 1..3, which wait for rank 0: the program itself waits for none of
- * them (it makes no access to their targets in that epoch). */
+ * A and B and prints them. mpirr's lazy lock_all takes a turn only on the target the epoch
+ * accesses (rank 0); eager turns on every target of A waited for the exclusive epochs of ranks
+ * 1..3, which wait for rank 0: the recording hung. Natively it hangs as well on Open MPI 4.1
+ * and MPICH 4.0, whose MPI_Win_lock_all blocks until it holds every target (MPI allows that and
+ * a lazy lock_all alike), so the test records and replays it only (docs/rma.md). */
 #include <mpi.h>
 #include <stdio.h>
 
