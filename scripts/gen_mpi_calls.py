@@ -60,7 +60,8 @@ CLASSES = [
      r"Get_accumulate|Rget_accumulate)_c$",
      "SPECIAL", "large-count one-sided: the int call's own path when the counts fit "
                 "(its turns recorded and replayed), else not replayed (large_count.c)"),
-    (r"^MPI_(Get|Rget)_c$", "PASS", "large-count gets: ordered by their epochs, as MPI_Get"),
+    (r"^MPI_(Put|Rput|Get|Rget)_c$", "SPECIAL", "large-count puts and gets: a lock_all epoch's "
+     "first access to a target takes its turn there, as MPI_Put's does (src/runtime/rma/)"),
     (r"^MPI_File_(read|write|iread|iwrite)_shared(_c)?$", "UNREPLAYED",
      "the order of the shared file pointer's accesses"),
     (r"^MPI_(Comm_join|Open_port|Lookup_name)$", "UNREPLAYED",

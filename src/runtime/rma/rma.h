@@ -9,17 +9,24 @@
 
 #include "runtime.h"
 
-/* What this rank holds on one target of a user window (its passive-target epoch there). */
-enum rma_held { RMA_HELD_NONE = 0, RMA_HELD_SHARED, RMA_HELD_EXCLUSIVE };
-/* This rank's MPI_Win_lock_all epoch on a user window, and whether it holds a shared turn on
- * every target (lock_epochs.c). */
-enum rma_lock_all { RMA_LOCK_ALL_NONE = 0, RMA_LOCK_ALL_TURNED, RMA_LOCK_ALL_UNTURNED };
+/* What this rank holds on one target of a user window: its MPI_Win_lock epoch there, or the
+ * shared lock a lazy MPI_Win_lock_all epoch took there at its first access (lock_all.c). */
+enum rma_held { RMA_HELD_NONE = 0, RMA_HELD_SHARED, RMA_HELD_EXCLUSIVE, RMA_HELD_LOCK_ALL };
+/* This rank's MPI_Win_lock_all epoch on a user window (lock_all.c): LAZY takes a shared turn
+ * and the program's shared lock on a target at the epoch's first access to it; EAGER (windows
+ * whose memory the program may load and store, MPI_Win_allocate_shared) takes a shared turn on
+ * every target, then the program's MPI_Win_lock_all; UNTURNED takes none. */
+enum rma_lock_all { RMA_LOCK_ALL_NONE = 0, RMA_LOCK_ALL_LAZY, RMA_LOCK_ALL_EAGER,
+                    RMA_LOCK_ALL_UNTURNED };
 
 typedef struct rma_window {
     MPI_Win epochs;      /* turn window of the passive-target epochs (MPI_Win_lock) */
     MPI_Win atomics;     /* turn window of the atomic operations outside exclusive epochs */
     int nranks;          /* of the window's group: valid targets are 0..nranks-1 */
+    int load_store;      /* made by MPI_Win_allocate_shared: its lock_all epochs are EAGER */
     int lock_all;        /* enum rma_lock_all */
+    int lock_all_assert; /* the lazy epoch's assert, for the shared lock of each target */
+    int touched;         /* targets a lazy epoch holds (RMA_HELD_LOCK_ALL) */
     unsigned char *held; /* per target: enum rma_held */
 } rma_window;
 
@@ -37,12 +44,23 @@ static inline int mpirr_rma_target_ok(const rma_window *w, int target)
  * ended those windows), and the map; nothing stays for a next MPI_Init. */
 void mpirr_rma_finish(void);
 
+/* ---- lock_all.c ---- */
+/* Call c is about to access target of win (rma_window w, NULL: none): in a lazy lock_all epoch
+ * that has not touched target yet, takes the shared turn there (keyed by c, sub = target) and
+ * the program's shared lock on it. Returns MPI_SUCCESS, or the error of that lock (the access
+ * must then not be made: MPI reports the error). */
+int mpirr_rma_touch(const mpirr_call *c, rma_window *w, MPI_Win win, int target);
+/* MPI_ERR_RMA_SYNC, through win's error handler: a lock or lock_all inside a lazy lock_all
+ * epoch, which MPI itself no longer sees and so cannot report. */
+int mpirr_rma_sync_error(MPI_Win win);
+
 /* ---- turns.c ---- */
 /* Opens an epoch of lock_type on target of the turn window turns and takes call c's turn
  * there: record: the next one, recorded (a ticket record keyed by c and sub); replay: the
  * recorded one, waiting until every earlier turn has been taken. Returns with the epoch open.
- * sub tells a call's several turns apart: the target for MPI_Win_lock_all (one turn per
- * target), 0 for calls that take one. */
+ * sub tells a call's several turns apart: the target for a lock_all epoch's turn (taken by its
+ * MPI_Win_lock_all when EAGER, one per target; by the epoch's first access to the target when
+ * LAZY, before that access's own atomic turn, sub 0), 0 for the other turns. */
 void mpirr_turn_begin(const mpirr_call *c, MPI_Win turns, int lock_type, int target,
                       uint32_t sub);
 /* Closes it: the next turn on target can be taken. */

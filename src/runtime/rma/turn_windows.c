@@ -45,8 +45,9 @@ struct turn_pair { /* what the map's value points to: the state and the counters
 };
 
 /* The program's creation of a window on comm returned rc: if it made one, give it its turn
- * windows (collectively, as the creation was). Returns rc. */
-static int window_born(int rc, const MPI_Win *win, MPI_Comm comm)
+ * windows (collectively, as the creation was). load_store: the program may load and store
+ * its memory (MPI_Win_allocate_shared). Returns rc. */
+static int window_born(int rc, const MPI_Win *win, MPI_Comm comm, int load_store)
 {
     if (rc != MPI_SUCCESS || !(mpirr_recording() || mpirr_replaying())) return rc;
     struct turn_pair *p = calloc(1, sizeof *p);
@@ -54,6 +55,7 @@ static int window_born(int rc, const MPI_Win *win, MPI_Comm comm)
     PMPI_Comm_size(comm, &n);
     if (!p || !(p->w.held = calloc((size_t)n, 1))) mpirr_fatal("out of memory for a window's turns");
     p->w.nranks = n;
+    p->w.load_store = load_store;
     p->w.epochs = turn_window(comm, &p->epoch_counter);
     p->w.atomics = turn_window(comm, &p->atomic_counter);
     mpirr_lock();
@@ -67,14 +69,14 @@ int mpirr_MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info
                          MPI_Win *win)
 {
     MPIRR_BEGIN(MPI_Win_create);
-    return window_born(PMPI_Win_create(base, size, disp_unit, info, comm, win), win, comm);
+    return window_born(PMPI_Win_create(base, size, disp_unit, info, comm, win), win, comm, 0);
 }
 
 int mpirr_MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                            void *baseptr, MPI_Win *win)
 {
     MPIRR_BEGIN(MPI_Win_allocate);
-    return window_born(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), win, comm);
+    return window_born(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), win, comm, 0);
 }
 
 int mpirr_MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
@@ -82,13 +84,13 @@ int mpirr_MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, M
 {
     MPIRR_BEGIN(MPI_Win_allocate_shared);
     return window_born(PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win), win,
-                       comm);
+                       comm, 1);
 }
 
 int mpirr_MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     MPIRR_BEGIN(MPI_Win_create_dynamic);
-    return window_born(PMPI_Win_create_dynamic(info, comm, win), win, comm);
+    return window_born(PMPI_Win_create_dynamic(info, comm, win), win, comm, 0);
 }
 
 static void turn_pair_free(struct turn_pair *p)
