@@ -1,6 +1,6 @@
 // live.js: the page of a replay session (`mpirr replay DIR --stop R:E --ui`, src/cli/replayui/):
 // the session panel (the `where` table with each held rank's source line, step and stack per
-// rank, continue, undo, merged stacks, print R EXPR), "stop here" on a selected call, and the
+// rank, continue, undo, merged stacks, quit, print R EXPR), "stop here" on a selected call, and the
 // stopline drawn on the diagram. Every action is one session command POSTed to /api/command,
 // run by the same code as a line typed at mpirr's prompt; GET /api/state?wait=1 answers once
 // the ranks stand still. The token comes from the page's address and goes in a header.
@@ -161,6 +161,7 @@ function startLive() {
   document.getElementById('live-continue').addEventListener('click', () => liveCommand('continue'));
   document.getElementById('live-undo').addEventListener('click', () => liveCommand('undo'));
   document.getElementById('live-stacks').addEventListener('click', () => mergedStacks());
+  document.getElementById('live-quit').addEventListener('click', () => liveCommand('quit'));
   const print = () => livePrint(document.getElementById('print-rank').value, document.getElementById('print-expr').value);
   document.getElementById('print-go').addEventListener('click', print);
   document.getElementById('print-expr').addEventListener('keydown', (e) => { if (e.key === 'Enter') print(); });
