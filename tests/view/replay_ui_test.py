@@ -4,17 +4,18 @@
 # extra module). wildcard_storm (3 ranks) is recorded with its event history; the stopline is
 # rank 0's 7th wildcard receive (round 3, k 0, as tests/integration/session_gdb.sh). Checked:
 #  - the server: only on 127.0.0.1 (/proc/net/tcp, nothing in tcp6), 403 without the token or
-#    with a wrong one, 404 on an unknown path;
+#    with a wrong one, 404 on an unknown path, 405 DELETE, 431 a 9 KB head, 413 a 100 KB body,
+#    400 a command body without "cmd";
 #  - the page: loads with no console error, every request it makes goes to the server; the
 #    where table shows the held ranks with their source line;
 #  - print 0 round (gdb on the held rank) gives 3;
 #  - a click on rank 1's call, then "stop here": rank 1 held before that event (state JSON, the
-#    page's table, the stopline drawn);
+#    page's table, the stopline drawn across the lanes, the call's frontiers drawn);
 #  - step 1: rank 1's stop moves one event; undo: back to the previous stopline;
 #  - merged stacks: every held rank's stack goes through main;
 #  - a typed `where` on mpirr's standard input works alongside, and `quit` ends the session:
 #    exit 0, the port closed, the ranks' processes gone.
-import fcntl, json, os, re, select, shutil, subprocess, sys, tempfile, urllib.error, urllib.request
+import fcntl, json, os, re, select, shutil, socket, subprocess, sys, tempfile, urllib.error, urllib.request
 
 CHROMIUM = os.environ.get("CHROMIUM", "chromium")
 TIMEOUT = 120
@@ -111,6 +112,25 @@ def http_status(url, headers=None):
         return e.code, e.read()
 
 
+def raw(port, request):
+    """Sends request bytes as they are; the response's bytes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as c:
+        try:
+            c.sendall(request)
+        except OSError:
+            pass  # (the server may answer and close before all of a long request is sent)
+        out = b""
+        while True:
+            try:
+                chunk = c.recv(65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        return out
+
+
 def listening(port):
     """The local addresses listening on port, from /proc/net/tcp and tcp6."""
     found = []
@@ -172,6 +192,13 @@ def main():
         check(http_status(base + "/api/state?token=" + "0" * 32)[0] == 403, "a wrong token is not refused")
         check(http_status(base + "/api/state", {"X-Mpirr-Token": "x"})[0] == 403, "a wrong token header is not refused")
         check(http_status(base + "/nothing?token=" + token)[0] == 404, "an unknown path is not 404")
+        check(raw(port, b"DELETE /api/state?token=%s HTTP/1.1\r\n\r\n" % token.encode()).startswith(b"HTTP/1.1 405 "), "DELETE is not 405")
+        check(raw(port, b"GET /?token=%s HTTP/1.1\r\nX-Junk: %s\r\n\r\n" % (token.encode(), b"x" * 9000)).startswith(b"HTTP/1.1 431 "),
+              "a 9 KB head is not refused")
+        check(raw(port, b"POST /api/command?token=%s HTTP/1.1\r\nContent-Length: 100000\r\n\r\n" % token.encode()).startswith(b"HTTP/1.1 413 "),
+              "a 100 KB body is not refused")
+        check(raw(port, b"POST /api/command?token=%s HTTP/1.1\r\nContent-Length: 7\r\n\r\n{\"x\":1}" % token.encode()).startswith(b"HTTP/1.1 400 "),
+              "a body without cmd is not 400")
         st, body = http_status(base + "/api/state?wait=1&token=" + token)
         state = json.loads(body)
         check(st == 200 and not state["running"], "state: %d %s" % (st, body[:300]))
@@ -226,6 +253,8 @@ def main():
               and state["ranks"][1]["event"] == F, "stop here 1:%d: %s" % (F, state))
         row1 = browser.eval("(() => { const t = document.querySelector('#live-where tr[data-rank=\"1\"]'); return [t.dataset.state, t.dataset.event]; })()")
         check(row1 == ["held", str(F)], "page row of rank 1 after stop here: %s" % row1)
+        drawn = browser.eval("frameNow(); [mpirrView.live.stoplineDrawn, !!V.front, V.front && V.front.past.length]")
+        check(drawn == [3, True, 3], "after stop here: stopline drawn across %s ranks, frontiers %s" % (drawn[0], drawn[1:]))
         check(browser.eval("LIVE.state.stopline") == state["stopline"] and "rank 1 stops before event %d" % F in state["stopline"],
               "the page's stopline: %s" % browser.eval("LIVE.state.stopline"))
 

@@ -6,7 +6,7 @@
 // the ranks stand still. The token comes from the page's address and goes in a header.
 'use strict';
 
-const LIVE = { token: '', state: null, busy: null, ended: false, lastOutput: '', lastPrint: '', commands: 0 };
+const LIVE = { token: '', state: null, busy: null, ended: false, lastOutput: '', lastPrint: '', commands: 0, drawn: 0 };
 
 async function liveApi(path, body) {
   const r = await fetch(path, {
@@ -137,11 +137,13 @@ function liveStopButton(q, ev) {
 // The stopline: where each rank stands (before or after its event), an orange cut across the lanes.
 function drawStopline(ctx, L) {
   const st = LIVE.state, D = V.D;
+  LIVE.drawn = 0;
   if (!st || st.running) return;
   ctx.beginPath();
   for (const r of st.ranks) {
     const R = D.ranks[r.rank], i = R ? evIndex(R, r.event) : -1;
     if (i < 0) continue;
+    LIVE.drawn++;
     const x = r.after ? X(endOf(r.rank)[i]) + 1 : X(beginOf(r.rank)[i]) - 1;
     ctx.lineTo(x, laneTop(r.rank));
     ctx.lineTo(x, laneTop(r.rank) + L.h);
@@ -173,6 +175,7 @@ function startLive() {
     get lastOutput() { return LIVE.lastOutput; },
     get lastPrint() { return LIVE.lastPrint; },
     get ended() { return LIVE.ended; },
+    get stoplineDrawn() { return LIVE.drawn; }, // ranks the last frame drew the stopline across
     settled() { return LIVE.busy || Promise.resolve(null); },
     mergedStacks,
   };
