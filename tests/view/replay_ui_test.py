@@ -95,7 +95,7 @@ class Browser:
     def close(self):
         try:
             self.call("Browser.close", session=False)
-        except RuntimeError:
+        except (RuntimeError, OSError):
             pass
         try:
             self.p.wait(timeout=30)
@@ -301,12 +301,16 @@ def main():
         alive = [p for p in pids if running(p)]
         check(pids and not alive, "rank processes left running: %s (of %s)" % (alive, pids))
     finally:
+        if sess.poll() is None:  # (SIGTERM: mpirr ends its job, then itself)
+            sess.terminate()
+            try:
+                sess.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(sess.pid, 9)
+                sess.wait()
+            check(False, "the session had to be ended")
         if browser:
             browser.close()
-        if sess.poll() is None:
-            os.killpg(sess.pid, 9)
-            sess.wait()
-            check(False, "the session had to be killed")
         if failures:
             print("kept " + tmp, file=sys.stderr)
             print(open(err_path).read()[-3000:], file=sys.stderr)

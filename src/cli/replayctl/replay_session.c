@@ -564,20 +564,16 @@ static int command_loop(struct replay_session *s)
 {
     char line[SESSION_LINE_MAX];
     for (;;) {
-        if (s->tty && !s->in_ended) {
+        if (s->tty) {
             fputs("(mpirr) ", stdout);
             fflush(stdout);
         }
         if (s->side.wait) { /* the page's commands run meanwhile */
-            enum session_step step = s->side.wait(s->side.arg, s->in_ended ? -1 : fileno(s->in));
+            enum session_step step = s->side.wait(s->side.arg, fileno(s->in));
             if (step == SESSION_QUIT) s->quit = 1;
             if (step != SESSION_STAY) return step == SESSION_QUIT;
         }
         int got = read_line(s->in, line, sizeof line);
-        if (got > 0 && s->side.wait && !s->in_ended) { /* the page still sends commands */
-            s->in_ended = 1;
-            continue;
-        }
         if (got > 0) { /* end of the commands: end the job */
             s->quit = 1;
             return 1;

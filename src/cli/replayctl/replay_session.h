@@ -23,9 +23,9 @@ enum session_step {
 };
 
 /* Another source of commands beside `in`: the --ui page (replayui/). wait blocks until fd
- * (in's, or -1 once in has ended) is readable (SESSION_STAY), or until a command it ran
- * released the ranks or ended the job; poll answers what is pending, without blocking, while
- * the ranks run. */
+ * (in's) is readable (SESSION_STAY), or until a command it ran released the ranks or ended
+ * the job, or a signal (SIGTERM, ^C) ends the session (SESSION_QUIT); poll answers what is
+ * pending, without blocking, while the ranks run. */
 struct session_side {
     enum session_step (*wait)(void *arg, int fd);
     void (*poll)(void *arg);
@@ -66,7 +66,6 @@ struct replay_session {
     int hold_on_signal;
     struct teardown_watch teardown; /* a job its launcher fails to end */
     struct session_side side;  /* the --ui page, or zeros */
-    int in_ended;              /* in has ended (the page still sends commands) */
 };
 
 /* Sets up s for rec (creates the control state, listening for the ranks). 0, or an exit status after a message. */

@@ -275,7 +275,9 @@ int http_server_poll(struct http_server *h, int extra_fd, int timeout_ms)
         p[n] = (struct pollfd){.fd = extra_fd, .events = POLLIN};
         map[n++] = -2;
     }
-    if (poll(p, (nfds_t)n, timeout_ms) <= 0) return 0;
+    int ready = poll(p, (nfds_t)n, timeout_ms);
+    if (ready < 0 && errno == EINTR) return -1;
+    if (ready <= 0) return 0;
     for (int k = 1; k < n; k++)
         if (map[k] >= 0 && (p[k].revents & (POLLIN | POLLHUP | POLLERR)))
             read_conn(h, &h->conns[map[k]]);

@@ -45,7 +45,7 @@ int http_server_open(struct http_server *h, http_handler handler, void *arg);
 void http_server_close(struct http_server *h);
 /* Waits up to timeout_ms (-1: no limit; 0: only what is ready) for the server's sockets, or
  * for extra_fd to be readable (-1: none), and serves what arrived. 1 if extra_fd is
- * readable (or at its end), else 0. */
+ * readable (or at its end), -1 if a signal interrupted the wait, else 0. */
 int http_server_poll(struct http_server *h, int extra_fd, int timeout_ms);
 /* Sends the response and closes the connection. type: its Content-Type. */
 void http_reply(struct http_conn *c, int status, const char *type, const void *body, size_t len);

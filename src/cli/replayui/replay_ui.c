@@ -163,7 +163,11 @@ static enum session_step ui_wait(void *arg, int fd)
         if (u->http.conns[i].fd >= 0 && u->http.conns[i].parked) reply_state(u, &u->http.conns[i]);
     dispatch.step = SESSION_STAY;
     for (;;) {
-        if (http_server_poll(&u->http, fd, -1)) return SESSION_STAY; /* a typed command */
+        int got = http_server_poll(&u->http, fd, -1);
+        if (got > 0) return SESSION_STAY; /* a typed command (or the end of them) */
+        /* SIGTERM or ^C (mpirr's only handlers, child.c): the session ends, as a read of the
+         * prompt it interrupts would */
+        if (got < 0) return SESSION_QUIT;
         if (dispatch.step != SESSION_STAY) return dispatch.step;
     }
 }
