@@ -8,7 +8,11 @@
 #   view_test.py mpi MPIRR IMPL PROGRAM              a real 4-rank recording: arrows, clicks,
 #                                                    input, logical time, frontiers, no errors
 #   view_test.py perf MPIRR TRACEGEN EVENTS [OUT]    loads, draws, pans, zooms; numbers to OUT
+#   view_test.py crash MPIRR IMPL PROGRAM            a crashed rank: its mark on its lane
 #   view_test.py bad MPIRR                           bad input: one line, exit status 2
+# Every page is also checked as loaded (loaded_view): zoomed on the communication, not on the
+# whole run with MPI_Init's prefix; the lanes fill the canvas's height; #select=R:E shows the
+# call, zoomed in, in the middle of the view.
 import html, json, os, random, re, shutil, subprocess, sys, tempfile
 
 CHROMIUM = os.environ.get("CHROMIUM", "chromium")
@@ -37,6 +41,23 @@ def page(tmp, path, fragment, size="1400,800"):
     # reads a pixel back to time frames) is not the page's
     console = [l for l in p.stderr.splitlines() if "CONSOLE" in l and "willReadFrequently" not in l]
     return res, console
+
+
+def loaded_view(res, what, select=None):
+    """The page as it opened: the communication fills the view; the lanes fill the height; the
+    call of #select=R:E is selected, in view and a few pixels wide at least."""
+    lv = res["loaded"]
+    c, shown, full = lv["comm"], lv["shown"], lv["all"]
+    if select is None and c:
+        width = shown["hi"] - shown["lo"]
+        check(shown["lo"] <= c["lo"] and shown["hi"] >= c["hi"] and width <= 1.2 * (c["hi"] - c["lo"]) + 1,
+              "%s: opened on %s, not on the communication %s (whole run %s)" % (what, shown, c, full))
+    check(lv["lanesBottom"] >= lv["H"] - 8 or lv["laneH"] == 3, "%s: lanes end at %s of %s px" % (what, lv["lanesBottom"], lv["H"]))
+    if select:
+        s = lv.get("selected")
+        check(s and (s["rank"], s["event"]) == select and 60 < s["x0"] and s["x1"] < s["W"] and s["x1"] - s["x0"] >= 0,
+              "%s: #select=%d:%d: %s" % (what, select[0], select[1], s))
+        check(s and abs((s["x0"] + s["x1"]) / 2 - (70 + s["W"]) / 2) < 2, "%s: #select not centred: %s" % (what, s))
 
 
 def view(mpirr, rec, out):
@@ -99,6 +120,14 @@ def mpi(mpirr, impl, program, tmp):
     check(res is not None, "basic page gave no result")
     if res is None:
         return
+    loaded_view(res, impl)
+    pts = events_of(mpirr, rec)
+    # a call longer than the view (the middle rank's MPI_Init) and a short one (a racing receive)
+    for sel in [pts[len(pts) // 2]] + [(r["rank"], r["event"]) for r in races.get("receives", [])][:1]:
+        sres, sconsole = page(tmp, out, "test=frontier&select=%d:%d" % sel)
+        check(sres is not None and not sconsole, "select page: %s" % sconsole)
+        if sres:
+            loaded_view(sres, impl + " #select", sel)
     c = res["countsAtFit"]
     print("%s: %d events, %d matched messages, %d racing; arrows drawn %d, racing drawn %d, dashed %d, bands %d"
           % (impl, c["events"], matched, c["racing"], c["arrowsDrawn"], c["racingDrawn"], c["candidateArrowsDrawn"], c["bands"]))
@@ -118,11 +147,31 @@ def mpi(mpirr, impl, program, tmp):
           "click: %s" % cl)
     check(res["searchRecv"] > 0 and res["searchRank"] > 0, "search: %s %s" % (res["searchRecv"], res["searchRank"]))
     # frontiers: every racing receive, and a sample of the other events
-    pts = events_of(mpirr, rec)
     random.seed(14)
     sample = [(r["rank"], r["event"]) for r in races.get("receives", [])][:30] + random.sample(pts, min(40, len(pts)))
     frontiers_agree(mpirr, tmp, rec, out, sample)
     print("%s: %d frontiers agree with mpirr frontier" % (impl, len(sample)))
+
+
+def crash(mpirr, impl, program, tmp):
+    """crash_on_order with 2 ranks: rank 1's message is always first, so rank 0 dies of SIGSEGV."""
+    rec = os.path.join(tmp, "run")
+    launcher = {"openmpi": ["mpirun.openmpi", "-np", "2"], "mpich": ["mpiexec.mpich", "-n", "2"]}[impl]
+    p = run([mpirr, "record", "--events", "-o", rec, "--"] + launcher + [program])
+    check(p.returncode != 0, "crash_on_order did not crash: %s" % p.stdout)
+    out = view(mpirr, rec, os.path.join(tmp, "run.html"))
+    res, console = page(tmp, out, "test=basic")
+    check(res is not None, "crash page gave no result")
+    if res is None:
+        return
+    lv = res["loaded"]
+    e0, e1 = lv["endings"][0], lv["endings"][1]
+    check(e0 and e0["crash"] and "signal 11" in e0["text"], "rank 0's ending: %s" % e0)
+    check(e1 is None or not e1["crash"], "rank 1's ending: %s" % e1)
+    check(lv["endMarks"] >= 1, "no crash mark drawn: %s" % lv)
+    check(not res["errors"] and not console, "errors: %s %s" % (res["errors"], console))
+    loaded_view(res, impl + " crash")
+    print("%s: rank 0 ended %s, marked" % (impl, e0["text"] if e0 else None))
 
 
 def gen_history(mpirr, tracegen, events, tmp):
@@ -204,6 +253,8 @@ def main():
             known(mpirr, sys.argv[3], sys.argv[4:], tmp)
         elif mode == "mpi":
             mpi(mpirr, sys.argv[3], sys.argv[4], tmp)
+        elif mode == "crash":
+            crash(mpirr, sys.argv[3], sys.argv[4], tmp)
         elif mode == "perf":
             perf(mpirr, sys.argv[3], int(sys.argv[4]), tmp, sys.argv[5] if len(sys.argv) > 5 else None)
         elif mode == "bad":

@@ -23,10 +23,11 @@
 #include "flip.h"
 #include "launcher_timeouts.h"
 #include "replay_session.h"
+#include "replay_ui.h"
 #include "verdict.h"
 
 enum { OPT_DRY_RUN, OPT_NO_EXE_CHECK, OPT_STOP, OPT_BEFORE, OPT_AFTER, OPT_PAST, OPT_HOLD_SIGNAL,
-       OPT_NO_HOLD_SIGNAL, OPT_FLIP, OPT_OUTPUT, OPT_FORCE };
+       OPT_NO_HOLD_SIGNAL, OPT_FLIP, OPT_OUTPUT, OPT_FORCE, OPT_UI };
 
 static const struct cli_opt replay_opts[] = {
     {"dry-run", 0, 0, OPT_DRY_RUN},
@@ -40,6 +41,7 @@ static const struct cli_opt replay_opts[] = {
     {"flip", 0, 1, OPT_FLIP},
     {"output", 'o', 1, OPT_OUTPUT},
     {"force", 0, 0, OPT_FORCE},
+    {"ui", 0, 0, OPT_UI},
     RUN_OPTS_TABLE,
     {NULL, 0, 0, 0},
 };
@@ -55,6 +57,7 @@ struct replay_args {
     int hold_on_signal;
     const char *flip, *output; /* --flip R:E=SRC -o NEWDIR (explore/flip.h) */
     int force;
+    int ui; /* --ui: the session's page (replayui/replay_ui.h) */
     const char *dir;
     int argc;     /* the command given after "--", or 0 for the recorded one */
     char **argv;
@@ -84,6 +87,8 @@ static int apply(struct replay_args *a, int id, const char *v, int *when_given)
         a->output = v;
     else if (id == OPT_FORCE)
         a->force = 1;
+    else if (id == OPT_UI)
+        a->ui = 1;
     else if (run_opts_apply(&a->run, "replay", id, v) != 0)
         return OPT_BAD;
     return 0;
@@ -102,7 +107,7 @@ static int parse(int argc, char **argv, struct replay_args *a)
     a->after = a->past = 0;
     a->hold_on_signal = -1;
     a->flip = a->output = NULL;
-    a->force = 0;
+    a->force = a->ui = 0;
     a->dir = NULL;
     int when_given = 0, rc;
     const char *v;
@@ -116,6 +121,11 @@ static int parse(int argc, char **argv, struct replay_args *a)
     }
     if ((when_given || a->past) && !a->stop) {
         cli_error("replay: --before, --after and --past qualify --stop R:E");
+        return OPT_BAD;
+    }
+    if (a->ui && (!a->stop || a->flip || a->dry_run)) {
+        cli_error("replay: --ui is the page of a session: it needs --stop R:E (and no --flip or "
+                  "--dry-run)");
         return OPT_BAD;
     }
     if ((a->output || a->force) && !a->flip) {
@@ -236,6 +246,7 @@ int cmd_replay(int argc, char **argv)
     }
     struct replay_hold hold, *held = NULL; /* ranks to be held where the recording ends */
     struct replay_session rs;
+    struct replay_ui ui = {0};
     int have_rs = 0;
     if (!rc && !a.dry_run && !(rc = replay_hold_load(&r, ends, &hold)))
         held = &hold;
@@ -258,6 +269,8 @@ int cmd_replay(int argc, char **argv)
                                        s.li.scan.app >= 0 ? s.li.scan.app : s.li.argc, s.li.argv,
                                        stderr);
             rc = replay_session_first_stop(&rs, a.stop, a.after, a.past);
+            if (!rc && a.ui)
+                rc = replay_ui_start(&ui, &rs, r.dir);
             if (a.hold_on_signal != 0)
                 replay_control_set_flags(&rs.control, MPIRR_CTL_HOLD_ON_SIGNAL);
         }
@@ -281,6 +294,7 @@ int cmd_replay(int argc, char **argv)
         case VERDICT_COMPARED: break;
         }
     }
+    replay_ui_stop(&ui);
     if (have_rs)
         replay_session_close(&rs);
     if (held)

@@ -29,13 +29,6 @@
 
 #define STALL_SECONDS 1.0 /* inside one MPI call this long without progress: blocked */
 
-/* What a command asks of the job. */
-enum session_step {
-    SESSION_STAY,    /* the ranks stay where they are: read the next command */
-    SESSION_RUN,     /* ranks were released: watch them until the stopline is reached */
-    SESSION_QUIT,    /* end the job */
-};
-
 /* Loads the event history once, if the recording has one: the stoplines' frontiers and the
  * arguments in `where` come from it. */
 static void load_history(struct replay_session *s)
@@ -461,10 +454,9 @@ static void cmd_gdb(struct replay_session *s, int argc, char **argv, const char 
     gdb_attach(&link, rank, after_words(line, 2), out);
 }
 
-/* Runs one command line (as typed at the prompt, at most SESSION_LINE_MAX - 1 bytes); what it
- * prints goes to out. From the gdb extension too, whose rank gdb keeps stopped: nothing here
- * waits for the stopline (the watch, or the extension's "wait", sees the ranks arrive). */
-static enum session_step run_command(struct replay_session *s, const char *line, FILE *out)
+/* From the prompt, the gdb extension (whose rank gdb keeps stopped) and the --ui page: nothing
+ * here waits for the stopline (the watch, or the extension's "wait", sees the ranks arrive). */
+enum session_step replay_session_execute(struct replay_session *s, const char *line, FILE *out)
 {
     char buf[SESSION_LINE_MAX], *argv[64];
     if (strlen(line) >= sizeof buf) { /* the readers refuse longer lines: never cut one */
@@ -546,7 +538,7 @@ static int session_wait(struct replay_session *s, FILE *out)
 /* gdb_link's callbacks (gdb_link.h) */
 static int link_command(void *s, const char *line, FILE *out)
 {
-    return run_command(s, line, out) == SESSION_RUN;
+    return replay_session_execute(s, line, out) == SESSION_RUN;
 }
 
 static int link_wait(void *s, FILE *out)
@@ -576,6 +568,11 @@ static int command_loop(struct replay_session *s)
             fputs("(mpirr) ", stdout);
             fflush(stdout);
         }
+        if (s->side.wait) { /* the page's commands run meanwhile */
+            enum session_step step = s->side.wait(s->side.arg, fileno(s->in));
+            if (step == SESSION_QUIT) s->quit = 1;
+            if (step != SESSION_STAY) return step == SESSION_QUIT;
+        }
         int got = read_line(s->in, line, sizeof line);
         if (got > 0) { /* end of the commands: end the job */
             s->quit = 1;
@@ -591,7 +588,7 @@ static int command_loop(struct replay_session *s)
             fflush(stdout);
             continue;
         }
-        enum session_step step = run_command(s, line, stdout);
+        enum session_step step = replay_session_execute(s, line, stdout);
         if (step == SESSION_QUIT) {
             s->quit = 1;
             return 1;
@@ -607,6 +604,7 @@ static int watch(struct replay_session *s)
     if (s->hold && s->hold->expected > 0 && replay_hold_watch(s->hold)) return 1;
     if (!s->interactive) return 0;
     if (s->watching) {
+        if (s->side.poll) s->side.poll(s->side.arg); /* the page asks while the ranks run */
         if (s->launched_at == 0) s->launched_at = mono_seconds();
         if (!stopline_reached(s)) return 0;
         if (all_ended(s)) return 0; /* the job ends by itself: the verdict follows */

@@ -15,6 +15,23 @@
 struct replay_hold;
 struct analysis;
 
+/* What a command asks of the job. */
+enum session_step {
+    SESSION_STAY = 0, /* the ranks stay where they are: read the next command */
+    SESSION_RUN = 1,  /* ranks were released: watch them until the stopline is reached */
+    SESSION_QUIT = 2, /* end the job */
+};
+
+/* Another source of commands beside `in`: the --ui page (replayui/). wait blocks until fd
+ * (in's) is readable (SESSION_STAY), or until a command it ran released the ranks or ended
+ * the job, or a signal (SIGTERM, ^C) ends the session (SESSION_QUIT); poll answers what is
+ * pending, without blocking, while the ranks run. */
+struct session_side {
+    enum session_step (*wait)(void *arg, int fd);
+    void (*poll)(void *arg);
+    void *arg;
+};
+
 /* A stopline to go back to. */
 struct session_undo {
     uint64_t *stops;
@@ -48,6 +65,7 @@ struct replay_session {
     int an_tried;
     int hold_on_signal;
     struct teardown_watch teardown; /* a job its launcher fails to end */
+    struct session_side side;  /* the --ui page, or zeros */
 };
 
 /* Sets up s for rec (creates the control state, listening for the ranks). 0, or an exit status after a message. */
@@ -56,6 +74,9 @@ int replay_session_open(struct replay_session *s, const struct recording *rec,
 /* Parses and applies the first stopline (--stop SPEC, --before/--after, --past), before the
  * job starts. 0, or an exit status after a message. */
 int replay_session_first_stop(struct replay_session *s, const char *spec, int after, int past);
+/* Runs one command line as typed at the prompt (at most SESSION_LINE_MAX - 1 bytes); what it
+ * prints goes to out. */
+enum session_step replay_session_execute(struct replay_session *s, const char *line, FILE *out);
 /* child_spec.watch: reaches stoplines and runs the command loop; 1 ends the job. */
 int replay_session_watch(void *s);
 void replay_session_close(struct replay_session *s);

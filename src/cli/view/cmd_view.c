@@ -1,7 +1,6 @@
 /* cmd_view.c: `mpirr view DIR [-o run.html]`: the space-time diagram of a recording's event
  * history as one self-contained HTML page (docs/cli/view.md). This file owns the command
- * line, the checks on input and output, and writing the page: the compiled-in page sources
- * (view_page.h, generated from page/ by gen_page.cmake) around the data (view_data.h). */
+ * line and the checks on input and output; view_page_build.c gathers and writes the page. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +10,7 @@
 #include "diag.h"
 #include "opts.h"
 #include "out_file.h"
-#include "view_data.h"
-#include "view_page.h"
+#include "view_page_build.h"
 
 enum { OPT_OUTPUT };
 
@@ -32,13 +30,6 @@ static void default_output(const char *dir, char *buf, size_t n)
         snprintf(buf, n, "run.html");
     else
         snprintf(buf, n, "%.*s.html", (int)(len - start), dir + start);
-}
-
-static void write_page(FILE *f, const struct view_data *d, const char *dir)
-{
-    fwrite(view_page_head, 1, sizeof view_page_head, f);
-    view_write_data(f, d, dir);
-    fwrite(view_page_tail, 1, sizeof view_page_tail, f);
 }
 
 int cmd_view(int argc, char **argv)
@@ -65,24 +56,20 @@ int cmd_view(int argc, char **argv)
         out = outbuf;
     }
     struct analysis a;
-    /* happened-before first: the race analysis reads what it leaves in the messages */
-    int rc = analysis_open(dir, &a, 1, 0);
+    struct view_data d;
+    int rc = view_page_load(dir, &a, &d);
     if (rc) return rc;
     /* a failed run leaves no half page (out_file.h) */
     struct out_file of;
     if ((rc = out_file_open(&of, "view", out, OUT_FILE_STDOUT))) {
-        analysis_close(&a);
+        view_page_unload(&a, &d);
         return rc;
     }
-    struct view_data d;
-    memset(&d, 0, sizeof d);
-    rc = view_collect_events(&a, &d) || view_collect_links(&a, &d) ? CLI_EXIT_FAIL : 0;
-    if (!rc) write_page(of.f, &d, dir); /* a write error is out_file_close's to report */
+    view_page_write(of.f, &d, dir, 0); /* a write error is out_file_close's to report */
     rc = out_file_close(&of, rc);
     if (!rc)
         fprintf(stderr, "mpirr: wrote %s: %llu events, %llu messages, %llu racing receives\n", out,
                 (unsigned long long)d.events, (unsigned long long)d.nmatched, (unsigned long long)d.nraces);
-    view_data_free(&d);
-    analysis_close(&a);
+    view_page_unload(&a, &d);
     return rc;
 }

@@ -28,6 +28,9 @@ struct view_rank {
     int consecutive, clean;
     uint32_t *site_str;  /* site index -> string index + 1 (0: not looked up yet) */
     uint32_t nsite_str;
+    /* how its recording ended (view_endings.c); end_known 0: its log did not open */
+    int end_known, ending, detail, end_in_call;
+    uint64_t end_event;
 };
 
 struct view_data {
@@ -51,9 +54,13 @@ struct view_data {
 /* 0, or -1 after one line (out of memory, unreadable history). */
 int view_collect_events(struct analysis *a, struct view_data *d);
 int view_collect_links(struct analysis *a, struct view_data *d);
+/* How each rank's recording ended, from its log's tail (never fails: an unreadable log
+ * leaves the rank's ending unknown; stat reports damaged logs). Always 0. */
+int view_collect_endings(struct analysis *a, struct view_data *d);
 void view_data_free(struct view_data *d);
-/* The data as one JSON object (page/data.js decodes it); dir is shown in the stopline command. */
-void view_write_data(FILE *f, const struct view_data *d, const char *dir);
+/* The data as one JSON object (page/data.js decodes it); dir is shown in the stopline command;
+ * live: the page drives a replay session (replayui/). */
+void view_write_data(FILE *f, const struct view_data *d, const char *dir, int live);
 /* The call-site strings as {"n":N,"tpl":[[prefix,suffix,radix],...],"ids":base64} (view_strings.c). */
 void view_write_strings(FILE *f, const struct view_data *d);
 

@@ -4,6 +4,8 @@
 
 #include "call_ids.h"
 #include "json.h"
+#include "rank_ending.h"
+#include "rank_log.h"
 #include "view_data.h"
 
 /* The page's colour classes: 0 send, 1 receive (probes too), 2 wait/test, 3 collective, 4 other. */
@@ -26,9 +28,28 @@ static void write_shapes(FILE *f, const struct view_data *d)
     vbuf_free(&b);
 }
 
-void view_write_data(FILE *f, const struct view_data *d, const char *dir)
+/* ,"end":{"text":"signal 11 (SIGSEGV)","crash":true,"event":12,"inCall":true} or null. */
+static void write_ending(FILE *f, const struct view_rank *vr)
 {
-    fprintf(f, "{\"version\":1,\"dir\":");
+    fputs(",\"end\":", f);
+    if (!vr->end_known) {
+        fputs("null", f);
+        return;
+    }
+    struct rank_ending e = {.readable = 1, .ending = vr->ending, .detail = vr->detail};
+    char text[128];
+    rank_ending_text(&e, text, sizeof text);
+    fputs("{\"text\":", f);
+    json_write_string(f, text, JSON_HTML_SAFE);
+    int crash = vr->ending == MPIRR_END_SIGNAL || vr->ending == MPIRR_END_ABORT ||
+                vr->ending == MPIRR_END_EXIT;
+    fprintf(f, ",\"crash\":%s,\"event\":%" PRIu64 ",\"inCall\":%s}", crash ? "true" : "false",
+            vr->end_event, vr->end_in_call ? "true" : "false");
+}
+
+void view_write_data(FILE *f, const struct view_data *d, const char *dir, int live)
+{
+    fprintf(f, "{\"version\":1,\"live\":%s,\"dir\":", live ? "true" : "false");
     json_write_string(f, dir, JSON_HTML_SAFE);
     fprintf(f, ",\"nranks\":%d,\"tickNs\":%" PRIu64 ",\"startRealtimeNs\":%" PRIu64
                ",\"events\":%" PRIu64 ",\n\"calls\":[",
@@ -60,6 +81,7 @@ void view_write_data(FILE *f, const struct view_data *d, const char *dir)
         vbuf_base64(&vr->sh, f);
         fputs(",\"si\":", f);
         vbuf_base64(&vr->si, f);
+        write_ending(f, vr);
         fputc('}', f);
     }
     fprintf(f, "],\n\"nmsgs\":%" PRIu64 ",\"matched\":%" PRIu64 ",\"msgs\":", d->nmsgs, d->nmatched);

@@ -63,7 +63,7 @@ function decodeRank(r) {
     evmap = new Map();
     for (let j = 0; j < n; j++) evmap.set(evnum[j], j);
   }
-  return { n, first: r.first, last: r.last, clean: r.clean, start, end, shape, site, evnum, evmap };
+  return { n, first: r.first, last: r.last, clean: r.clean, ending: r.end || null, start, end, shape, site, evnum, evmap };
 }
 
 // Call-site strings come as templates and numbers (src/cli/view/view_strings.c); a string is
@@ -86,7 +86,7 @@ function decodeStrings(S) {
 }
 
 function decodeData(raw) {
-  const D = { dir: raw.dir, nranks: raw.nranks, tickNs: raw.tickNs, events: raw.events,
+  const D = { live: !!raw.live, dir: raw.dir, nranks: raw.nranks, tickNs: raw.tickNs, events: raw.events,
     startRealtimeNs: raw.startRealtimeNs, strings: decodeStrings(raw.strings) };
   D.callName = new Map();
   D.callKind = new Map();

@@ -88,6 +88,7 @@ function showDetails() {
   const line = el('div', undefined, 'cmd');
   line.append(cmd, copy);
   box.append(line);
+  if (D.live) box.append(liveStopButton(q, ev));
   const f = V.front;
   box.append(el('h3', 'frontiers just before it'));
   const ft = el('table', undefined, 'front');

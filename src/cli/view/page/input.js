@@ -1,6 +1,6 @@
 // input.js: zoom and pan with the wheel (zoom at the pointer; shift or a horizontal wheel
 // pans), drag to pan, click to select, and keys: arrows or a/d pan, +/- or w/s zoom, 0 or
-// Home fits, l switches logical time, n steps to the next search match, Escape clears the
+// Home fits (c: back to the communication), l switches logical time, n steps to the next search match, Escape clears the
 // selection, / goes to the search box. Every change asks for one frame (requestDraw).
 'use strict';
 
@@ -51,7 +51,7 @@ function installInput() {
     c.style.cursor = '';
     if (!d || d.moved) return;
     const r = c.getBoundingClientRect(), hit = eventAt(e.clientX - r.left, e.clientY - r.top);
-    if (hit) selectEvent(hit.q, hit.i); else clearSelection();
+    if (hit) { selectEvent(hit.q, hit.i); centerOn(hit.q, hit.i); } else clearSelection();
   });
   document.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement) {
@@ -64,6 +64,7 @@ function installInput() {
       ArrowUp: () => zoomAt(LEFT + w / 2, 1.5), '+': () => zoomAt(LEFT + w / 2, 1.5), '=': () => zoomAt(LEFT + w / 2, 1.5),
       w: () => zoomAt(LEFT + w / 2, 1.5), ArrowDown: () => zoomAt(LEFT + w / 2, 1 / 1.5), '-': () => zoomAt(LEFT + w / 2, 1 / 1.5),
       s: () => zoomAt(LEFT + w / 2, 1 / 1.5), Home: () => { fit(); requestDraw(); }, 0: () => { fit(); requestDraw(); },
+      c: () => { fitCommunication(); requestDraw(); },
       l: () => setLogical(!V.logical), n: () => nextMatch(), Escape: () => clearSelection(),
       '/': () => document.getElementById('search').focus(),
     };

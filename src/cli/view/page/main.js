@@ -1,7 +1,8 @@
 // main.js: last of the page's scripts: decodes the data block, lays out the canvas, draws the
-// first frame and installs the input handlers; in the URL's fragment, logical=1 starts in
-// logical time, select=R:E selects a call, search=TEXT searches, test=... runs a scripted
-// test (testhook.js).
+// first frame (zoomed on the communication) and installs the input handlers; in the URL's
+// fragment, logical=1 starts in logical time, select=R:E selects a call and pans and zooms to
+// it (also when the fragment changes), search=TEXT searches, test=... runs a scripted test
+// (testhook.js). A live page (`mpirr replay --ui`) starts its session panel (live.js).
 'use strict';
 
 function legend() {
@@ -13,6 +14,11 @@ function legend() {
   });
   const r = el('span', 'racing receive', 'key race');
   box.append(r);
+}
+
+function selectFromHash(spec) {
+  const sel = /^(\d+):(\d+)$/.exec(spec.get('select') || '');
+  if (sel && mpirrView.click(+sel[1], +sel[2])) { centerOn(V.sel.q, V.sel.i); frameNow(); }
 }
 
 function init() {
@@ -27,7 +33,7 @@ function init() {
   V.canvas = document.getElementById('canvas');
   V.ctx = V.canvas.getContext('2d', { willReadFrequently: false });
   resize();
-  fit();
+  fitCommunication();
   draw();
   V.ctx.getImageData(0, 0, 1, 1);
   V.firstFrameMs = performance.now();
@@ -40,9 +46,10 @@ function init() {
   installInput();
   const spec = new URLSearchParams(location.hash.slice(1));
   if (spec.get('logical') === '1') setLogical(true);
-  const sel = /^(\d+):(\d+)$/.exec(spec.get('select') || '');
-  if (sel) mpirrView.click(+sel[1], +sel[2]);
+  selectFromHash(spec);
+  window.addEventListener('hashchange', () => selectFromHash(new URLSearchParams(location.hash.slice(1))));
   if (spec.get('search')) { document.getElementById('search').value = spec.get('search'); mpirrView.search(spec.get('search')); }
+  if (D.live) startLive();
   mpirrView.ready = true;
   if (spec.get('test')) runTests(spec);
 }

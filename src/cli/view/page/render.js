@@ -16,9 +16,10 @@ const V = {
   firstFrameMs: null, drawPending: false, agg: null, bundle: null, buf: null,
 };
 
+// the lanes share the window's height (at least 3 px each: many ranks scroll off instead)
 function lanes() {
   const N = V.D.nranks;
-  const h = Math.max(3, Math.min(80, (V.H - TOP - 6) / N));
+  const h = Math.max(3, (V.H - TOP - 6) / N);
   return { h, box: Math.max(2, Math.round(h * 0.66)) };
 }
 function laneTop(q) { return TOP + 2 + q * lanes().h; }
@@ -51,6 +52,32 @@ function fit() {
   const s = timeSpan();
   V.scale = (V.W - LEFT - 16) / (s.hi - s.lo);
   V.t0 = s.lo - 4 / V.scale;
+}
+
+// The communication: from the first send, receive, wait or collective after MPI_Init to the
+// last before MPI_Finalize, over all ranks (MPI_Init often takes most of a short run); null if
+// there is none. Kind classes as in view_write.c: 0-3 communicate, 4 other.
+function commSpan() {
+  let lo = Infinity, hi = -Infinity;
+  const D = V.D;
+  for (let q = 0; q < D.nranks; q++) {
+    const R = D.ranks[q], b = beginOf(q), e = endOf(q), comm = (i) => D.shapeKind[R.shape[i]] < 4;
+    let i = 0, j = R.n - 1;
+    while (i < R.n && !comm(i)) i++;
+    while (j > i && !comm(j)) j--;
+    if (i < R.n) { lo = Math.min(lo, b[i]); hi = Math.max(hi, e[j]); }
+  }
+  return lo === Infinity ? null : { lo, hi: Math.max(hi, lo + 1) };
+}
+
+// The first view: the communication with a margin of a twentieth on each side, else all.
+function fitCommunication() {
+  fit();
+  const c = commSpan(), s = timeSpan();
+  if (!c || c.hi - c.lo >= 0.9 * (s.hi - s.lo)) return;
+  const pad = (c.hi - c.lo) / 20;
+  V.scale = (V.W - LEFT - 16) / (c.hi - c.lo + 2 * pad);
+  V.t0 = c.lo - pad;
 }
 
 function resize() {
@@ -385,6 +412,29 @@ function drawSelection(ctx, L) {
   ctx.strokeRect(x0 - 2, y - 2, Math.max(4, x1 - x0 + 4), L.box + 4);
 }
 
+// A rank whose recording ended in a crash (signal, MPI_Abort, exit without MPI_Finalize): a red
+// cross after its last call and the ending in words; a run cut off elsewhere gets it in grey.
+function drawEndings(ctx, L) {
+  const D = V.D;
+  let marks = 0;
+  for (let q = 0; q < D.nranks; q++) {
+    const R = D.ranks[q], end = R.ending;
+    if (!end || !R.n || end.text === 'finalized') continue;
+    const k = end.event ? evIndex(R, end.event) : -1, i = k >= 0 ? k : R.n - 1;
+    const x = X(end.inCall ? (beginOf(q)[i] + endOf(q)[i]) / 2 : endOf(q)[i]) + 2, y = laneMid(q), r = Math.min(7, L.h / 3);
+    if (x < LEFT - r || x > V.W + r) continue;
+    ctx.strokeStyle = ctx.fillStyle = end.crash ? '#d7301f' : '#777';
+    ctx.lineWidth = 2.5;
+    ctx.beginPath();
+    ctx.moveTo(x - r, y - r); ctx.lineTo(x + r, y + r); ctx.moveTo(x + r, y - r); ctx.lineTo(x - r, y + r);
+    ctx.stroke();
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.fillText(end.text, x + r + 4, y + 4);
+    marks++;
+  }
+  return marks;
+}
+
 function niceStep(raw) {
   const p = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / p;
   return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
@@ -446,12 +496,14 @@ function draw() {
   drawRaces(ctx, L, false);
   lap('races');
   drawSelection(ctx, L);
+  const endMarks = drawEndings(ctx, L);
+  if (V.liveDraw) V.liveDraw(ctx, L);
   drawAxis(ctx, L);
   lap('rest');
   V.layerMs = lt;
   V.counts = { events: V.D.events, visibleEvents: bx.visible, boxes: bx.boxes, columns: bx.columns,
     arrows: V.D.arrows.length, arrowsDrawn: ar.drawn, arrowLines: ar.lines, racing: V.D.nraces,
-    racingDrawn: rc.racing, candidateArrowsDrawn: rc.dashed, bands, matchesDrawn: marked };
+    racingDrawn: rc.racing, candidateArrowsDrawn: rc.dashed, bands, matchesDrawn: marked, endMarks };
   const ms = performance.now() - t;
   V.frameTimes.push(ms);
   if (V.frameTimes.length > 600) V.frameTimes.shift();

@@ -64,8 +64,10 @@ function nextMatch() {
 
 function centerOn(q, i) {
   const b = beginOf(q)[i], e = endOf(q)[i], mid = (b + e) / 2;
-  // zoom in until the call is a few pixels wide, at most a thousandfold at once
+  // zoom in until the call is a few pixels wide, at most a thousandfold at once; out until it fits
+  const w = V.W - LEFT;
   if ((e - b) * V.scale < 8) V.scale = Math.min(8 / Math.max(e - b, 1e-9), V.scale * 1000);
+  else if ((e - b) * V.scale > 0.8 * w) V.scale = 0.8 * w / (e - b);
   V.t0 = mid - (V.W - LEFT) / 2 / V.scale;
   requestDraw();
 }

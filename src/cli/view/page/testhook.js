@@ -1,7 +1,7 @@
 // testhook.js: window.mpirrView, the page's interface for tests (tests/view/): readiness,
 // counts of what the last frame drew, click(rank, event) with the frontier it shows,
 // synchronous frames with their times, and scripted runs chosen by the URL's fragment
-// (#test=basic, #test=frontier&at=R:E,R:E..., #test=perf) whose result is written as JSON
+// (#test=basic, #test=frontier&at=R:E,R:E..., #test=perf, each with the view as loaded) whose result is written as JSON
 // into <pre id=test-result> for `chromium --dump-dom`. They run during page load, so no
 // timer or sleep is involved and performance.now() is real time.
 'use strict';
@@ -95,8 +95,23 @@ function interactionChecks(D) {
   return out;
 }
 
+// The view as loaded: the time span shown and the communication's (render.js commSpan), the
+// selected call's pixels (#select=R:E), whether the lanes fill the canvas, the crash marks.
+function loadedView() {
+  const D = V.D, c = commSpan(), s = timeSpan(), L = lanes();
+  const out = { shown: { lo: T(LEFT), hi: T(V.W) }, comm: c, all: s, laneH: L.h, H: V.H,
+    lanesBottom: laneTop(D.nranks - 1) + L.h, endMarks: V.counts.endMarks,
+    endings: D.ranks.map((R) => R.ending) };
+  if (V.sel) {
+    const { q, i } = V.sel;
+    out.selected = { rank: q, event: evNumber(D.ranks[q], i), x0: X(beginOf(q)[i]), x1: X(endOf(q)[i]), W: V.W };
+  }
+  return out;
+}
+
 function runTests(spec) {
   const D = V.D, res = { test: spec.get('test'), firstFrameMs: V.firstFrameMs, timing: V.timing };
+  res.loaded = loadedView();
   if (spec.get('test') === 'basic') {
     mpirrView.fit();
     res.countsAtFit = Object.assign({}, V.counts);
