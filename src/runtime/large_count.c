@@ -94,6 +94,20 @@ LARGE(MPI_Sendrecv_replace, (void *buf, MPI_Count count, MPI_Datatype datatype, 
                              MPI_Status *status),
       FITS(count), (buf, (int)count, datatype, dest, sendtag, source, recvtag, comm, status),
       (buf, count, datatype, dest, sendtag, source, recvtag, comm, status))
+LARGE(MPI_Isendrecv, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                      MPI_Request *request),
+      FITS(sendcount) && FITS(recvcount),
+      (sendbuf, (int)sendcount, sendtype, dest, sendtag, recvbuf, (int)recvcount, recvtype,
+       source, recvtag, comm, request),
+      (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+       recvtag, comm, request))
+LARGE(MPI_Isendrecv_replace, (void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                              int sendtag, int source, int recvtag, MPI_Comm comm,
+                              MPI_Request *request),
+      FITS(count), (buf, (int)count, datatype, dest, sendtag, source, recvtag, comm, request),
+      (buf, count, datatype, dest, sendtag, source, recvtag, comm, request))
 
 /* one-sided: a window whose displacement unit fits gets its turn windows and event-history id,
  * and accumulates whose counts fit take their turns, on the int call's path (src/runtime/rma/) */
