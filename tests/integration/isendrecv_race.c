@@ -1,15 +1,13 @@
-/* isendrecv_race.c: MPI-4's MPI_Isendrecv with racing MPI_ANY_SOURCE receives
- * (issue 32). Each round every rank posts two exchanges with the same receive (any source, one
- * tag, the round's): the first sends (rank, round) to rank+1, the second to rank+2; the messages of
- * rank-1 and rank-2 race for the first posted receive. The first exchange completes with
- * MPI_Wait, the second with a loop of MPI_Test. Built with REPLACE 1 (isendrecv_replace.c):
- * MPI_Isendrecv_replace, each buffer
- * holding the message sent then the message received. Rank 0 prints the digest of which
- * sender each exchange of every rank received from (nondeterministic), and how many statuses
- * named the payload's sender with its tag and MPI_Get_count 2 (MPICH 4.0.2's own
- * MPI_Isendrecv leaves statuses unset; mpirr's say what was received). Built against an MPI-3
- * library (Open MPI
- * 4.1) it only says so and fails. */
+/* isendrecv_race.c: MPI-4's MPI_Isendrecv with racing MPI_ANY_SOURCE receives (issue 32).
+ * Each round every rank posts two exchanges with the same receive (any source, the round's
+ * tag): the first sends (rank, round) to rank+1, the second to rank+2; the messages of rank-1
+ * and rank-2 race for the first posted receive. The first exchange completes with MPI_Wait,
+ * the second with a loop of MPI_Test. Built with REPLACE 1 (isendrecv_replace.c):
+ * MPI_Isendrecv_replace, each buffer holding the message sent, then the message received.
+ * Rank 0 prints the digest of which sender each exchange of every rank received from
+ * (nondeterministic), and how many statuses named the payload's sender with its tag and
+ * MPI_Get_count 2 (MPICH 4.0.2's own MPI_Isendrecv leaves statuses unset; mpirr's say what was
+ * received). Built against an MPI-3 library (Open MPI 4.1) it only says so and fails. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
