@@ -3,8 +3,8 @@
  * (MPI_Start, MPI_Pready per partition, MPI_Wait); before its MPI_Wait the receiver asks
  * MPI_Parrived once whether the last partition arrived (an answer mpirr does not replay: the
  * verdict names the call; the program does not use it). A partitioned channel has a fixed
- * peer: deterministic. Rank 0 prints the digest of what every rank received. Built against
- * an MPI-3 library (Open MPI 4.1) it only says so and fails. */
+ * peer: deterministic. Rank 0 prints the xor of every rank's digest of what it received.
+ * Built against an MPI-3 library (Open MPI 4.1) it only says so and fails. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@ int main(int argc, char **argv)
     int rank, n;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
-    if (n % 2 || n > 64) MPI_Abort(MPI_COMM_WORLD, 2);
+    if (n % 2) MPI_Abort(MPI_COMM_WORLD, 2);
     int buf[PARTS * PER];
     MPI_Request req;
     int sender = rank % 2 == 0;
@@ -43,13 +43,9 @@ int main(int argc, char **argv)
         }
     }
     MPI_Request_free(&req);
-    uint64_t all[64];
-    MPI_Gather(&h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-        uint64_t d = 14695981039346656037ull;
-        for (int r = 0; r < n; r++) d = (d ^ all[r]) * 1099511628211ull;
-        printf("digest %016llx\n", (unsigned long long)d);
-    }
+    uint64_t d = 0;
+    MPI_Reduce(&h, &d, 1, MPI_UINT64_T, MPI_BXOR, 0, MPI_COMM_WORLD);
+    if (rank == 0) printf("digest %016llx\n", (unsigned long long)d);
     MPI_Finalize();
     return 0;
 #else
