@@ -47,11 +47,13 @@ CLASSES = [
     # point-to-point with large counts: must go through the message layer (races mode sends a
     # header with every message, replay forces wildcard matches): large_count.c
     (r"^MPI_(Send|Bsend|Ssend|Rsend|Isend|Ibsend|Issend|Irsend|Recv|Irecv|Mrecv|Imrecv|"
-     r"Send_init|Bsend_init|Ssend_init|Rsend_init|Recv_init|Sendrecv|Sendrecv_replace)_c$",
+     r"Send_init|Bsend_init|Ssend_init|Rsend_init|Recv_init|Sendrecv|Sendrecv_replace|"
+     r"Isendrecv|Isendrecv_replace)_c$",
      "SPECIAL", "large-count point-to-point: the int call's own path when the count fits "
                 "(recorded and replayed), else not replayed (large_count.c)"),
-    (r"^MPI_Isendrecv(_replace)?(_c)?$", "UNREPLAYED",
-     "the source a wildcard matched"),
+    (r"^MPI_Isendrecv(_replace)?$", "SPECIAL",
+     "nonblocking exchange: an Irecv and an Isend of the message layer behind one request "
+     "(recorded and replayed as MPI_Irecv and MPI_Isend are; isendrecv.c)"),
     (r"^MPI_Parrived$", "UNREPLAYED", "whether a partition had arrived"),
     # one-sided with large counts: window creation must make the window's turn windows and
     # accumulates must take their turns (src/runtime/rma/), so the int call's own path when
@@ -175,11 +177,11 @@ def hand_shapes():
 
 def event_shape(name, cat, how, params):
     """What the event history records: for a large-count point-to-point call the shape of its
-    int call (the same parameter names); else the communicator, and the request of a
+    hand-written int call (the same parameter names); else the communicator, and the request of a
     nonblocking collective (like the hand-written MPI_Ibarrier row), so that its completion is
     matched."""
-    if how == "SPECIAL" and name.endswith("_c"):
-        return hand_shapes()[name[:-2]]
+    if how == "SPECIAL" and name.endswith("_c") and name[:-2] in hand_shapes():
+        return hand_shapes()[name[:-2]]  # (MPI_Isendrecv_c: its int call is generated too)
     names = param_names(params) or []
     comm = next((n for n, p in zip(names, params.split(",")) if re.match(r"\s*MPI_Comm\s+\w+$", p)), None)
     if cat == "ICOLL" and comm and names and names[-1] == "request" and "MPI_Request *request" in params:

@@ -110,6 +110,10 @@ static int tracked_completed(const mpirr_call *c, tracked_request *e, MPI_Reques
                        e->replay_cancelled ? "cancelled" : "completed",
                        cancelled ? "cancelled" : "completed");
     }
+    if (e->flags & TRACK_EXCHANGE) { /* an MPI_Isendrecv: complete once its send half is */
+        int sent = mpirr_exchange_done(e);
+        if (raised == MPI_SUCCESS) raised = sent;
+    }
     mpirr_lock();
     if (e->flags & TRACK_PERSISTENT) e->flags &= ~(unsigned)(TRACK_ACTIVE | TRACK_CANCELLED);
     else mpirr_track_done(handle, e);

@@ -81,19 +81,25 @@ LARGE(MPI_Imrecv, (void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Messag
                    MPI_Request *request),
       FITS(count), (buf, (int)count, datatype, message, request),
       (buf, count, datatype, message, request))
-LARGE(MPI_Sendrecv, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                     int source, int recvtag, MPI_Comm comm, MPI_Status *status),
-      FITS(sendcount) && FITS(recvcount),
-      (sendbuf, (int)sendcount, sendtype, dest, sendtag, recvbuf, (int)recvcount, recvtype,
-       source, recvtag, comm, status),
-      (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
-       recvtag, comm, status))
-LARGE(MPI_Sendrecv_replace, (void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                             int sendtag, int source, int recvtag, MPI_Comm comm,
-                             MPI_Status *status),
-      FITS(count), (buf, (int)count, datatype, dest, sendtag, source, recvtag, comm, status),
-      (buf, count, datatype, dest, sendtag, source, recvtag, comm, status))
+/* exchanges: MPI_Sendrecv(_replace) end with a status, MPI_Isendrecv(_replace) a request */
+#define SENDRECV(name, last_param, last)                                                       \
+    LARGE(name, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,    \
+                 int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,       \
+                 int source, int recvtag, MPI_Comm comm, last_param),                          \
+          FITS(sendcount) && FITS(recvcount),                                                  \
+          (sendbuf, (int)sendcount, sendtype, dest, sendtag, recvbuf, (int)recvcount,          \
+           recvtype, source, recvtag, comm, last),                                             \
+          (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,  \
+           recvtag, comm, last))
+#define SENDRECV_REPLACE(name, last_param, last)                                               \
+    LARGE(name, (void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,     \
+                 int source, int recvtag, MPI_Comm comm, last_param),                          \
+          FITS(count), (buf, (int)count, datatype, dest, sendtag, source, recvtag, comm, last), \
+          (buf, count, datatype, dest, sendtag, source, recvtag, comm, last))
+SENDRECV(MPI_Sendrecv, MPI_Status *status, status)
+SENDRECV_REPLACE(MPI_Sendrecv_replace, MPI_Status *status, status)
+SENDRECV(MPI_Isendrecv, MPI_Request *request, request)
+SENDRECV_REPLACE(MPI_Isendrecv_replace, MPI_Request *request, request)
 
 /* one-sided: a window whose displacement unit fits gets its turn windows and event-history id,
  * and accumulates whose counts fit take their turns, on the int call's path (src/runtime/rma/) */

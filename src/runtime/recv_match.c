@@ -301,8 +301,9 @@ static int irecv_races(const mpirr_call *c, void *buf, int count, MPI_Datatype d
     return rc;
 }
 
-static int irecv(const mpirr_call *c, void *buf, int count, MPI_Datatype datatype, int source,
-                 int tag, MPI_Comm comm, MPI_Request *request)
+MPIRR_ALSO_FORWARDED
+int mpirr_irecv_post(const mpirr_call *c, void *buf, int count, MPI_Datatype datatype,
+                     int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
     if (mpirr_piggybacking()) return irecv_races(c, buf, count, datatype, source, tag, comm, request);
     if (!mpirr_is_wildcard(source, tag)) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
@@ -315,7 +316,7 @@ static int irecv(const mpirr_call *c, void *buf, int count, MPI_Datatype datatyp
         tracked_request *e = mpirr_track_add(*request);
         e->flags = TRACK_WILDCARD;
         e->post_event = c->event;
-        e->post_call = MPIRR_ID_MPI_Irecv;
+        e->post_call = c->id;
         e->replay_cancelled = verdict;
         e->race_id = -1;
         mpirr_unlock();
@@ -328,7 +329,7 @@ int mpirr_MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int
                     MPI_Comm comm, MPI_Request *request)
 {
     MPIRR_BEGIN(MPI_Irecv);
-    int rc = irecv(&call_, buf, count, datatype, source, tag, comm, request);
+    int rc = mpirr_irecv_post(&call_, buf, count, datatype, source, tag, comm, request);
     mpirr_threaded_posted(); /* MPI_THREAD_MULTIPLE: the next call may post now */
     return rc;
 }

@@ -23,6 +23,7 @@ static tracked_request *entry_at(const uint64_t *v) { return v ? (tracked_reques
  * freed while active gives up its storage first: mpirr_wire_abandon). */
 static void entry_free(tracked_request *e)
 {
+    if (e && (e->flags & TRACK_EXCHANGE)) mpirr_exchange_abandon(e);
     if (e && e->owns_type) PMPI_Type_free(&e->type);
     if (e) mpirr_wire_release(&e->wire);
     free(e);

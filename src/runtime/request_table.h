@@ -25,6 +25,7 @@ enum {
     TRACK_HEADER = 32,    /* races mode: a receive whose message carries a header */
     TRACK_WIRE_SEND = 64, /* races mode: a nonblocking send still using its wire's heap */
     TRACK_COMM_NEW = 128, /* races mode: an MPI_Comm_idup whose communicator gets a shadow */
+    TRACK_EXCHANGE = 256, /* the receive half of an MPI_Isendrecv: its send half completes with it */
 };
 
 typedef struct tracked_request {
@@ -47,6 +48,10 @@ typedef struct tracked_request {
      * and its registry entry, adopted at completion (comm_calls.c) */
     MPI_Comm *newcomm;
     mpirr_comm_info *made;
+    /* TRACK_EXCHANGE: the send half the program never sees (isendrecv.c), and the storage
+     * it uses until it completes (its wire's heap, MPI_Isendrecv_replace's packed copy) */
+    MPI_Request exchange_send;
+    void *exchange_heap[2];
     /* Replaced in the table while a completion call still held it (its handle was reused):
      * linked in the orphans until that call is done with it (mpirr_track_done). */
     int orphaned;
@@ -73,6 +78,11 @@ void mpirr_track_done(MPI_Request req, tracked_request *e);
 void mpirr_track_rekey(MPI_Request from, MPI_Request to);
 void mpirr_requests_reset(void);
 
+/* isendrecv.c: the receive half of the MPI_Isendrecv tracked by e completed: waits for its
+ * send half (its code); or the program freed the request (or the run ends): the send half is
+ * freed and completes on its own. The caller holds the runtime lock for the latter only. */
+int mpirr_exchange_done(tracked_request *e);
+void mpirr_exchange_abandon(tracked_request *e);
 /* send_calls.c: a tracked persistent send was started. */
 void mpirr_send_started(tracked_request *e);
 /* comm_calls.c: the tracked MPI_Comm_idup request found at handle completed with rc (its

@@ -38,4 +38,10 @@ int mpirr_replay_post_args(uint64_t event, uint32_t sub, int *source, int *tag, 
 int mpirr_race_entry_for(const mpirr_call *c, uint32_t sub, int source, int tag, MPI_Comm comm,
                          int *log_now);
 
+/* Posts a nonblocking receive as MPI_Irecv does, for the call c (its records carry c's id):
+ * races mode's slot and race entry, sources mode's forced or logged wildcard (recv_match.c;
+ * MPI_Isendrecv's receive half too). */
+int mpirr_irecv_post(const mpirr_call *c, void *buf, int count, MPI_Datatype datatype,
+                     int source, int tag, MPI_Comm comm, MPI_Request *request);
+
 #endif
