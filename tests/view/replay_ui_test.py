@@ -229,10 +229,15 @@ def main():
               % (browser.eval("mpirrView.live.lastPrint"), browser.eval("mpirrView.live.lastOutput")))
 
         # click rank 1's call F (with the mouse, at its pixels), then "stop here"
-        # (a call a few events ahead that its neighbours do not hide at the zoom it gets)
+        # (a call that its neighbours do not hide at the zoom it gets, a few events ahead, else
+        # from the start when rank 1 is near its end at the frontier: the recorded orders decide;
+        # never its last two calls, so that the step below stays inside its recording)
         F, x, y = browser.eval("""(() => {
-            const R = V.D.ranks[1], r = V.canvas.getBoundingClientRect();
-            for (let i = evIndex(R, %d) + 2; i < R.n; i++) {
+            const R = V.D.ranks[1], r = V.canvas.getBoundingClientRect(), ahead = evIndex(R, %d) + 2;
+            const order = [];
+            for (let i = ahead; i < R.n - 2; i++) order.push(i);
+            for (let i = 2; i < Math.min(ahead, R.n - 2); i++) order.push(i);
+            for (const i of order) {
               centerOn(1, i); frameNow();
               const x = Math.round(r.left + (X(beginOf(1)[i]) + X(endOf(1)[i])) / 2) - r.left, y = laneMid(1);
               const hits = [x - 1, x, x + 1].map((px) => eventAt(px, y));
