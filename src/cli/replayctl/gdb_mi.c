@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -164,6 +165,32 @@ int gdb_mi_quote(const char *s, char *out, size_t n)
 
 /* ---- the process ---- */
 
+/* Writes all of buf to gdb. A gdb that died makes the write fail with EPIPE: SIGPIPE is
+ * blocked meanwhile and a pending one taken, so mpirr's own disposition stays as it is. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+    sigset_t pipe_only, old;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+    int rc = 0;
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(fd, buf + off, len - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            rc = -1;
+            break;
+        }
+        off += (size_t)w;
+    }
+    if (rc != 0 && errno == EPIPE) {
+        struct timespec none = {0, 0};
+        sigtimedwait(&pipe_only, NULL, &none);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
 int gdb_mi_spawn(struct gdb_mi *g, const char *gdb, const char *extension, char *err, size_t n)
 {
     memset(g, 0, sizeof *g);
@@ -213,15 +240,13 @@ int gdb_mi_spawn(struct gdb_mi *g, const char *gdb, const char *extension, char 
     g->to_gdb = in[1];
     g->from_gdb = out[0];
     fcntl(g->from_gdb, F_SETFL, fcntl(g->from_gdb, F_GETFL) | O_NONBLOCK);
-    signal(SIGPIPE, SIG_IGN); /* a gdb that died: its pipe's EPIPE says so */
     static const char *const setup =
         "-gdb-set mi-async on\n"
         "-gdb-set pagination off\n"
         "-gdb-set confirm off\n"
         "-gdb-set width 0\n"
         "-interpreter-exec console \"handle all nostop noprint pass\"\n";
-    size_t len = strlen(setup);
-    if (write(g->to_gdb, setup, len) != (ssize_t)len) {
+    if (write_all(g->to_gdb, setup, strlen(setup))) {
         snprintf(err, n, "cannot talk to gdb: %s", strerror(errno));
         gdb_mi_close(g);
         return -1;
@@ -258,12 +283,7 @@ int gdb_mi_start(struct gdb_mi *g, int stops, const char *fmt, ...)
     va_end(ap);
     if (len < 0 || len >= (int)sizeof line - 1) return -1;
     line[len++] = '\n';
-    for (int off = 0; off < len;) {
-        ssize_t w = write(g->to_gdb, line + off, (size_t)(len - off));
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return -1;
-        off += (int)w;
-    }
+    if (write_all(g->to_gdb, line, (size_t)len)) return -1;
     g->want_result = 1;
     g->want_stop = stops;
     return 0;
@@ -440,7 +460,7 @@ void gdb_mi_close(struct gdb_mi *g)
 {
     if (g->pid > 0) {
         static const char quit[] = "-gdb-exit\n";
-        if (write(g->to_gdb, quit, sizeof quit - 1) < 0) { /* gone already: reaped below */ }
+        write_all(g->to_gdb, quit, sizeof quit - 1); /* gone already: reaped below */
         close(g->to_gdb);
         double until = mono_seconds() + 1.0;
         int st;
