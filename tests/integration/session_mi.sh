@@ -41,8 +41,8 @@ export MPIRR_TEST_TAG=session_mi_$$
 left_behind() {
     local p
     for p in /proc/[0-9]*; do
-        tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "MPIRR_TEST_TAG=$MPIRR_TEST_TAG" &&
-            echo "${p#/proc/} $(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)"
+        tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "MPIRR_TEST_TAG=$MPIRR_TEST_TAG" &&
+            echo "${p#/proc/} $(tr '\0' ' ' 2>/dev/null <"$p/cmdline")"
     done
 }
 # mi NAME OPTIONS... <<< COMMANDS: a session that must end with status 0, leaving nothing
