@@ -13,7 +13,8 @@
 #     barrier and the stopline holds it there (where: before its MPI_Barrier event); continue
 #     ends as recorded;
 #  3. a breakpoint survives `undo` (its gdb re-attaches to the rank's new process);
-#  4. bad rank sets and missing words: one line each, the session goes on;
+#  4. `watch 0,2 settled_total` stops both ranks where they change it; `delete 0 1`;
+#  5. bad rank sets and missing words: one line each, the session goes on;
 # and after each session no process of it is left (gdb, rank), and no rank was waited for as
 # traced by a user's debugger.
 . "$(dirname "$0")/lib.sh"
@@ -89,6 +90,7 @@ break 0-1 debug_ranks.c:$SETTLE
 gdb 1 -batch -ex "echo @gdb\n"
 continue
 print 0,1 value
+step 0
 bt 0
 next 0
 print 0 doubled
@@ -109,6 +111,7 @@ for r in 0 1; do
 done
 [ "$(after_cmd break 'print 0,1 value')" = "rank 0  value = 100
 rank 1  value = 201" ] || { cat "$TMP/break.out" >&2; fail "print 0,1 value: not 100 and 201"; }
+has break "mpirr: rank 0 is stopped at breakpoint 1, debug_ranks.c:$SETTLE (settle) by its gdb, between events: \`next 0\` steps its lines, \`continue\` lets it run" "step of a rank at a breakpoint"
 has break "rank 0  settle (debug_ranks.c:$SETTLE) <- main (debug_ranks.c:$CALL_SETTLE)" "bt 0 at the breakpoint"
 [ "$(after_cmd break 'next 0' | head -1)" = "rank 0 stopped at debug_ranks.c:$((SETTLE + 1)) (settle)" ] ||
     { cat "$TMP/break.out" >&2; fail "next 0: not at the next line of settle"; }
@@ -133,7 +136,29 @@ EOF
     { cat "$TMP/undo.out" >&2; fail "the breakpoint did not stop rank 1 again after undo"; }
 echo "ok: a breakpoint survives undo"
 
-# 4. bad input: one line each, the session goes on
+# 4. watchpoints on a set, delete in one rank
+mi watch --stop 1:"$E" --past "$REC" <<EOF
+watch 0,2 settled_total
+continue
+print 0,2 settled_total
+delete 0 1
+info breakpoints
+continue
+EOF
+for r in 0 2; do
+    grep -q "^rank $r stopped at watchpoint 1, debug_ranks.c:[0-9]* (settle)$" "$TMP/watch.out" ||
+        { cat "$TMP/watch.out" >&2; fail "watch 0,2: rank $r did not stop at its watchpoint"; }
+done
+[ "$(after_cmd watch 'print 0,2 settled_total')" = "rank 0  settled_total = 200
+rank 2  settled_total = 204" ] || { cat "$TMP/watch.out" >&2; fail "print 0,2 settled_total: not 200 and 204"; }
+has watch "rank 0  No breakpoints or watchpoints." "delete 0 1: rank 0 still has its watchpoint"
+after_cmd watch 'info breakpoints' | grep -q '^rank 2  1 .*watchpoint .*settled_total' ||
+    { cat "$TMP/watch.out" >&2; fail "delete 0 1 removed rank 2's watchpoint"; }
+grep -q '^mpirr: replay finished as recorded' "$TMP/watch.out" "$TMP/watch.err" ||
+    { cat "$TMP/watch.out" "$TMP/watch.err" >&2; fail "after the watchpoints the replay did not end as recorded"; }
+echo "ok: watch 0,2: both stopped, values 200 and 204; delete in rank 0 only"
+
+# 5. bad input: one line each, the session goes on
 mi bad --stop 1:"$E" "$REC" <<EOF
 print 9 x
 bt 2-1

@@ -404,6 +404,11 @@ static enum session_step cmd_step(struct replay_session *s, int argc, char **arg
     }
     mpirr_ctl_slot sl;
     replay_control_read(&s->control, rank, &sl);
+    if (rank_gdbs_held(s->gdbs, rank)) {
+        fprintf(out, "mpirr: rank %d is stopped at %s by its gdb, between events: `next %d` steps "
+                     "its lines, `continue` lets it run\n", rank, rank_gdbs_held(s->gdbs, rank), rank);
+        return SESSION_STAY;
+    }
     if (sl.state != MPIRR_CTL_HELD &&
         replay_control_view(&s->control, rank, s->stall_s) == RANK_BLOCKED) {
         fprintf(out, "mpirr: rank %d is not held at a stopline, it cannot step: it is blocked in "
