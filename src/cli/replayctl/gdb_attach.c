@@ -32,9 +32,7 @@ enum { MAX_GDB_ARGS = 256, POLL_MS = 100, REQUEST_TIMEOUT_S = 5 };
 
 /* ---- finding what to run ---- */
 
-/* The extension next to the executable: <bin>/../share/mpirr/ in the build tree and in an
- * install (runtime_lib.c does the same for the runtime). 0, or -1 with the path tried. */
-static int extension_path(char *out, size_t n)
+int gdb_extension_path(char *out, size_t n)
 {
     char self[PATH_MAX], path[PATH_MAX + 64];
     if (path_self_dir(self, sizeof self) != 0) {
@@ -386,7 +384,7 @@ int gdb_attach(const struct gdb_link *s, int rank, const char *args_line, FILE *
         return -1;
     }
     char ext[PATH_MAX];
-    int have_ext = extension_path(ext, sizeof ext) == 0;
+    int have_ext = gdb_extension_path(ext, sizeof ext) == 0;
     if (!have_ext)
         fprintf(out, "mpirr: gdb: the mpirr extension is missing (%s): gdb runs without it, "
                 "in the frame it stops in\n", ext);

@@ -31,6 +31,9 @@
  * extension's session socket. 0, or -1 after a one-line message on out (gdb missing, rank out
  * of range, never started or gone, bad quoting, the host unreachable). */
 int gdb_attach(const struct gdb_link *s, int rank, const char *args_line, FILE *out);
+/* The extension next to the executable: <bin>/../share/mpirr/mpirr-gdb.py in the build tree and
+ * in an install (runtime_lib.c does the same for the runtime). 0, or -1 with the path tried. */
+int gdb_extension_path(char *out, size_t n);
 
 
 #endif

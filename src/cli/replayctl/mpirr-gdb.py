@@ -84,6 +84,42 @@ def select_app_frame(quiet=False):
         gdb.execute("frame")
 
 
+# ---- the application's stack, for the session's stacks and bt (rank_gdbs.c) ----
+
+def _mpi_name(frame):
+    name = frame.name() or ""
+    if name.startswith("PMPI_"):
+        name = name[1:]
+    return name if name.startswith("MPI_") else None
+
+
+def stack_lines():
+    """The held thread's stack as the session shows it, newest first: one line per
+    application frame ("F<tab>func<tab>file<tab>line"), and each run of frames that are not the
+    application's collapsed to the outermost MPI call in it ("M<tab>MPI_Recv"), or dropped when
+    it has none (mpirr's runtime, libc)."""
+    if not gdb.selected_inferior().pid:
+        raise gdb.GdbError("mpirr: no process")
+    _held_thread()
+    lines = []
+    mpi = None
+    in_run = False
+    for f in _frames():
+        if _is_app(f):
+            if in_run and mpi:
+                lines.append("M\t" + mpi)
+            in_run, mpi = False, None
+            sal = f.find_sal()
+            name = os.path.basename(sal.symtab.filename) if sal.symtab else ""
+            lines.append("F\t%s\t%s\t%d" % (f.name() or "??", name, sal.line))
+        else:
+            in_run = True
+            mpi = _mpi_name(f) or mpi  # the outermost MPI_ name of the run wins
+    if in_run and mpi:
+        lines.append("M\t" + mpi)
+    return lines
+
+
 # ---- $mpirr_event ----
 
 def _current_event():
@@ -204,6 +240,7 @@ def _session_command(line):
 class _Mpirr(gdb.Command):
     """mpirr: replay session commands (docs/cli/replay.md, "Inside gdb").
 mpirr frame        select the application's frame (the call site of the held MPI call)
+mpirr frames       the application's stack, one frame a line (MPI calls collapsed)
 mpirr where        where every rank is
 mpirr continue [R:E]   release the ranks to the next stopline (R:E: a new one)
 mpirr step R [N]   let rank R make N more events (1)
@@ -224,6 +261,17 @@ class _Frame(gdb.Command):
 
     def invoke(self, arg, from_tty):
         select_app_frame()
+
+
+class _Frames(gdb.Command):
+    """The application's stack, one frame a line (mpirr's runtime hidden, MPI calls collapsed):
+the session's stacks and bt read it."""
+
+    def __init__(self):
+        super().__init__("mpirr frames", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        gdb.write("".join(line + "\n" for line in stack_lines()))
 
 
 class _Where(gdb.Command):
@@ -289,6 +337,7 @@ class _Resume(gdb.Command):
 
 _Mpirr()
 _Frame()
+_Frames()
 _Where()
 _session_command_class("continue", None, """Release the ranks to the next stopline: mpirr continue [R:E].
 gdb continues this rank until it holds again, then shows where every rank is.""")

@@ -37,16 +37,46 @@ pid_t rank_tracer(pid_t pid)
     return (pid_t)tracer;
 }
 
+/* The session's own gdbs (rank_gdbs.c): mpirr detaches them itself, they are no user's. */
+static pid_t *own_tracers;
+static size_t n_own_tracers, own_tracers_cap;
+
+void rank_tracer_own(pid_t tracer, int own)
+{
+    for (size_t i = 0; i < n_own_tracers; i++)
+        if (own_tracers[i] == tracer) {
+            if (!own) own_tracers[i] = own_tracers[--n_own_tracers];
+            return;
+        }
+    if (!own) return;
+    if (n_own_tracers == own_tracers_cap) {
+        size_t cap = own_tracers_cap ? 2 * own_tracers_cap : 16;
+        pid_t *p = realloc(own_tracers, cap * sizeof *p);
+        if (!p) return; /* then it is waited for like a user's debugger: slower, not wrong */
+        own_tracers = p;
+        own_tracers_cap = cap;
+    }
+    own_tracers[n_own_tracers++] = tracer;
+}
+
+static int is_own_tracer(pid_t t)
+{
+    for (size_t i = 0; i < n_own_tracers; i++)
+        if (own_tracers[i] == t) return 1;
+    return 0;
+}
+
 /* The pid of the tracer of rank's process, if the rank runs here; else 0. A tracer of mpirr
  * itself (strace -f, a debugger following forks) traces the job with it: not a user's
- * debugger holding one rank, and it would never detach while mpirr waits. */
+ * debugger holding one rank, and it would never detach while mpirr waits; nor is one of the
+ * session's own gdbs. */
 static pid_t tracer_of_rank(const struct replay_control *c, int rank)
 {
     mpirr_ctl_slot sl;
     replay_control_read(c, rank, &sl);
     if (sl.state == MPIRR_CTL_NOT_STARTED || sl.pid <= 0 || !rank_on_this_host(&sl)) return 0;
     pid_t t = rank_tracer(sl.pid);
-    return t && t == rank_tracer(getpid()) ? 0 : t;
+    return t && (t == rank_tracer(getpid()) || is_own_tracer(t)) ? 0 : t;
 }
 
 void rank_tracers_wait(const struct replay_control *c, FILE *out)

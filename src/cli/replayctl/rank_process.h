@@ -22,5 +22,8 @@ pid_t rank_tracer(pid_t pid);
  * `gdb -p`, stopped at a breakpoint; not a tracer of mpirr itself) would die under it. Says so in one line per rank on out
  * and waits until no debugger traces any of them (they detach, or the process is gone). */
 void rank_tracers_wait(const struct replay_control *c, FILE *out);
+/* Marks tracer (own 1) as one of the session's own gdbs, or no longer (own 0): a rank it
+ * traces is not waited for by rank_tracers_wait. */
+void rank_tracer_own(pid_t tracer, int own);
 
 #endif

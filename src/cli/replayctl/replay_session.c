@@ -15,12 +15,14 @@
 
 #include "analysis_load.h"
 #include "child.h"
+#include "debug_commands.h"
 #include "diag.h"
 #include "did_you_mean.h"
 #include "event_trace.h"
 #include "gdb_attach.h"
 #include "mono_clock.h"
 #include "number_parse.h"
+#include "rank_gdbs.h"
 #include "rank_process.h"
 #include "rank_log.h"
 #include "replay_hold.h"
@@ -160,13 +162,15 @@ static int all_ended(struct replay_session *s)
     return 1;
 }
 
-/* Whether every rank is where the stopline puts it: at its stop, or ended, or blocked. */
+/* Whether every rank is where the stopline puts it: at its stop, or ended, or blocked, or
+ * stopped by its gdb (a breakpoint: its line is printed here). */
 static int stopline_reached(struct replay_session *s)
 {
     int reached = 1;
+    rank_gdbs_poll(s->gdbs, stdout);
     for (int r = 0; r < s->nranks; r++) {
         enum rank_view v = replay_control_view(&s->control, r, s->stall_s);
-        if (v == RANK_STARTING || v == RANK_RUNNING) reached = 0;
+        if ((v == RANK_STARTING || v == RANK_RUNNING) && !rank_gdbs_held(s->gdbs, r)) reached = 0;
     }
     return reached;
 }
@@ -194,6 +198,7 @@ static void push_undo(struct replay_session *s)
  * 0, or -1 if the job could not be started again. */
 static int relaunch(struct replay_session *s)
 {
+    rank_gdbs_detach_all(s->gdbs, 1);
     replay_control_reset(&s->control, 1);
     int rc = child_restart();
     replay_control_reset(&s->control, 0);
@@ -209,6 +214,7 @@ static enum session_step go_to(struct replay_session *s, const uint64_t *stops, 
         if (stops[r] != MPIRR_POS_NONE && stops[r] < position(s, r)) behind = r;
     memcpy(s->stops, stops, (size_t)s->nranks * sizeof *stops);
     replay_control_set_stops(&s->control, s->stops);
+    rank_gdbs_release(s->gdbs, s->stepping); /* a `step R` moves rank R alone */
     if (behind >= 0) {
         fprintf(out, "mpirr: rank %d is past that stopline: re-executing the replay from the "
                      "start to reach it\n", behind);
@@ -265,6 +271,15 @@ static const struct {
     {"step", "step R [N]", "rank R alone executes N more events (default 1)"},
     {"stop", "stop R:E [--after] [--past]", "set the next stopline (continue goes there)"},
     {"undo", "undo", "back to the previous stopline (re-executes the replay to it)"},
+    {"stacks", "stacks", "every held or blocked rank's stack, merged into one tree"},
+    {"bt", "bt SET", "each rank's stack, one line a rank (SET: 0-3, 1,5 or all)"},
+    {"print", "print SET EXPR", "EXPR in each rank of SET, in its application frame"},
+    {"break", "break SET LOCATION", "a breakpoint in each rank of SET (kept across continue)"},
+    {"watch", "watch SET EXPR", "a watchpoint in each rank of SET (kept across continue)"},
+    {"delete", "delete SET N", "delete breakpoint or watchpoint N in each rank of SET"},
+    {"info", "info breakpoints [SET]", "the breakpoints and watchpoints of each rank"},
+    {"next", "next R", "rank R, stopped by its gdb, runs one source line (over calls)"},
+    {"stepin", "stepin R", "rank R, stopped by its gdb, runs one source line (into calls)"},
     {"quit", "quit", "end the job"},
     {"help", "help", "this list"},
 };
@@ -382,6 +397,11 @@ static enum session_step cmd_step(struct replay_session *s, int argc, char **arg
     }
     mpirr_ctl_slot sl;
     replay_control_read(&s->control, rank, &sl);
+    if (rank_gdbs_held(s->gdbs, rank)) {
+        fprintf(out, "mpirr: rank %d is stopped at %s by its gdb, between events: `next %d` steps "
+                     "its lines, `continue` lets it run\n", rank, rank_gdbs_held(s->gdbs, rank), rank);
+        return SESSION_STAY;
+    }
     if (sl.state != MPIRR_CTL_HELD &&
         replay_control_view(&s->control, rank, s->stall_s) == RANK_BLOCKED) {
         fprintf(out, "mpirr: rank %d is not held at a stopline, it cannot step: it is blocked in "
@@ -451,7 +471,9 @@ static void cmd_gdb(struct replay_session *s, int argc, char **argv, const char 
         return;
     struct gdb_link link = {.control = &s->control, .nranks = s->nranks, .stall_s = s->stall_s,
                             .session = s, .command = link_command, .wait = link_wait};
+    if (rank_gdbs_lend(s->gdbs, rank, 0, out)) return; /* one ptrace per process */
     gdb_attach(&link, rank, after_words(line, 2), out);
+    rank_gdbs_lend(s->gdbs, rank, 1, out);
 }
 
 /* From the prompt, the gdb extension (whose rank gdb keeps stopped) and the --ui page: nothing
@@ -495,6 +517,8 @@ enum session_step replay_session_execute(struct replay_session *s, const char *l
         }
     } else if (!strcmp(c, "gdb")) {
         cmd_gdb(s, argc, argv, line, out);
+    } else if (debug_is_command(c)) {
+        debug_command(s, argc, argv, after_words(line, 2), out);
     } else {
         const char *meant = suggest(c);
         if (meant)
@@ -622,6 +646,7 @@ int replay_session_watch(void *arg)
 {
     struct replay_session *s = arg;
     if (!watch(s)) return 0;
+    rank_gdbs_detach_all(s->gdbs, 0); /* the job ends: no rank stays under a gdb of ours */
     /* ending the job would kill a rank under the user's own debugger (gdb -p at a breakpoint) */
     rank_tracers_wait(&s->control, stderr);
     return 1;
@@ -629,6 +654,7 @@ int replay_session_watch(void *arg)
 
 void replay_session_close(struct replay_session *s)
 {
+    rank_gdbs_free(s->gdbs);
     replay_control_finish(&s->control);
     for (int i = 0; i < s->nundo; i++) free(s->undo[i].stops);
     free(s->undo);

@@ -1,6 +1,6 @@
 /* replay_session.h: a replay session (`mpirr replay --stop`): the job runs under the replay control state,
  * every rank stops at the stopline, and mpirr reads commands (where, gdb, continue, step,
- * stop, undo, quit) from its standard input while they are held. docs/cli/replay.md. */
+ * stop, undo, quit; and the debugger commands of debug_commands.h) from its standard input while they are held. docs/cli/replay.md. */
 #ifndef MPIRR_CLI_REPLAYCTL_SESSION_H
 #define MPIRR_CLI_REPLAYCTL_SESSION_H
 
@@ -14,6 +14,7 @@
 
 struct replay_hold;
 struct analysis;
+struct rank_gdbs;
 
 /* What a command asks of the job. */
 enum session_step {
@@ -66,6 +67,7 @@ struct replay_session {
     int hold_on_signal;
     struct teardown_watch teardown; /* a job its launcher fails to end */
     struct session_side side;  /* the --ui page, or zeros */
+    struct rank_gdbs *gdbs;    /* the persistent gdbs (rank_gdbs.h), made on first use */
 };
 
 /* Sets up s for rec (creates the control state, listening for the ranks). 0, or an exit status after a message. */

@@ -10,6 +10,7 @@
 #include "call_ids.h"
 #include "event_print.h"
 #include "event_trace.h"
+#include "rank_gdbs.h"
 #include "replay_session.h"
 #include "symbols.h"
 #include "text_escape.h"
@@ -131,6 +132,11 @@ void where_print_rank(struct replay_session *s, int rank, FILE *out)
     fprintf(out, "rank %d  %s  pid %d  ", rank, sl.host[0] ? sl.host : "?", (int)sl.pid);
     if (sl.state == MPIRR_CTL_NOT_STARTED) {
         fprintf(out, "not started (before the end of MPI_Init)\n");
+        return;
+    }
+    const char *gdb_stop = rank_gdbs_held(s->gdbs, rank);
+    if (gdb_stop && progress_ok) { /* stopped by the session's gdb, in its own code */
+        fprintf(out, "stopped at %s, after event %" PRIu64 "\n", gdb_stop, event);
         return;
     }
     if (sl.state == MPIRR_CTL_HELD) {

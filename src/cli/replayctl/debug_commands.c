@@ -1,0 +1,324 @@
+/* debug_commands.c: see debug_commands.h. Each command parses its rank set (rank_set.h), hands
+ * the gdb commands to every rank's gdb at once (rank_gdbs_on) and prints one line per rank
+ * ("rank R  ...") from what each gdb answered. */
+#include "debug_commands.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdb_link.h"
+#include "gdb_mi.h"
+#include "number_parse.h"
+#include "rank_gdbs.h"
+#include "rank_set.h"
+#include "replay_session.h"
+#include "stack_merge.h"
+#include "where.h"
+
+enum { MAX_FRAMES = 256 };
+
+static struct rank_gdbs *gdbs_of(struct replay_session *s, FILE *out)
+{
+    if (!s->gdbs) s->gdbs = rank_gdbs_new(&s->control, s->nranks);
+    if (!s->gdbs) fprintf(out, "mpirr: out of memory\n");
+    return s->gdbs;
+}
+
+/* The console lines of `mpirr frames` (mpirr-gdb.py) as labels, outermost first, into
+ * labels (malloc'd each). The number of labels. */
+static int frame_labels(const char *console, char **labels, int max)
+{
+    int n = 0;
+    char *copy = strdup(console ? console : ""), *save = NULL;
+    if (!copy) return 0;
+    for (char *line = strtok_r(copy, "\n", &save); line && n < max;
+         line = strtok_r(NULL, "\n", &save)) {
+        char *f[4] = {0};
+        int nf = 0;
+        for (char *p = line; nf < 4; nf++) {
+            f[nf] = p;
+            p = strchr(p, '\t');
+            if (!p) {
+                nf++;
+                break;
+            }
+            *p++ = 0;
+        }
+        char label[512];
+        if (nf == 2 && !strcmp(f[0], "M")) snprintf(label, sizeof label, "%s", f[1]);
+        else if (nf == 4 && !strcmp(f[0], "F") && f[2][0])
+            snprintf(label, sizeof label, "%s (%s:%s)", f[1], f[2], f[3]);
+        else if (nf == 4 && !strcmp(f[0], "F")) snprintf(label, sizeof label, "%s", f[1]);
+        else continue; /* gdb's own chatter */
+        labels[n++] = strdup(label);
+    }
+    free(copy);
+    for (int i = 0; i < n / 2; i++) { /* newest first -> outermost first */
+        char *t = labels[i];
+        labels[i] = labels[n - 1 - i];
+        labels[n - 1 - i] = t;
+    }
+    return n;
+}
+
+static void free_labels(char **labels, int n)
+{
+    for (int i = 0; i < n; i++) free(labels[i]);
+}
+
+/* A rank's answer was ^error: its line. 1 if so. */
+static int said_error(int rank, const struct gdb_mi *g, FILE *out)
+{
+    if (!g->error) return 0;
+    fprintf(out, "rank %d  error: %s\n", rank, g->message);
+    return 1;
+}
+
+/* ---- stacks ---- */
+
+static void add_stack(int rank, struct gdb_mi *g, void *arg, FILE *out)
+{
+    char *labels[MAX_FRAMES];
+    if (said_error(rank, g, out)) return;
+    int n = frame_labels(g->console, labels, MAX_FRAMES);
+    if (n == 0) fprintf(out, "rank %d  no application frame on its stack\n", rank);
+    else if (stack_tree_add(arg, rank, (const char *const *)labels, n))
+        fprintf(out, "mpirr: out of memory\n");
+    free_labels(labels, n);
+}
+
+/* Whether rank is stopped (held, blocked, held by its gdb): it has a stack to show. */
+static int is_stopped(struct replay_session *s, int rank)
+{
+    if (rank_gdbs_held(s->gdbs, rank)) return 1;
+    mpirr_ctl_slot sl;
+    replay_control_read(&s->control, rank, &sl);
+    if (sl.state == MPIRR_CTL_HELD_SIGNAL || sl.state == MPIRR_CTL_END_OF_RECORDING) return 1;
+    enum rank_view v = replay_control_view(&s->control, rank, s->stall_s);
+    return v == RANK_AT_STOP || v == RANK_BLOCKED;
+}
+
+static void cmd_stacks(struct replay_session *s, FILE *out)
+{
+    unsigned char *set = calloc((size_t)s->nranks, 1), *rest = calloc((size_t)s->nranks, 1);
+    struct stack_tree *t = stack_tree_new(s->nranks);
+    struct rank_gdbs *d = gdbs_of(s, out);
+    if (set && rest && t && d) {
+        for (int r = 0; r < s->nranks; r++) {
+            set[r] = (unsigned char)is_stopped(s, r);
+            rest[r] = !set[r];
+        }
+        static const char *const cmds[] = {"mpirr frames"};
+        if (rank_set_count(set, s->nranks) == 0)
+            fprintf(out, "mpirr: stacks: no rank is held or blocked\n");
+        else
+            rank_gdbs_on(d, set, cmds, 1, 1, add_stack, t, out);
+        stack_tree_print(t, out);
+        char text[1024];
+        rank_set_format(rest, s->nranks, text, sizeof text);
+        if (text[0]) fprintf(out, "%s  (running or ended: no stack)\n", text);
+    }
+    stack_tree_free(t);
+    free(set);
+    free(rest);
+}
+
+/* ---- the commands on a set ---- */
+
+static void put_bt(int rank, struct gdb_mi *g, void *arg, FILE *out)
+{
+    (void)arg;
+    char *labels[MAX_FRAMES];
+    if (said_error(rank, g, out)) return;
+    int n = frame_labels(g->console, labels, MAX_FRAMES);
+    fprintf(out, "rank %d  ", rank);
+    for (int i = n - 1; i >= 0; i--) fprintf(out, "%s%s", labels[i], i ? " <- " : "");
+    fprintf(out, "%s\n", n ? "" : "no application frame on its stack");
+    free_labels(labels, n);
+}
+
+static void put_value(int rank, struct gdb_mi *g, void *arg, FILE *out)
+{
+    if (said_error(rank, g, out)) return;
+    const char *v = gdb_mi_result_text(g, "value");
+    fprintf(out, "rank %d  %s = %s\n", rank, (const char *)arg, v ? v : "?");
+}
+
+struct point_arg {
+    struct rank_gdbs *d;
+    const char *what;
+};
+
+static void put_point(int rank, struct gdb_mi *g, void *arg, FILE *out)
+{
+    struct point_arg *p = arg;
+    if (said_error(rank, g, out)) return;
+    rank_gdbs_note_points(p->d, rank);
+    const char *num = gdb_mi_result_text(g, "bkpt.number");
+    if (num) {
+        const char *file = gdb_mi_result_text(g, "bkpt.file"), *line = gdb_mi_result_text(g, "bkpt.line");
+        const char *base = file ? strrchr(file, '/') : NULL;
+        if (file && line)
+            fprintf(out, "rank %d  breakpoint %s at %s:%s\n", rank, num, base ? base + 1 : file, line);
+        else
+            fprintf(out, "rank %d  breakpoint %s at %s (pending)\n", rank, num, p->what);
+        return;
+    }
+    if (!(num = gdb_mi_result_text(g, "wpt.number")) && !(num = gdb_mi_result_text(g, "hw-awpt.number")))
+        num = "?";
+    fprintf(out, "rank %d  watchpoint %s: %s\n", rank, num, p->what);
+}
+
+static void put_console(int rank, struct gdb_mi *g, void *arg, FILE *out)
+{
+    (void)arg;
+    if (said_error(rank, g, out)) return;
+    char *copy = strdup(g->console ? g->console : ""), *save = NULL;
+    if (!copy) return;
+    int any = 0;
+    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        fprintf(out, "rank %d  %s\n", rank, line);
+        any = 1;
+    }
+    if (!any) fprintf(out, "rank %d  done\n", rank);
+    free(copy);
+}
+
+/* The usage line of each command, and how many words it takes after its name. */
+static const struct {
+    const char *name, *usage;
+    int words;          /* after the set: 0 none, 1 the rest of the line (required) */
+} commands[] = {
+    {"stacks", "stacks", -1},
+    {"bt", "bt SET", 0},
+    {"print", "print SET EXPR", 1},
+    {"break", "break SET LOCATION", 1},
+    {"watch", "watch SET EXPR", 1},
+    {"delete", "delete SET N", 1},
+    {"info", "info breakpoints [SET]", -2},
+    {"next", "next R", -3},
+    {"stepin", "stepin R", -3},
+};
+
+static int find_command(const char *word)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(commands[i].name, word)) return (int)i;
+    return -1;
+}
+
+int debug_is_command(const char *word)
+{
+    return find_command(word) >= 0;
+}
+
+/* next R / stepin R: the rank's stop becomes just before its next event, so that it holds at
+ * its next MPI call (the stopline's bookkeeping: `where` shows it there). */
+static void cmd_next(struct replay_session *s, int into, const char *word, FILE *out)
+{
+    int64_t rank;
+    const char *name = into ? "stepin" : "next";
+    if (mpirr_parse_int(word, 0, s->nranks - 1, &rank)) {
+        fprintf(out, "mpirr: %s: '%s' is not a rank: the job has ranks 0 to %d\n", name, word,
+                s->nranks - 1);
+        return;
+    }
+    struct rank_gdbs *d = gdbs_of(s, out);
+    if (!d) return;
+    mpirr_ctl_slot sl;
+    replay_control_read(&s->control, (int)rank, &sl);
+    uint64_t event;
+    int in_call;
+    mpirr_pos_of_progress(sl.progress, &event, &in_call);
+    /* in its own code, the rank's last call has returned, whatever the word says */
+    uint64_t stop = mpirr_pos_before(event + 1);
+    uint64_t events = s->ends[rank].events;
+    if (events && mpirr_pos_event(stop) > events) stop = MPIRR_POS_NONE; /* no event left */
+    uint64_t old = s->stops[rank];
+    int held = rank_gdbs_held(d, (int)rank) != NULL;
+    if (held) {
+        s->stops[rank] = stop;
+        replay_control_set_stops(&s->control, s->stops);
+    }
+    int got = rank_gdbs_next(d, (int)rank, into, stop, s->stall_s, out);
+    if (got < 0 && held) { /* it did not step: its stop stays */
+        s->stops[rank] = old;
+        replay_control_set_stops(&s->control, s->stops);
+    }
+    if (got == 1) where_print_rank(s, (int)rank, out);
+}
+
+void debug_command(struct replay_session *s, int argc, char **argv, const char *line_rest,
+                   FILE *out)
+{
+    int i = find_command(argv[0]);
+    char rest[SESSION_LINE_MAX];
+    snprintf(rest, sizeof rest, "%s", line_rest);
+    rest[strcspn(rest, "\r\n")] = 0;
+    const char *set_word = argc > 1 ? argv[1] : NULL;
+    if (commands[i].words == -1) { /* stacks */
+        if (argc > 1) fprintf(out, "mpirr: stacks: unexpected '%s' (usage: stacks)\n", argv[1]);
+        else cmd_stacks(s, out);
+        return;
+    }
+    if (commands[i].words == -3) { /* next R, stepin R */
+        if (argc != 2)
+            fprintf(out, "mpirr: %s: %s usage: %s\n", argv[0], argc < 2 ? "which rank?" : "one rank:",
+                    commands[i].usage);
+        else cmd_next(s, !strcmp(argv[0], "stepin"), argv[1], out);
+        return;
+    }
+    if (commands[i].words == -2) { /* info breakpoints [SET] */
+        if (argc < 2 || (strcmp(argv[1], "breakpoints") && strcmp(argv[1], "break") &&
+                         strcmp(argv[1], "watchpoints")) || argc > 3) {
+            fprintf(out, "mpirr: info: usage: %s\n", commands[i].usage);
+            return;
+        }
+        set_word = argc == 3 ? argv[2] : NULL;
+    } else if (!set_word || (commands[i].words == 1 && !rest[0]) ||
+               (commands[i].words == 0 && argc > 2)) {
+        fprintf(out, "mpirr: %s: %s usage: %s\n", argv[0],
+                !set_word ? "which ranks?" : commands[i].words ? "what?" : "one rank set:",
+                commands[i].usage);
+        return;
+    }
+    struct rank_gdbs *d = gdbs_of(s, out);
+    unsigned char *set = calloc((size_t)s->nranks, 1);
+    char err[256], quoted[4200], cmd[4300];
+    if (!d || !set) {
+        free(set);
+        return;
+    }
+    if (set_word && rank_set_parse(set_word, s->nranks, set, err, sizeof err)) {
+        fprintf(out, "mpirr: %s: %s\n", argv[0], err);
+    } else if (commands[i].words == 1 && gdb_mi_quote(rest, quoted, sizeof quoted)) {
+        fprintf(out, "mpirr: %s: too long\n", argv[0]);
+    } else if (!strcmp(argv[0], "bt")) {
+        static const char *const cmds[] = {"mpirr frames"};
+        rank_gdbs_on(d, set, cmds, 1, 0, put_bt, NULL, out);
+    } else if (!strcmp(argv[0], "print")) {
+        snprintf(cmd, sizeof cmd, "-data-evaluate-expression %s", quoted);
+        const char *cmds[] = {"mpirr frame", cmd};
+        rank_gdbs_on(d, set, cmds, 2, 0, put_value, rest, out);
+    } else if (!strcmp(argv[0], "break") || !strcmp(argv[0], "watch")) {
+        int brk = !strcmp(argv[0], "break");
+        snprintf(cmd, sizeof cmd, "%s %s", brk ? "-break-insert -f" : "-break-watch", quoted);
+        const char *cmds[] = {"mpirr frame", cmd};
+        struct point_arg p = {d, rest};
+        rank_gdbs_on(d, set, cmds + brk, 2 - brk, 0, put_point, &p, out);
+    } else if (!strcmp(argv[0], "delete")) {
+        snprintf(cmd, sizeof cmd, "delete %s", rest);
+        const char *cmds[] = {cmd};
+        rank_gdbs_on(d, set, cmds, 1, 0, put_console, NULL, out);
+    } else { /* info breakpoints: without a set, the ranks that have a gdb */
+        if (!set_word)
+            for (int r = 0; r < s->nranks; r++) set[r] = (unsigned char)rank_gdbs_has(d, r);
+        static const char *const cmds[] = {"info breakpoints"};
+        if (rank_set_count(set, s->nranks) == 0)
+            fprintf(out, "mpirr: info breakpoints: no rank has a gdb yet (break SET LOCATION)\n");
+        else
+            rank_gdbs_on(d, set, cmds, 1, 0, put_console, NULL, out);
+    }
+    free(set);
+}
