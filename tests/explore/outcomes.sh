@@ -11,6 +11,7 @@
 #  5. SIGINT while the replay of the recording runs (a COMMAND given after --, whose ranks linger
 #     after printing): the summary says so, every receive untested, exit status 130.
 . "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/interrupt.sh"
 MPIRR=$1
 IMPL=$2
 BIN=$3
@@ -116,16 +117,8 @@ echo "ok: bad input refused"
 
 # --- 5. interrupted: SIGINT once the replay of the recording has printed ------------------------
 D=$TMP/int
-timeout -k 10 "$RUN_TIMEOUT" "$MPIRR" races --outcomes -o "$D" "$REC" -- "${L3[@]}" "$P" 600 \
-    >"$TMP/int.out" 2>"$TMP/int.err" &
-pid=$!
-timeout 120 tail -F -n +1 "$D/replay.stdout" 2>/dev/null | grep -q -m1 '^order ' ||
-    { kill -KILL "$pid"; cat "$TMP/int.err" >&2; fail "interrupted: the replay never printed its order"; }
-kill -INT "$pid"
-wait "$pid"
-STATUS=$?
-[ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || fail "interrupted: races --outcomes did not end after SIGINT"
-[ "$STATUS" -eq 130 ] || { cat "$TMP/int.err" >&2; fail "interrupted: exit status $STATUS, expected 130 (128 + SIGINT)"; }
+sigint_when_printed int "$D/replay.stdout" '^order ' \
+    "$MPIRR" races --outcomes -o "$D" "$REC" -- "${L3[@]}" "$P" 600
 line=$(summary "$TMP/int")
 [[ $line == "races --outcomes: interrupted by SIGINT after 0 runs; 2 racing receives: 0 benign, 0 harmful, 2 untested;"* ]] ||
     fail "interrupted: $line"

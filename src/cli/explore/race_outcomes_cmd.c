@@ -8,7 +8,6 @@
 
 #include "commands.h"
 #include "diag.h"
-#include "number_parse.h"
 #include "opts.h"
 #include "race_outcomes.h"
 #include "run_opts.h"
@@ -31,17 +30,6 @@ enum {
     DEFAULT_BUDGET = 40, MAX_BUDGET = 1000000, DEFAULT_PER_RACE = 2, MAX_PER_RACE = 1000,
     MAX_TIMEOUT = 7 * 24 * 3600
 };
-
-/* A number option in [min, max]: 0, or -1 after "races --outcomes: --budget 0: expected ...". */
-static int number_value(const char *option, const char *v, int64_t min, int64_t max,
-                        const char *unit, int64_t *out)
-{
-    if (!mpirr_parse_int(v, min, max, out))
-        return 0;
-    cli_error("races --outcomes: --%s %s: expected %s (%s)", option, v,
-              opt_number_expected(min, max), unit);
-    return -1;
-}
 
 /* 0, OPT_HELP, or OPT_BAD (reported). Options go before or after DIR; a command after "--". */
 static int parse(int argc, char **argv, struct outcomes_config *cfg, struct run_opts *run)
@@ -68,18 +56,17 @@ static int parse(int argc, char **argv, struct outcomes_config *cfg, struct run_
         case OPT_OUTCOMES: break;
         case OPT_OUTPUT: cfg->dir = v; break;
         case OPT_BUDGET:
-            if (number_value("budget", v, 1, MAX_BUDGET, "flipped runs", &n))
+            if (opt_number("races --outcomes: --budget", v, 1, MAX_BUDGET, &n))
                 return OPT_BAD;
             cfg->budget = (long)n;
             break;
         case OPT_PER_RACE:
-            if (number_value("per-race", v, 1, MAX_PER_RACE, "alternatives per racing receive",
-                             &n))
+            if (opt_number("races --outcomes: --per-race", v, 1, MAX_PER_RACE, &n))
                 return OPT_BAD;
             cfg->per_race = (long)n;
             break;
-        case OPT_TIMEOUT:
-            if (number_value("timeout", v, 1, MAX_TIMEOUT, "seconds per run", &n))
+        case OPT_TIMEOUT: /* seconds per run */
+            if (opt_number("races --outcomes: --timeout", v, 1, MAX_TIMEOUT, &n))
                 return OPT_BAD;
             cfg->timeout = (double)n;
             break;
