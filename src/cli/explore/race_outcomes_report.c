@@ -77,7 +77,7 @@ void race_outcomes_line(const struct outcomes_config *cfg, const struct race_out
 void race_outcomes_summary(const struct outcomes_config *cfg, const struct race_outcomes *ro,
                            FILE *out)
 {
-    char base[EXPLORE_ENDING_MAX + 32];
+    char base[EXPLORE_ENDING_MAX + 32]; /* read once there was a receive to force */
     if (ro->replayed)
         ending_and_digest(&ro->base, base, sizeof base);
     else
@@ -95,7 +95,9 @@ void race_outcomes_summary(const struct outcomes_config *cfg, const struct race_
                 ro->harmful, ro->untested, ro->runs, ro->runs == 1 ? "" : "s", cfg->dir);
     if (ro->unforceable)
         fprintf(out, "; %zu more a flip cannot force", ro->unforceable);
-    fprintf(out, " (the recording: %s)\n", ro->nraces ? base : "not run");
+    if (ro->nraces)
+        fprintf(out, " (the recording: %s)", base);
+    fputc('\n', out);
 }
 
 static void json_receive(struct json *j, const struct outcomes_config *cfg,
