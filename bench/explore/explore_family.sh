@@ -9,6 +9,8 @@
 # --noise 2000 until a crash (at most NOISE_RUNS, default BUDGET), and explore --strategy S --budget BUDGET for S in local dfs random. Prints
 # one `bench family ...` line per search and, per case and method, the median and 90th
 # percentile of runs to failure over the seeds (">BUDGET" when not found within BUDGET).
+# NATIVE=0 or NOISE_RUNS=0 leaves that method out, and STRATEGIES (environment; default
+# "local dfs random") picks the strategies: a part of the matrix in less than hours.
 set -eu
 BUILD=${1:-build}
 IMPL=${2:-openmpi}
@@ -17,6 +19,8 @@ BUDGET=${4:-60}
 NATIVE=${5:-200}
 NOISE_RUNS=${7:-$BUDGET}
 CASES=${6:-"4:1:1 4:1:2 4:1:3 4:20:1 4:20:2 4:20:3 4:100:1 4:100:2 4:100:3 8:1:1 8:1:2 8:1:3 8:20:1 8:20:2 8:20:3 8:100:1 8:100:2 8:100:3"}
+STRATEGIES=${STRATEGIES:-local dfs random}
+METHODS="$([ "$NATIVE" -eq 0 ] || echo native) $([ "$NOISE_RUNS" -eq 0 ] || echo noise) $STRATEGIES"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 MPIRR=$BUILD/bin/mpirr
 PROG=$BUILD/tests/explore/$IMPL/explore_rounds
@@ -34,7 +38,7 @@ stats() {
 for c in $CASES; do
     IFS=: read -r P R K <<<"$c"
     L=$(launch "$P")
-    for method in native noise local dfs random; do : >"$TMP/$method"; done
+    for method in $METHODS; do : >"$TMP/$method"; done
     for ((seed = 1; seed <= SEEDS; seed++)); do
         crashed=0 first=$((BUDGET + 1))
         for ((i = 1; i <= NATIVE; i++)); do
@@ -42,7 +46,8 @@ for c in $CASES; do
             crashed=$((crashed + 1))
             [ "$first" -le "$BUDGET" ] || first=$i
         done
-        echo "bench family native impl $IMPL P $P R $R K $K seed $seed runs $NATIVE crashed $crashed"
+        [ "$NATIVE" -eq 0 ] ||
+            echo "bench family native impl $IMPL P $P R $R K $K seed $seed runs $NATIVE crashed $crashed"
         echo "$first" >>"$TMP/native"
         n=$((BUDGET + 1))
         for ((i = 1; i <= NOISE_RUNS; i++)); do
@@ -50,9 +55,10 @@ for c in $CASES; do
             if ! "$MPIRR" record --noise 2000 -o "$TMP/n" -- $L "$PROG" "$R" "$K" "$seed" \
                 >/dev/null 2>&1; then n=$i; break; fi
         done
-        echo "bench family noise impl $IMPL P $P R $R K $K seed $seed runs_to_failure $n"
+        [ "$NOISE_RUNS" -eq 0 ] ||
+            echo "bench family noise impl $IMPL P $P R $R K $K seed $seed runs_to_failure $n"
         echo "$n" >>"$TMP/noise"
-        for s in local dfs random; do
+        for s in $STRATEGIES; do
             rm -rf "$TMP/e"
             "$MPIRR" explore --strategy $s --seed "$seed" --budget "$BUDGET" -o "$TMP/e" -- \
                 $L "$PROG" "$R" "$K" "$seed" >"$TMP/e.out" 2>&1 || true
@@ -62,7 +68,7 @@ for c in $CASES; do
             echo "${n:-$((BUDGET + 1))}" >>"$TMP/$s"
         done
     done
-    for method in native noise local dfs random; do
+    for method in $METHODS; do
         echo "bench family summary impl $IMPL P $P R $R K $K method $method seeds $SEEDS $(stats <"$TMP/$method")"
     done
 done

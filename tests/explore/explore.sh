@@ -10,6 +10,7 @@
 #  5. SIGINT while the first run runs: the summary line says the search was interrupted, exit
 #     status 130.
 . "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/interrupt.sh"
 MPIRR=$1
 IMPL=$2
 BIN=$3
@@ -144,16 +145,8 @@ echo "ok: bad input refused"
 # explore_crash with rounds enough for hours ("safe": it never crashes); rank 0 prints a line per
 # round into DIR/run-0001.stdout, which the test follows: no guess at how long a start takes.
 D=$TMP/int
-timeout -k 10 "$RUN_TIMEOUT" "$MPIRR" explore --budget 5 -o "$D" -- "${L4[@]}" "$BIN/explore_crash" 999999 safe \
-    >"$TMP/int.out" 2>"$TMP/int.err" &
-pid=$!
-timeout 120 tail -F -n +1 "$D/run-0001.stdout" 2>/dev/null | grep -q -m1 '^round 0 order' ||
-    { kill -KILL "$pid"; cat "$TMP/int.err" >&2; fail "interrupted: the first run never printed its first round"; }
-kill -INT "$pid"
-wait "$pid"
-STATUS=$?
-[ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || fail "interrupted: explore did not end after SIGINT"
-[ "$STATUS" -eq 130 ] || { cat "$TMP/int.err" >&2; fail "interrupted: exit status $STATUS, expected 130 (128 + SIGINT)"; }
+sigint_when_printed int "$D/run-0001.stdout" '^round 0 order' \
+    "$MPIRR" explore --budget 5 -o "$D" -- "${L4[@]}" "$BIN/explore_crash" 999999 safe
 line=$(summary "$TMP/int")
 [[ $line =~ ^explore:\ interrupted\ by\ SIGINT\ after\ 1\ run, ]] || fail "interrupted: the summary does not say so: $line"
 [[ $line =~ \ run\ [0-9]+\ ended\ otherwise\ \( ]] && fail "interrupted: the interrupted run was taken for a failing one: $line"

@@ -2,7 +2,8 @@
  * race of a recorded run (record --events), grouped by the call site of the racing receive,
  * most racing first, with source lines, or ordered by happened-before distance to an event
  * (the crash by default); Chu & Huang's method beside it; the race graph's optimal trace
- * against what on-the-fly tracing logs. docs/cli/races.md. */
+ * against what on-the-fly tracing logs; with --outcomes, which races matter
+ * (explore/race_outcomes_cmd.c). docs/cli/races.md. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "diag.h"
 #include "json.h"
 #include "opts.h"
+#include "race_outcomes.h"
 #include "record.h"
 #include "races_report.h"
 #include "rma_report.h"
@@ -308,8 +310,18 @@ static void print_text(struct analysis *a, const struct races_report *rep,
     races_report_text_summary(rep, stdout);
 }
 
+/* --outcomes among the options (before any "--"): the racing receives are forced, run by run
+ * (explore/race_outcomes.h), a command of its own. */
+static int wants_outcomes(int argc, char **argv)
+{
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--outcomes") == 0) return 1;
+    return 0;
+}
+
 int cmd_races(int argc, char **argv)
 {
+    if (wants_outcomes(argc, argv)) return races_outcomes_main(argc, argv);
     struct opt_scan s;
     opt_init(&s, "races", argc, argv);
     const char *v, *dir = NULL, *near_spec = NULL;

@@ -2,13 +2,11 @@
  * the other outcomes of racing receives (mpirr replay --flip), run after run. This file owns
  * the command line and its checks (nothing is created or run on bad input) and the directory
  * the runs go to; explore_search.c is the search, explore_report.c what it prints. */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "commands.h"
 #include "diag.h"
@@ -19,9 +17,9 @@
 #include "opts.h"
 #include "out_file.h"
 #include "paths.h"
-#include "recdir.h"
 #include "run_opts.h"
 #include "run_command.h"
+#include "runs_dir.h"
 
 enum {
     OPT_OUTPUT, OPT_BUDGET, OPT_DEPTH, OPT_UNTIL_FAIL, OPT_ALL, OPT_STRATEGY, OPT_SEED,
@@ -166,31 +164,13 @@ static int check_command(const struct explore_config *cfg, const struct run_opts
     return 0;
 }
 
-/* Entries of dir besides . and ..; -1 if it cannot be read. */
-static int count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
-}
-
 /* DIR made (with parents) or found empty, and explore.tsv created in it: a directory that
  * cannot hold the runs is bad input, refused before anything runs. */
 static int prepare_dir(const char *dir, char *abs, size_t n, FILE **tsv)
 {
-    struct stat st;
-    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && count_entries(dir) != 0) {
-        cli_error("%s exists and is not empty (explore keeps every run there: give a new or "
-                  "empty directory)", dir);
-        return CLI_EXIT_USAGE;
-    }
-    if (recdir_prepare(dir, 0, abs, n) != 0)
-        return CLI_EXIT_USAGE; /* said: not a directory, cannot be created or read */
+    int rc = runs_dir_prepare(dir, "explore", abs, n);
+    if (rc)
+        return rc;
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/explore.tsv", abs);
     if (!(*tsv = out_file_new(path))) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "explore_state.h"
+#include "json.h"
 
 /* The first row of explore.tsv: the column names. */
 void explore_report_header(FILE *tsv);
@@ -24,5 +25,9 @@ int explore_exhausted(const struct explore_state *st);
 /* --json: the summary as one JSON object on out (explore_report_json.c). */
 void explore_report_json(const struct explore_config *cfg, const struct explore_state *st,
                          FILE *out);
+
+/* An ending as JSON, under key: ending (explore_ending_text), exit, signal, timed_out,
+ * stdout_digest (16 hex digits). */
+void explore_json_outcome(struct json *j, const char *key, const struct explore_outcome *o);
 
 #endif

@@ -8,7 +8,7 @@
 #include "explore_report.h"
 #include "json.h"
 
-static void outcome(struct json *j, const char *key, const struct explore_outcome *o)
+void explore_json_outcome(struct json *j, const char *key, const struct explore_outcome *o)
 {
     char text[EXPLORE_ENDING_MAX], digest[17];
     explore_ending_text(o, text, sizeof text);
@@ -32,7 +32,7 @@ static void failing(struct json *j, const struct explore_config *cfg,
     json_object_begin(j, "failing");
     json_int(j, "run", st->failing + 1);
     json_string(j, "recording", dir);
-    outcome(j, "outcome", &f->out);
+    explore_json_outcome(j, "outcome", &f->out);
     json_array_begin(j, "forced");
     for (long d = f->depth; d > 0; d--) { /* the choice at depth d, from the top down */
         long r = st->failing;
@@ -63,7 +63,7 @@ void explore_report_json(const struct explore_config *cfg, const struct explore_
     json_int(&j, "depth", cfg->depth);
     json_int(&j, "runs", (int64_t)st->nruns);
     json_int(&j, "distinct_outcomes", (int64_t)explore_report_outcomes(st, NULL));
-    outcome(&j, "first", &st->runs[0].out);
+    explore_json_outcome(&j, "first", &st->runs[0].out);
     if (st->failing >= 0)
         failing(&j, cfg, st);
     else

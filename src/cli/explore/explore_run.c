@@ -24,6 +24,8 @@
 
 static const char *const streams[2] = {"stdout", "stderr"};
 
+enum { RUN_LIMIT_FACTOR = 10, RUN_LIMIT_MIN = 30 };
+
 /* Where a run's output file is: inside its directory once moved there, beside it before
  * (`mpirr record` and a flip want a new or empty directory, so it cannot be made first). */
 static void output_path(char *buf, size_t n, const char *rundir, const char *name, int inside)
@@ -57,7 +59,7 @@ static void restore(int fd, int saved)
 
 /* The child's status codes for its own failures are not the program's; the manifest holds
  * the program's, the log endings which rank died of what. */
-static void read_ending(const char *rundir, struct explore_outcome *out)
+void explore_read_ending(const char *rundir, struct explore_outcome *out)
 {
     char manifest[PATH_MAX + 16];
     snprintf(manifest, sizeof manifest, "%s/manifest", rundir);
@@ -128,9 +130,17 @@ int explore_run(char *const *argv, const char *rundir, double limit,
         if (rename(path[i], inside) == 0)
             strcpy(path[i], inside);
     }
-    read_ending(rundir, out);
+    explore_read_ending(rundir, out);
     out->digest = explore_digest(path[0]);
     return 0;
+}
+
+double explore_flip_limit(double timeout, double first_seconds)
+{
+    if (timeout > 0)
+        return timeout;
+    double limit = RUN_LIMIT_FACTOR * first_seconds;
+    return limit < RUN_LIMIT_MIN ? RUN_LIMIT_MIN : limit;
 }
 
 int explore_same_ending(const struct explore_outcome *a, const struct explore_outcome *b)

@@ -27,6 +27,15 @@ struct explore_outcome {
 int explore_run(char *const *argv, const char *rundir, double limit,
                 struct explore_outcome *out);
 
+/* The ending of the recording in dir, as explore_run reads its run's: recorded, status (the
+ * manifest's; mpirr_status when it has none), the first fatal signal a rank got by itself.
+ * Leaves out untouched when dir holds no readable recording. */
+void explore_read_ending(const char *dir, struct explore_outcome *out);
+
+/* How long a flipped run may go before it is ended as hung: timeout (--timeout) if given,
+ * else ten times as long as the first run took (first_seconds), at least 30 s. */
+double explore_flip_limit(double timeout, double first_seconds);
+
 /* Same exit status, same fatal signal, both timed out or neither: the run did not fail
  * differently. */
 int explore_same_ending(const struct explore_outcome *a, const struct explore_outcome *b);

@@ -12,8 +12,6 @@
 #include "explore_report.h"
 #include "reserve.h"
 
-enum { RUN_LIMIT_FACTOR = 10, RUN_LIMIT_MIN = 30 };
-
 struct search {
     const struct explore_config *cfg;
     struct explore_state *st;
@@ -133,15 +131,10 @@ static int explore_one(struct search *s, const struct explore_pending *p, FILE *
         return CLI_EXIT_FAIL;
     }
     child_words(s, p, rundir, flip, sizeof flip, parentdir, sizeof parentdir, words);
-    /* --timeout for every run; else a flip gets ten times as long as the first run took (at
-     * least RUN_LIMIT_MIN seconds): a run still going by then is taken for hung, an outcome
-     * of its own. */
-    double limit = s->cfg->timeout;
-    if (p && limit <= 0) {
-        limit = RUN_LIMIT_FACTOR * st->runs[0].out.seconds;
-        if (limit < RUN_LIMIT_MIN)
-            limit = RUN_LIMIT_MIN;
-    }
+    /* --timeout for every run; else a flip gets explore_flip_limit: a run still going by then
+     * is taken for hung, an outcome of its own. */
+    double limit = p ? explore_flip_limit(s->cfg->timeout, st->runs[0].out.seconds)
+                     : s->cfg->timeout;
     int rc = explore_run(words, rundir, limit, &node->out);
     free(words);
     if (rc)
