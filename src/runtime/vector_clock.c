@@ -1,7 +1,7 @@
 /* vector_clock.c: see vector_clock.h. The "last changed" order is a doubly linked list over
  * rank indices, most recent first; lu[i] is the change tick of entry i (0: never changed, not
  * in the list) and ls[d] the tick of the last header to d, so the delta for d is the list
- * prefix with lu > ls[d]. Every array starts zeroed (one calloc), so a clock touches memory
+ * prefix with lu > ls[d]; each is a field of entry i (struct entry). Every array starts zeroed (one calloc), so a clock touches memory
  * only for the entries it uses: races_sim keeps 65,536 of them. */
 #include "vector_clock.h"
 
@@ -11,10 +11,18 @@
 
 #include "varint.h"
 
+/* One rank's entry with its bookkeeping, together: a header walks the list reading lu, v and
+ * next of each entry, and a clock of many ranks touches one page per entry it uses. */
+struct entry {
+    uint64_t v, lu, ls;
+    int prev, next;
+};
+
 struct mpirr_vclock {
     int n, me, bounded;
-    uint64_t *v, *lu, *ls, *snap, *bits, tick, own;
-    int *prev, *next, head;
+    struct entry *e;
+    uint64_t *snap, *bits, tick, own;
+    int head;
 };
 
 /* The runtime's clock (one per process). */
@@ -39,21 +47,19 @@ void mpirr_vclock_delete(mpirr_vclock *c)
 
 int mpirr_vclock_setup(mpirr_vclock *c, int nranks, int self, int bounded)
 {
-    /* one block: v, lu, ls, snap, bits (words), then prev, next (ints) */
-    size_t words = 4 * (size_t)nranks + (size_t)nranks / 64 + 1;
-    uint64_t *block = calloc(words * sizeof *block + 2 * (size_t)nranks * sizeof(int), 1);
+    /* one block: the entries, then snap and bits (words) */
+    size_t words = (size_t)nranks + (size_t)nranks / 64 + 1;
+    struct entry *block = calloc((size_t)nranks * sizeof *block + words * sizeof(uint64_t), 1);
     if (!block) return -1;
-    *c = (mpirr_vclock){.n = nranks, .me = self, .bounded = bounded, .head = -1, .v = block,
-                        .lu = block + nranks, .ls = block + 2 * (size_t)nranks,
-                        .snap = block + 3 * (size_t)nranks, .bits = block + 4 * (size_t)nranks};
-    c->prev = (int *)(block + words);
-    c->next = c->prev + nranks;
+    *c = (mpirr_vclock){.n = nranks, .me = self, .bounded = bounded, .head = -1, .e = block};
+    c->snap = (uint64_t *)(block + nranks);
+    c->bits = c->snap + nranks;
     return 0;
 }
 
 void mpirr_vclock_release(mpirr_vclock *c)
 {
-    free(c->v);
+    free(c->e);
     *c = (mpirr_vclock){.head = -1};
 }
 
@@ -72,23 +78,23 @@ size_t mpirr_vc_header_max(void) { return mpirr_vclock_header_max(&rt); }
 /* Entry i changed: move it to the front of the list. */
 static void touch(mpirr_vclock *c, int i)
 {
-    int listed = c->lu[i] != 0;
-    c->lu[i] = ++c->tick;
+    int listed = c->e[i].lu != 0;
+    c->e[i].lu = ++c->tick;
     if (c->head == i) return;
     if (listed) { /* unlink */
-        if (c->prev[i] >= 0) c->next[c->prev[i]] = c->next[i];
-        if (c->next[i] >= 0) c->prev[c->next[i]] = c->prev[i];
+        if (c->e[i].prev >= 0) c->e[c->e[i].prev].next = c->e[i].next;
+        if (c->e[i].next >= 0) c->e[c->e[i].next].prev = c->e[i].prev;
     }
-    c->prev[i] = -1;
-    c->next[i] = c->head;
-    if (c->head >= 0) c->prev[c->head] = i;
+    c->e[i].prev = -1;
+    c->e[i].next = c->head;
+    if (c->head >= 0) c->e[c->head].prev = i;
     c->head = i;
 }
 
 static void raise_to(mpirr_vclock *c, int i, uint64_t value)
 {
-    if (i != c->me && value > c->v[i]) {
-        c->v[i] = value;
+    if (i != c->me && value > c->e[i].v) {
+        c->e[i].v = value;
         touch(c, i);
     }
 }
@@ -112,7 +118,7 @@ static size_t put_dense(mpirr_vclock *c, uint8_t *p, int dest, uint64_t sent_at)
 {
     size_t nbytes = ((size_t)c->n + 7) / 8, words = (size_t)c->n / 64 + 1;
     memset(c->bits, 0, words * sizeof *c->bits);
-    for (int i = c->head; i >= 0 && c->lu[i] > c->ls[dest]; i = c->next[i])
+    for (int i = c->head; i >= 0 && c->e[i].lu > c->e[dest].ls; i = c->e[i].next)
         if (i != dest) c->bits[i / 64] |= 1ull << (i % 64);
     uint8_t *out = p;
     *out++ = 0;
@@ -122,8 +128,8 @@ static size_t put_dense(mpirr_vclock *c, uint8_t *p, int dest, uint64_t sent_at)
     for (size_t w = 0; w < words; w++)
         for (uint64_t m = c->bits[w]; m; m &= m - 1) {
             int i = (int)(w * 64) + __builtin_ctzll(m);
-            out += put_diff(out, previous, c->v[i]);
-            previous = c->v[i];
+            out += put_diff(out, previous, c->e[i].v);
+            previous = c->e[i].v;
         }
     return (size_t)(out - p);
 }
@@ -138,9 +144,9 @@ static size_t put_entries(mpirr_vclock *c, int dest, uint64_t sent_at, uint8_t *
                           size_t header)
 {
     /* Nothing new but dest's own entry (a ping-pong, an exchange with one peer): no entries. */
-    int first = c->head == dest ? c->next[c->head] : c->head;
-    if (first < 0 || c->lu[first] <= c->ls[dest]) {
-        c->ls[dest] = c->tick;
+    int first = c->head == dest ? c->e[c->head].next : c->head;
+    if (first < 0 || c->e[first].lu <= c->e[dest].ls) {
+        c->e[dest].ls = c->tick;
         return 0;
     }
     int bounded = c->bounded;
@@ -155,9 +161,9 @@ static size_t put_entries(mpirr_vclock *c, int dest, uint64_t sent_at, uint8_t *
      * order, are not the ones measured, so it is checked by their longest. */
     uint8_t *q = p;
     size_t index_bytes = 0, bitmap_bytes = 1 + ((size_t)c->n + 7) / 8, count = 0;
-    for (int i = c->head; i >= 0 && c->lu[i] > c->ls[dest]; i = c->next[i]) {
+    for (int i = c->head; i >= 0 && c->e[i].lu > c->e[dest].ls; i = c->e[i].next) {
         if (i == dest) continue;
-        uint64_t z = mpirr_zigzag((int64_t)(sent_at - c->v[i]));
+        uint64_t z = mpirr_zigzag((int64_t)(sent_at - c->e[i].v));
         size_t k = mpirr_varint_len((uint64_t)i + 1);
         if (room - (size_t)(q - p) < k + mpirr_varint_len(z)) {
             if (bounded) break; /* the rest is dropped for dest */
@@ -173,7 +179,7 @@ static size_t put_entries(mpirr_vclock *c, int dest, uint64_t sent_at, uint8_t *
         if (room < bitmap_bytes + count * MPIRR_VARINT_MAX) return SIZE_MAX;
         q = p + put_dense(c, p, dest, sent_at);
     }
-    c->ls[dest] = c->tick;
+    c->e[dest].ls = c->tick;
     return (size_t)(q - p);
 }
 
@@ -192,7 +198,7 @@ size_t mpirr_vclock_header(mpirr_vclock *c, int dest, uint64_t seq, uint8_t *out
     uint64_t sent_at = c->own;
     p += mpirr_varint_put(p, seq);
     p += mpirr_varint_put(p, sent_at);
-    p += put_diff(p, sent_at, dest == c->me ? sent_at : c->v[dest]);
+    p += put_diff(p, sent_at, dest == c->me ? sent_at : c->e[dest].v);
     size_t prefix = (size_t)(p - out);
     size_t k = put_entries(c, dest, sent_at, p, room - prefix, prefix);
     return k == SIZE_MAX ? 0 : prefix + k;
@@ -204,7 +210,7 @@ size_t mpirr_vc_header(int dest, uint64_t seq, uint8_t *out, size_t room)
 
 size_t mpirr_vclock_header_fixed(mpirr_vclock *c, int dest, uint64_t seq, uint8_t *out, size_t room)
 {
-    uint64_t sent_at = c->own, knows = dest == c->me ? sent_at : c->v[dest];
+    uint64_t sent_at = c->own, knows = dest == c->me ? sent_at : c->e[dest].v;
     if (room < MPIRR_VC_FIXED || (seq | sent_at | knows) > UINT32_MAX) return 0;
     size_t k = put_entries(c, dest, sent_at, out + MPIRR_VC_FIXED, room - MPIRR_VC_FIXED,
                            MPIRR_VC_FIXED);
@@ -284,7 +290,7 @@ int mpirr_vc_apply_fixed(int src, const uint8_t *in, size_t len, uint64_t *seq, 
 
 uint64_t *mpirr_vclock_snapshot(mpirr_vclock *c)
 {
-    for (int i = 0; i < c->n; i++) c->snap[i] = c->v[i];
+    for (int i = 0; i < c->n; i++) c->snap[i] = c->e[i].v;
     c->snap[c->me] = c->own;
     return c->snap;
 }
