@@ -21,10 +21,11 @@
  * 3 a worker), storm (all to rank 0, then rank 0 to all), butterfly (allreduce's log2 P
  * stages) and random (each rank sends to 2 random peers a round, permutations).
  *
- * Usage: races_sim [pattern|all] [ranks...] (default: all, 1024 4096 16384 65536). The
- * histories whose knowledge spreads to every rank (butterfly, random) keep P x P entries:
- * they are run up to DENSE_MAX ranks unless named with their ranks explicitly. Memory: a clock
- * touches a page per entry it holds (vector_clock.c); halo at 65,536 ranks takes about 2 GB. */
+ * Usage: races_sim [pattern|all] [ranks...] (default: all, 1024 4096 16384 65536). Memory is
+ * what limits the rank count: every rank holds two clocks of P entries, and a clock touches a
+ * page for each few entries it knows (vector_clock.c). Where knowledge reaches every rank
+ * (butterfly, random) that is P x P entries; halo's spreads a row of the torus a round. So
+ * without ranks named explicitly, each pattern stops at its most_ranks (about 4 GB). */
 #include <inttypes.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@
 #include "u64_map.h"
 #include "vector_clock.h"
 
-enum { TRUTH_MAX = 2048, DENSE_MAX = 4096, SLOT_ROOM = 31, TAG_TASK = 1, TAG_STOP = 2 };
+enum { TRUTH_MAX = 2048, SLOT_ROOM = 31, TAG_TASK = 1, TAG_STOP = 2 };
 enum { OP_SEND, OP_RECV_ANY, OP_RECV_FROM, OP_REPLY, OP_LOOP, OP_END };
 enum { EXACT, BOUNDED, CLOCKS };
 
@@ -417,7 +418,7 @@ int main(int argc, char **argv)
      * would pass the kernel's count of mappings at 65,536 ranks */
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     static const char *const all[] = {"halo", "master_worker", "storm", "butterfly", "random"};
-    static const int rounds[] = {4, 3, 3, 2, 4};
+    static const int rounds[] = {4, 3, 3, 2, 4}, most_ranks[] = {16384, 65536, 65536, 4096, 4096};
     const char *only = argc > 1 ? argv[1] : "all";
     int sizes[16], nsizes = 0, explicit_sizes = argc > 2;
     for (int k = 2; k < argc && nsizes < 16; k++) sizes[nsizes++] = atoi(argv[k]);
@@ -428,9 +429,8 @@ int main(int argc, char **argv)
     int bad = 0;
     for (int p = 0; p < 5; p++) {
         if (strcmp(only, "all") && strcmp(only, all[p])) continue;
-        int dense = p >= 3;
         for (int k = 0; k < nsizes; k++) {
-            if (sizes[k] < 4 || (dense && sizes[k] > DENSE_MAX && !explicit_sizes)) continue;
+            if (sizes[k] < 4 || (sizes[k] > most_ranks[p] && !explicit_sizes)) continue;
             /* each run in a child of its own: a fresh heap, whose zeroed pages stay untouched
              * (memory freed by an earlier run would be cleared by calloc) */
             fflush(stdout);

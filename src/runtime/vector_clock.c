@@ -112,14 +112,28 @@ static int get_diff(const uint8_t **p, const uint8_t *end, uint64_t from, uint64
     return 0;
 }
 
-/* The changed entries for dest (list prefix newer than ls[dest]) in rank order, as a bitmap
- * and zigzag steps; returns the bytes written. */
-static size_t put_dense(mpirr_vclock *c, uint8_t *p, int dest, uint64_t sent_at)
+/* Marks in bits the changed entries for dest (list prefix newer than ls[dest]); returns the
+ * bytes their dense form takes (marker, bitmap, steps in rank order from sent_at). */
+static size_t mark_dense(mpirr_vclock *c, int dest, uint64_t sent_at)
 {
-    size_t nbytes = ((size_t)c->n + 7) / 8, words = (size_t)c->n / 64 + 1;
+    size_t nbytes = ((size_t)c->n + 7) / 8, words = (size_t)c->n / 64 + 1, len = 1 + nbytes;
     memset(c->bits, 0, words * sizeof *c->bits);
     for (int i = c->head; i >= 0 && c->e[i].lu > c->e[dest].ls; i = c->e[i].next)
         if (i != dest) c->bits[i / 64] |= 1ull << (i % 64);
+    uint64_t previous = sent_at;
+    for (size_t w = 0; w < words; w++)
+        for (uint64_t m = c->bits[w]; m; m &= m - 1) {
+            uint64_t value = c->e[(int)(w * 64) + __builtin_ctzll(m)].v;
+            len += mpirr_varint_len(mpirr_zigzag((int64_t)(previous - value)));
+            previous = value;
+        }
+    return len;
+}
+
+/* The entries mark_dense marked, as a bitmap and zigzag steps; returns the bytes written. */
+static size_t write_dense(mpirr_vclock *c, uint8_t *p, uint64_t sent_at)
+{
+    size_t nbytes = ((size_t)c->n + 7) / 8, words = (size_t)c->n / 64 + 1;
     uint8_t *out = p;
     *out++ = 0;
     for (size_t b = 0; b < nbytes; b++) out[b] = (uint8_t)(c->bits[b / 8] >> (8 * (b % 8)));
@@ -134,12 +148,37 @@ static size_t put_dense(mpirr_vclock *c, uint8_t *p, int dest, uint64_t sent_at)
     return (size_t)(out - p);
 }
 
+/* Sparse pairs (index + 1, zigzag(sent_at - value)) of the changed entries for dest, most
+ * recent first, while they fit in room; *all: whether every one did. Returns the bytes. */
+static size_t put_pairs(mpirr_vclock *c, int dest, uint64_t sent_at, uint8_t *p, size_t room,
+                        size_t *index_bytes, size_t *count, int *all)
+{
+    uint8_t *q = p;
+    *all = 1;
+    for (int i = c->head; i >= 0 && c->e[i].lu > c->e[dest].ls; i = c->e[i].next) {
+        if (i == dest) continue;
+        uint64_t z = mpirr_zigzag((int64_t)(sent_at - c->e[i].v));
+        size_t k = mpirr_varint_len((uint64_t)i + 1);
+        if (room - (size_t)(q - p) < k + mpirr_varint_len(z)) {
+            *all = 0;
+            break;
+        }
+        mpirr_varint_put(q, (uint64_t)i + 1);
+        *index_bytes += k;
+        q += k;
+        q += mpirr_varint_put(q, z);
+        (*count)++;
+    }
+    return (size_t)(q - p);
+}
+
 /* The changed entries for dest at p, within room bytes: sparse pairs, or the dense form when
  * it is smaller. Returns the bytes written and marks the entries as sent to dest; SIZE_MAX,
- * marking nothing, when they might not fit. A bounded clock writes the most recently changed
- * entries that fit in what is left of MPIRR_VC_BOUNDED_BYTES (header: the prefix's length)
- * and drops the others for dest: its receiver then knows less than the sender, which only
- * makes it see more races (vector_clock.h). */
+ * marking nothing, when they might not fit. A bounded clock keeps within
+ * MPIRR_VC_BOUNDED_BYTES (header: the bytes before the entries): the exact delta when one of
+ * the two forms fits, else the most recently changed entries that fit; the others are dropped
+ * for dest, so its receiver knows less than the sender, which only makes it see more races
+ * (vector_clock.h). */
 static size_t put_entries(mpirr_vclock *c, int dest, uint64_t sent_at, uint8_t *p, size_t room,
                           size_t header)
 {
@@ -149,7 +188,7 @@ static size_t put_entries(mpirr_vclock *c, int dest, uint64_t sent_at, uint8_t *
         c->e[dest].ls = c->tick;
         return 0;
     }
-    int bounded = c->bounded;
+    int bounded = c->bounded, all;
     if (bounded) {
         size_t left = header < MPIRR_VC_BOUNDED_BYTES ? MPIRR_VC_BOUNDED_BYTES - header : 0;
         if (left < room) room = left;
@@ -158,29 +197,17 @@ static size_t put_entries(mpirr_vclock *c, int dest, uint64_t sent_at, uint8_t *
      * alone take more room than it. Each entry is checked against the room by its exact
      * size (a margin of two longest varints an entry sent most 4-rank headers, which fit,
      * the long way round, code_long in piggyback.c); the bitmap's steps, chained in rank
-     * order, are not the ones measured, so it is checked by their longest. */
-    uint8_t *q = p;
+     * order, are measured by mark_dense. */
     size_t index_bytes = 0, bitmap_bytes = 1 + ((size_t)c->n + 7) / 8, count = 0;
-    for (int i = c->head; i >= 0 && c->e[i].lu > c->e[dest].ls; i = c->e[i].next) {
-        if (i == dest) continue;
-        uint64_t z = mpirr_zigzag((int64_t)(sent_at - c->e[i].v));
-        size_t k = mpirr_varint_len((uint64_t)i + 1);
-        if (room - (size_t)(q - p) < k + mpirr_varint_len(z)) {
-            if (bounded) break; /* the rest is dropped for dest */
-            return SIZE_MAX;    /* does not fit */
-        }
-        mpirr_varint_put(q, (uint64_t)i + 1);
-        index_bytes += k;
-        q += k;
-        q += mpirr_varint_put(q, z);
-        count++;
-    }
-    if (index_bytes > bitmap_bytes && !bounded) {
-        if (room < bitmap_bytes + count * MPIRR_VARINT_MAX) return SIZE_MAX;
-        q = p + put_dense(c, p, dest, sent_at);
+    size_t len = put_pairs(c, dest, sent_at, p, room, &index_bytes, &count, &all);
+    if (!all || index_bytes > bitmap_bytes) {
+        size_t dense = all || bitmap_bytes < room ? mark_dense(c, dest, sent_at) : SIZE_MAX;
+        if (dense <= room && (dense < len || !all)) len = write_dense(c, p, sent_at);
+        else if (!all && !bounded) return SIZE_MAX; /* does not fit */
+        /* else the pairs written stand: all of them, or a bounded clock's most recent */
     }
     c->e[dest].ls = c->tick;
-    return (size_t)(q - p);
+    return len;
 }
 
 uint64_t mpirr_vclock_advance(mpirr_vclock *c) { return ++c->own; }
@@ -211,7 +238,8 @@ size_t mpirr_vc_header(int dest, uint64_t seq, uint8_t *out, size_t room)
 size_t mpirr_vclock_header_fixed(mpirr_vclock *c, int dest, uint64_t seq, uint8_t *out, size_t room)
 {
     uint64_t sent_at = c->own, knows = dest == c->me ? sent_at : c->e[dest].v;
-    if (room < MPIRR_VC_FIXED || (seq | sent_at | knows) > UINT32_MAX) return 0;
+    /* a bounded clock's 16 bytes go further in varints: the three values take 3 to 6 */
+    if (c->bounded || room < MPIRR_VC_FIXED || (seq | sent_at | knows) > UINT32_MAX) return 0;
     size_t k = put_entries(c, dest, sent_at, out + MPIRR_VC_FIXED, room - MPIRR_VC_FIXED,
                            MPIRR_VC_FIXED);
     if (k == SIZE_MAX) return 0;
