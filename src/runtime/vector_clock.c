@@ -197,14 +197,21 @@ static size_t put_entries(mpirr_vclock *c, int dest, uint64_t sent_at, uint8_t *
      * alone take more room than it. Each entry is checked against the room by its exact
      * size (a margin of two longest varints an entry sent most 4-rank headers, which fit,
      * the long way round, code_long in piggyback.c); the bitmap's steps, chained in rank
-     * order, are measured by mark_dense. */
+     * order, are not the ones measured, so the exact clock checks them by their longest (a
+     * bounded clock measures them: mark_dense). */
     size_t index_bytes = 0, bitmap_bytes = 1 + ((size_t)c->n + 7) / 8, count = 0;
     size_t len = put_pairs(c, dest, sent_at, p, room, &index_bytes, &count, &all);
-    if (!all || index_bytes > bitmap_bytes) {
-        size_t dense = all || bitmap_bytes < room ? mark_dense(c, dest, sent_at) : SIZE_MAX;
+    if (!bounded) {
+        if (!all) return SIZE_MAX; /* does not fit */
+        if (index_bytes > bitmap_bytes) {
+            if (room < bitmap_bytes + count * MPIRR_VARINT_MAX) return SIZE_MAX;
+            mark_dense(c, dest, sent_at);
+            len = write_dense(c, p, sent_at);
+        }
+    } else if (!all || index_bytes > bitmap_bytes) {
+        /* the exact delta in its smaller form if it fits, else the pairs written stand */
+        size_t dense = bitmap_bytes < room ? mark_dense(c, dest, sent_at) : SIZE_MAX;
         if (dense <= room && (dense < len || !all)) len = write_dense(c, p, sent_at);
-        else if (!all && !bounded) return SIZE_MAX; /* does not fit */
-        /* else the pairs written stand: all of them, or a bounded clock's most recent */
     }
     c->e[dest].ls = c->tick;
     return len;
