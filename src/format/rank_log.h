@@ -39,8 +39,13 @@
  * unit (record_codec.c). */
 #define MPIRR_LOG_FLAG_WTIME_UNIT 1024u
 #define MPIRR_WTIME_UNIT_MAX 1000000000u /* a second */
+/* Bit 11: with MPIRR_LOG_FLAG_RACES, the races were found with the bounded clock (`record
+ * --clock bounded`, docs/races.md): it may log more receives than the exact vector clock,
+ * never fewer than a replay needs. Replay reads such a log as any races log; an mpirr older
+ * than the flag refuses it ("unknown header flags"). */
+#define MPIRR_LOG_FLAG_CLOCK_BOUNDED 2048u
 /* Every flag up to the newest: a reader refuses a log with any other. */
-#define MPIRR_LOG_FLAGS_KNOWN (2 * MPIRR_LOG_FLAG_WTIME_UNIT - 1)
+#define MPIRR_LOG_FLAGS_KNOWN (2 * MPIRR_LOG_FLAG_CLOCK_BOUNDED - 1)
 #define MPIRR_LOG_HEADER_BYTES 768 /* fixed file header at the start of every rank log */
 
 typedef struct mpirr_log_header {

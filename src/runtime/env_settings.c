@@ -36,6 +36,7 @@ __attribute__((constructor)) static void read_settings(void)
     if (is(MPIRR_SET_RECORD_MODE, "races")) mpirr_rt.rec_mode = MPIRR_REC_RACES;
     else if (is(MPIRR_SET_RECORD_MODE, "all")) mpirr_rt.rec_mode = MPIRR_REC_ALL;
     mpirr_rt.clock_merge = (int)mpirr_setting_value(MPIRR_SET_CLOCK_MERGE);
+    mpirr_rt.bounded_clock = !is(MPIRR_SET_RACE_CLOCK, "vector");
     mpirr_rt.wtime = (int)mpirr_setting_value(MPIRR_SET_WTIME);
     mpirr_rt.wtime_unit = (uint32_t)mpirr_setting_value(MPIRR_SET_WTIME_UNIT_NS);
     /* without it (a recording made without `mpirr record`) the files carry no id: ranks

@@ -114,7 +114,9 @@ static void start_recording(void)
     }
     mpirr_log_start(mpirr_libc_record_flags() | (mpirr_rt.wtime ? MPIRR_LOG_FLAG_WTIME : 0) |
                     (mpirr_rt.threaded ? MPIRR_LOG_FLAG_THREADED : 0) |
-                    (mpirr_rt.rec_mode == MPIRR_REC_RACES ? MPIRR_LOG_FLAG_RACES : 0) |
+                    (mpirr_rt.rec_mode == MPIRR_REC_RACES
+                         ? MPIRR_LOG_FLAG_RACES | (mpirr_rt.bounded_clock ? MPIRR_LOG_FLAG_CLOCK_BOUNDED : 0)
+                         : 0) |
                     (mpirr_rt.rec_mode == MPIRR_REC_ALL ? MPIRR_LOG_FLAG_ALL : 0));
     /* Races mode's peers send a rank that could not make its log timestamp headers and wait
      * for its own, and register communicators with it collectively: it keeps the protocol,

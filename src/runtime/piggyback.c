@@ -31,7 +31,7 @@ static int nprobed, capprobed;
 
 void mpirr_piggyback_init(void)
 {
-    if (mpirr_vc_init(mpirr_rt.nranks, mpirr_rt.rank)) mpirr_fatal("out of memory for vector clocks");
+    if (mpirr_vc_init(mpirr_rt.nranks, mpirr_rt.rank, mpirr_rt.bounded_clock)) mpirr_fatal("out of memory for vector clocks");
     header_max = (int)mpirr_vc_header_max();
     rbuf = malloc((size_t)header_max);
     coded = malloc((size_t)header_max);

@@ -302,7 +302,7 @@ void mpirr_race_arrived(const mpirr_comm_info *ci, int src, int tag, uint64_t se
     }
     for (uint32_t k = ring_len; k-- > 0;) {
         struct done *d = ring_at(k);
-        if (d->done <= knows_me) break; /* completed before the send was made: ordered */
+        if (mpirr_vc_ordered(d->done, knows_me)) break; /* completed before the send was made */
         if (!d->decided && d->ci->id == ci->id && accepts(d->tag_pattern, tag) && d->src != src)
             decide(d, 1, MPIRR_CTR_RACING_RECEIVES);
     }

@@ -45,6 +45,7 @@ struct mpirr_runtime {
     enum mpirr_rec_mode rec_mode;
     int piggyback;          /* races mode recording: messages carry timestamps (piggyback.h) */
     int clock_merge;        /* races mode: collectives merge timestamps (MPIRR_CLOCK_MERGE) */
+    int bounded_clock;      /* races mode: the bounded clock (MPIRR_RACE_CLOCK, vector_clock.h) */
     uint64_t *counters;     /* MPIRR_CTR_* (rank_log.h): in the mapped tail while recording */
     uint64_t *call_counts;  /* the UNREPLAYED calls (mpi_calls.def), in slots: likewise */
     int rank, nranks;

@@ -32,16 +32,58 @@
  * message's header is those three values. It is refused when a value needs more bits.
  * Values are written relative to the sender's own clock because ranks that talk to each other
  * progress at similar rates: the difference is small where the absolute count is
- * not (docs/races.md, "Header size at scale", has the measurements). */
+ * not (docs/races.md, "Header size at scale", has the measurements).
+ *
+ * The bounded clock (`mpirr record --clock bounded`, the default): the same clock, whose
+ * headers carry the three leading values and then only the most recently changed entries
+ * that fit in MPIRR_VC_BOUNDED_BYTES bytes in all (never the dense form); the others are not
+ * sent to that destination. Every entry a clock holds still came along a causal chain, so it
+ * is a lower bound of the exact entry: the race check (mpirr_vc_ordered) can only see more
+ * races, never fewer (docs/races.md, "The bounded clock", has the proof and the numbers).
+ *
+ * Each function exists for a clock instance (mpirr_vclock_*, used by bench/races_sim to run
+ * thousands of ranks' clocks in one process) and for the runtime's one clock (mpirr_vc_*). */
 #ifndef MPIRR_VECTOR_CLOCK_H
 #define MPIRR_VECTOR_CLOCK_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* Returns -1 when out of memory. */
-int mpirr_vc_init(int nranks, int me);
+/* A header of a bounded clock takes at most this many bytes (unless its three leading values
+ * alone take more: 64-bit counts). */
+#define MPIRR_VC_BOUNDED_BYTES 16
+
+typedef struct mpirr_vclock mpirr_vclock;
+
+/* The race check's verdict on one earlier receive: the receive that was the done-th to advance
+ * the receiver's clock happened before a send whose header says it knew knows of the receiver
+ * (so that message cannot have raced with it) iff done <= knows. Sound for any clock whose
+ * entries are lower bounds of the exact ones: a lower knows can only turn "ordered" into
+ * "raced". */
+static inline int mpirr_vc_ordered(uint64_t done, uint64_t knows) { return done <= knows; }
+
+/* Returns -1 when out of memory. bounded: the bounded clock (above). */
+int mpirr_vc_init(int nranks, int me, int bounded);
 void mpirr_vc_free(void);
+/* The runtime's clock, for the mpirr_vclock_* functions. */
+mpirr_vclock *mpirr_vc_runtime(void);
+
+/* Instances (NULL when out of memory); setup/release for one the caller holds. */
+mpirr_vclock *mpirr_vclock_new(int nranks, int me, int bounded);
+void mpirr_vclock_delete(mpirr_vclock *c);
+int mpirr_vclock_setup(mpirr_vclock *c, int nranks, int me, int bounded);
+void mpirr_vclock_release(mpirr_vclock *c);
+uint64_t mpirr_vclock_advance(mpirr_vclock *c);
+uint64_t mpirr_vclock_own(const mpirr_vclock *c);
+size_t mpirr_vclock_header_max(const mpirr_vclock *c);
+size_t mpirr_vclock_header(mpirr_vclock *c, int dest, uint64_t seq, uint8_t *out, size_t room);
+size_t mpirr_vclock_header_fixed(mpirr_vclock *c, int dest, uint64_t seq, uint8_t *out, size_t room);
+int mpirr_vclock_apply(mpirr_vclock *c, int src, const uint8_t *in, size_t len, uint64_t *seq,
+                       uint64_t *knows_me);
+int mpirr_vclock_apply_fixed(mpirr_vclock *c, int src, const uint8_t *in, size_t len,
+                             uint64_t *seq, uint64_t *knows_me);
+uint64_t *mpirr_vclock_snapshot(mpirr_vclock *c);
+void mpirr_vclock_merge(mpirr_vclock *c, const uint64_t *v);
 /* A wildcard receive completed and waits for a verdict: the own entry advances; returns it
  * (the receive's number). */
 uint64_t mpirr_vc_advance(void);

@@ -41,7 +41,7 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
 {
     uint64_t rng = seed, seqs[300] = {0}, now = 1;
     uint64_t raise[300];
-    CHECK(mpirr_vc_init(nranks, sender) == 0);
+    CHECK(mpirr_vc_init(nranks, sender, 0) == 0);
     CHECK(mpirr_vc_zero());
     advance_to(now);
     CHECK(!mpirr_vc_zero());
@@ -74,7 +74,7 @@ static void run(int nranks, int sender, int spread, uint64_t seed)
 
     for (int d = 0; d < nranks; d++) {
         if (d == sender) continue;
-        CHECK(mpirr_vc_init(nranks, d) == 0);
+        CHECK(mpirr_vc_init(nranks, d, 0) == 0);
         for (int k = 0; k < MAX_SENDS; k++) {
             struct sent *s = &sends[k];
             if (s->dest != d) continue;
@@ -114,7 +114,7 @@ static void forms(void)
     uint8_t h[4096];
     uint64_t seq, knows;
     const int nranks = 64;
-    CHECK(mpirr_vc_init(nranks, 0) == 0);
+    CHECK(mpirr_vc_init(nranks, 0, 0) == 0);
     uint64_t all[64];
     for (int i = 0; i < nranks; i++) all[i] = 1000 + (uint64_t)i;
     mpirr_vc_merge(all);
@@ -130,7 +130,7 @@ static void forms(void)
     CHECK(dense < 3 * 3 + 1 + 8 + 62 + 1);
     CHECK(sparse <= 3 * 3 + 2);
     /* the fixed form: three words and the entry's pair; refused past 32 bits or the room */
-    CHECK(mpirr_vc_init(nranks, 0) == 0);
+    CHECK(mpirr_vc_init(nranks, 0, 0) == 0);
     mpirr_vc_merge(all);
     advance_to(1200);
     CHECK(mpirr_vc_header_fixed(5, 1ull << 32, h, sizeof h) == 0);
@@ -138,14 +138,14 @@ static void forms(void)
     size_t fixed = mpirr_vc_header_fixed(5, 0, h, sizeof h);
     CHECK(fixed == dense - (1 + 2 + 2) + MPIRR_VC_FIXED); /* varints: seq 1 byte, the others 2 */
     mpirr_vc_free();
-    CHECK(mpirr_vc_init(nranks, 7) == 0);
+    CHECK(mpirr_vc_init(nranks, 7, 0) == 0);
     CHECK(mpirr_vc_apply_fixed(0, h, fixed, &seq, &knows) == 0);
     CHECK(seq == 0 && knows == 1005);
     CHECK(mpirr_vc_snapshot()[0] == 1200 && mpirr_vc_snapshot()[63] == 1063);
     CHECK(mpirr_vc_apply_fixed(0, h, MPIRR_VC_FIXED - 1, &seq, &knows) == -1);
     mpirr_vc_free();
     /* refused when dest's entry needs 33 bits; a clock that learned only that is not zero */
-    CHECK(mpirr_vc_init(nranks, 0) == 0);
+    CHECK(mpirr_vc_init(nranks, 0, 0) == 0);
     uint64_t big[64] = {0};
     big[5] = 1ull << 32;
     mpirr_vc_merge(big);
@@ -155,7 +155,7 @@ static void forms(void)
     mpirr_vc_free();
 
     /* damaged headers */
-    CHECK(mpirr_vc_init(5, 1) == 0);
+    CHECK(mpirr_vc_init(5, 1, 0) == 0);
     const uint8_t past_last[] = {0, 10, 0, 0, 0x20, 2}; /* bitmap bit 5 of 5 ranks */
     CHECK(mpirr_vc_apply(0, past_last, sizeof past_last, &seq, &knows) == -1);
     const uint8_t bad_index[] = {0, 10, 0, 6, 0}; /* index 6 - 1 = 5 of 5 ranks */
@@ -165,7 +165,7 @@ static void forms(void)
     const uint8_t dense_trailing[] = {0, 10, 0, 0, 0x01, 2, 7}; /* one value too many */
     CHECK(mpirr_vc_apply(0, dense_trailing, sizeof dense_trailing, &seq, &knows) == -1);
     mpirr_vc_free();
-    CHECK(mpirr_vc_init(5, 1) == 0); /* the refused headers may have raised their sender's entry */
+    CHECK(mpirr_vc_init(5, 1, 0) == 0); /* the refused headers may have raised their sender's entry */
     const uint8_t dense_ok[] = {0, 10, 0, 0, 0x05, 2, 4}; /* entries 0 and 2 */
     CHECK(mpirr_vc_apply(3, dense_ok, sizeof dense_ok, &seq, &knows) == 0);
     const uint64_t *v = mpirr_vc_snapshot();

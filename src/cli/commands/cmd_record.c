@@ -23,13 +23,14 @@
 #include "run_opts.h"
 #include "run_command.h"
 
-enum { OPT_OUTPUT, OPT_LOCAL, OPT_MODE, OPT_NO_WTIME, OPT_WTIME_RES, OPT_EVENTS, OPT_FORCE,
+enum { OPT_OUTPUT, OPT_LOCAL, OPT_MODE, OPT_CLOCK, OPT_NO_WTIME, OPT_WTIME_RES, OPT_EVENTS, OPT_FORCE,
        OPT_LIBC /* + group */ };
 
 static const struct cli_opt record_opts[] = {
     {"output", 'o', 1, OPT_OUTPUT},
     {"local", 0, 1, OPT_LOCAL},
     {"mode", 0, 1, OPT_MODE},
+    {"clock", 0, 1, OPT_CLOCK},
     {"no-wtime", 0, 0, OPT_NO_WTIME},
     {"wtime-resolution", 0, 1, OPT_WTIME_RES},
     {"events", 0, 0, OPT_EVENTS},
@@ -108,6 +109,11 @@ static int parse(int argc, char **argv, struct record_args *a)
             if (environment_check_option("record", "mode", MPIRR_SET_RECORD_MODE, v) != 0)
                 return OPT_BAD;
             a->mode = v;
+            break;
+        case OPT_CLOCK: /* races mode's timestamps (docs/races.md): the ranks read it */
+            if (environment_check_option("record", "clock", MPIRR_SET_RACE_CLOCK, v) != 0)
+                return OPT_BAD;
+            setenv(mpirr_settings[MPIRR_SET_RACE_CLOCK].name, v, 1);
             break;
         case OPT_NO_WTIME: a->wtime = 0; break;
         case OPT_WTIME_RES:
