@@ -125,14 +125,15 @@ int mpirr_call_unreplayed_outcome(unsigned id)
     case MPIRR_ID_MPI_Accumulate: case MPIRR_ID_MPI_Raccumulate: return 2;
     case MPIRR_ID_MPI_Accumulate_c: case MPIRR_ID_MPI_Raccumulate_c: return 2;
     case MPIRR_ID_MPI_Win_test: return 3;
-    case MPIRR_ID_MPI_Isendrecv: case MPIRR_ID_MPI_Isendrecv_c: return 6;
-    case MPIRR_ID_MPI_Isendrecv_replace: case MPIRR_ID_MPI_Isendrecv_replace_c: return 6;
     case MPIRR_ID_MPI_Parrived: return 7;
     default: break;
     }
     switch (id) { /* a window made beyond INT_MAX (large_count.c) takes no turns */
     case MPIRR_ID_MPI_Win_create_c: case MPIRR_ID_MPI_Win_allocate_c: return 0;
     case MPIRR_ID_MPI_Win_allocate_shared_c: return 0;
+    /* a put or get beyond INT_MAX takes no lock_all turn (rma/accesses.c) */
+    case MPIRR_ID_MPI_Put_c: case MPIRR_ID_MPI_Get_c: return 0;
+    case MPIRR_ID_MPI_Rput_c: case MPIRR_ID_MPI_Rget_c: return 0;
     default: break;
     }
     if (mpirr_call_category(id) != MPIRR_CAT_RMA && mpirr_call_int_variant(id) != id)
