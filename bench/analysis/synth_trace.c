@@ -310,6 +310,14 @@ static void pipeline(int forward)
     }
 }
 
+/* Workers by arrival of their results (tmp_a), ties by rank. */
+static int by_arrival(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    if (tmp_a[x] != tmp_a[y]) return tmp_a[x] < tmp_a[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
 static void master_worker(void)
 {
     int nw = 0;
@@ -320,12 +328,7 @@ static void master_worker(void)
         order[nw++] = w;
         total_msgs++;
     }
-    for (int i = 1; i < nw; i++) /* the master receives the results in order of arrival */
-        for (int j = i; j > 0 && tmp_a[order[j - 1]] > tmp_a[order[j]]; j--) {
-            int t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
+    qsort(order, (size_t)nw, sizeof *order, by_arrival); /* the master takes them as they come */
     for (int i = 0; i < nw; i++) {
         int w = order[i];
         mpirr_event e = p2p(MPIRR_ID_MPI_Recv, MPIRR_EV_ANY, TAG_RESULT, RESULT_BYTES);
