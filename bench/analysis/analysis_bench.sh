@@ -14,8 +14,11 @@
 # empty: none), SYNTH_FARM (sizes of synthetic task-farm histories, synth_trace's farm mix, a
 # stress case for the race analyses; default none: their --json output is about 5.6 KB per
 # event), SYNTH_WILD (sizes of all-wildcard histories, synth_trace's wild mix, default none),
-# BENCH_PROGS (default "sp_skeleton lu_skeleton"; empty: none), BENCH_TIMEOUT (seconds per run,
-# default 300).
+# SYNTH_HUGE (sizes of mixed histories of SYNTH_HUGE_RANKS ranks, default 4096: the
+# billion-event case of issue 35, e.g. SYNTH_HUGE="10000000 100000000"; default none; check
+# free space in /tmp first, about 1.7 MB per million events), BENCH_PROGS (default
+# "sp_skeleton lu_skeleton"; empty: none), BENCH_TIMEOUT (seconds per run, default 300; the huge
+# rows need far more).
 set -u
 BUILD=${1:-build}
 NP=${NP:-16}
@@ -112,13 +115,15 @@ fi
 mega() { awk -v n="$1" 'BEGIN {if (n % 1000000 == 0) printf "%dM", n / 1000000; else printf "%d", n}'; }
 if [ -x "$SYNTH" ]; then
     specs=()
-    for n in ${SYNTH_SMALL-1000000} ${SYNTH_EVENTS:-10000000}; do specs+=("$n:mixed:synthetic-$(mega "$n")"); done
-    for n in ${SYNTH_FARM:-}; do specs+=("$n:farm:synthetic-farm-$(mega "$n")"); done
-    for n in ${SYNTH_WILD:-}; do specs+=("$n:wild:synthetic-wild-$(mega "$n")"); done
+    for n in ${SYNTH_SMALL-1000000} ${SYNTH_EVENTS:-10000000}; do specs+=("$n:mixed:synthetic-$(mega "$n"):$NP"); done
+    for n in ${SYNTH_FARM:-}; do specs+=("$n:farm:synthetic-farm-$(mega "$n"):$NP"); done
+    for n in ${SYNTH_WILD:-}; do specs+=("$n:wild:synthetic-wild-$(mega "$n"):$NP"); done
+    for n in ${SYNTH_HUGE:-}; do specs+=("$n:mixed:synthetic-huge-$(mega "$n"):${SYNTH_HUGE_RANKS:-4096}"); done
     for spec in "${specs[@]}"; do
-        IFS=: read -r n mix name <<<"$spec"
-        if "$SYNTH" "$TMP/$name" "$NP" "$n" "$mix" >"$TMP/$name.out" 2>"$TMP/$name.gen-err"; then
+        IFS=: read -r n mix name ranks <<<"$spec"
+        if "$SYNTH" "$TMP/$name" "$ranks" "$n" "$mix" >"$TMP/$name.out" 2>"$TMP/$name.gen-err"; then
             traces+=("$name")
+            echo "$ranks" >"$TMP/$name.ranks"
             echo "- \`$name\`: $(sed "s|$TMP/||" "$TMP/$name.out")" >>"$TMP/notes"
         else
             echo "analysis_bench: synth_trace $n $mix failed: $(head -c 400 "$TMP/$name.gen-err")" >&2
@@ -136,10 +141,10 @@ for name in "${traces[@]}"; do
     read -r _ _ _ status <"$m"
     [ "$status" = 0 ] || echo "analysis_bench: mpirr races $name exited with status $status: $(head -c 400 "$m.err")" >&2
     [ "$status" = 0 ] && [ -s "$m.err" ] && echo "analysis_bench: mpirr races $name said: $(head -c 400 "$m.err")" >&2
-    row "$name" "$NP" "$m"
+    row "$name" "$(cat "$TMP/$name.ranks" 2>/dev/null || echo "$NP")" "$m"
 done
 last=
-for name in "${traces[@]}"; do case $name in synthetic-farm-* | synthetic-wild-*) ;; synthetic-*) last=$name ;; esac; done
+for name in "${traces[@]}"; do case $name in synthetic-farm-* | synthetic-wild-* | synthetic-huge-*) ;; synthetic-*) last=$name ;; esac; done
 if [ -n "$last" ]; then
     m=$TMP/$last.frontier
     measure "$m" "${T[@]}" "${PIN[@]}" "$MPIRR" frontier "$TMP/$last" --at 0:1000 --json

@@ -53,6 +53,11 @@
  * next message is concurrent with the receiver's current step), and no task of Chu & Huang's
  * is a control point: every reach set is every message of the rank. The Allreduce stays.
  *
+ * RANKS goes up to 65536 (the wild mix: 4096). Writers for GROUP_RANKS ranks are open at a
+ * time; beyond that the whole simulation runs once per group of ranks (it is deterministic)
+ * and each pass writes its group's histories, so memory stays about 1.5 GB and generation
+ * time grows with RANKS / GROUP_RANKS passes of simulation (compression is done once).
+ *
  * Prints one summary line (ranks, events, messages, wildcard receives, steps, seconds).
  * Deterministic: the same arguments write the same calls and times (`mpirr events` prints the
  * same); only the creation times and the absolute call-site addresses (ASLR) differ. */
@@ -77,7 +82,14 @@
 #define TICK_SHIFT 15            /* the runtime's default tick: 32768 ns */
 #define ALLREDUCE_EVERY 100
 #define MW_EVERY 4
-#define MAX_RANKS 256 /* one writer (zstd stream, mapped tail) per rank is open throughout */
+#define MAX_RANKS 65536
+/* Ranks whose writers (a zstd stream with its window, a mapped tail, a descriptor: about 1.5 MB
+ * each) are open at once. More ranks are written in passes: the simulation is deterministic,
+ * so each pass runs all of it again and writes only its group's ranks. */
+#ifndef GROUP_RANKS
+#define GROUP_RANKS 1024
+#endif
+#define WILD_MAX_RANKS 4096 /* the wild mix keeps a RANKS x RANKS table of arrival times */
 
 enum { TAG_RIGHTWARD = 1, TAG_LEFTWARD = 2, TAG_PIPE = 3, TAG_RESULT = 4, TAG_WORK = 5, TAG_ALL = 6 };
 enum { HALO_BYTES = 4096, PIPE_BYTES = 1024, RESULT_BYTES = 256, WORK_BYTES = 64, SUM_BYTES = 8,
@@ -173,6 +185,7 @@ static int find_module(struct dl_phdr_info *info, size_t size, void *arg)
 
 static void put(int r, mpirr_event *e)
 {
+    if (!rk[r].w) return; /* simulated only: written by another pass */
     if (mpirr_evw_append(rk[r].w, e)) die("rank %d: %s", r, mpirr_evw_error(rk[r].w));
 }
 
@@ -297,6 +310,14 @@ static void pipeline(int forward)
     }
 }
 
+/* Workers by arrival of their results (tmp_a), ties by rank. */
+static int by_arrival(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    if (tmp_a[x] != tmp_a[y]) return tmp_a[x] < tmp_a[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
 static void master_worker(void)
 {
     int nw = 0;
@@ -307,12 +328,7 @@ static void master_worker(void)
         order[nw++] = w;
         total_msgs++;
     }
-    for (int i = 1; i < nw; i++) /* the master receives the results in order of arrival */
-        for (int j = i; j > 0 && tmp_a[order[j - 1]] > tmp_a[order[j]]; j--) {
-            int t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
+    qsort(order, (size_t)nw, sizeof *order, by_arrival); /* the master takes them as they come */
     for (int i = 0; i < nw; i++) {
         int w = order[i];
         mpirr_event e = p2p(MPIRR_ID_MPI_Recv, MPIRR_EV_ANY, TAG_RESULT, RESULT_BYTES);
@@ -407,14 +423,15 @@ static uint64_t step_events(uint64_t n)
 
 /* ---- set-up and output ---- */
 
-static void start_rank(const char *dir, int r)
+/* Starts rank r's history; written: opens its writer (else r is only simulated). */
+static void start_rank(const char *dir, int r, int written)
 {
     mpirr_ev_params p = {.rank = r, .nranks = P, .tick_shift = TICK_SHIFT, .base_ns = BASE_NS,
                          .start_realtime_ns = (uint64_t)time(NULL) * 1000000000ull};
     char err[700];
     struct rank_state *R = &rk[r];
-    R->w = mpirr_evw_open(dir, &p, err, sizeof err);
-    if (!R->w) die("%s", err);
+    memset(R, 0, sizeof *R);
+    if (written && !(R->w = mpirr_evw_open(dir, &p, err, sizeof err))) die("%s", err);
     for (int s = 0; s < NSITES; s++) R->local[s] = UINT32_MAX;
     R->t = BASE_NS;
     /* world and self get ids 0 and 1, defined before anything else (event_history.c) */
@@ -439,7 +456,7 @@ static void start_rank(const char *dir, int r)
 static void finish_rank(int r)
 {
     plain_call(r, MPIRR_ID_MPI_Finalize, AT(S_FINALIZE), 5000, 2000000);
-    if (mpirr_evw_close(rk[r].w, 1)) die("rank %d: cannot finish the event history", r);
+    if (rk[r].w && mpirr_evw_close(rk[r].w, 1)) die("rank %d: cannot finish the event history", r);
 }
 
 static void write_manifest(const char *dir, int argc, char **argv)
@@ -496,7 +513,7 @@ int main(int argc, char **argv)
     farm = argc == 5 && !strcmp(argv[4], "farm");
     wild = argc == 5 && !strcmp(argv[4], "wild");
     const char *dir = argv[1];
-    P = argc > 2 ? (int)parse(argv[2], "RANKS", 2, MAX_RANKS) : 16;
+    P = argc > 2 ? (int)parse(argv[2], "RANKS", 2, wild ? WILD_MAX_RANKS : MAX_RANKS) : 16;
     long target = argc > 3 ? parse(argv[3], "EVENTS", 10 * (long)P, 4000000000L) : 10000000L;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -507,10 +524,16 @@ int main(int argc, char **argv)
     if (!rk || !tmp_a || !tmp_b || !order) die("out of memory");
     make_dir(dir);
     if (!dl_iterate_phdr(find_module, NULL)) die("cannot find this executable's load map");
-    for (int r = 0; r < P; r++) start_rank(dir, r);
     uint64_t steps = 0;
-    while (total_events + step_events(steps) + (uint64_t)P <= (uint64_t)target) step(steps++);
-    for (int r = 0; r < P; r++) finish_rank(r);
+    const uint64_t seed = rng;
+    for (int g = 0; g < P; g += GROUP_RANKS) { /* one pass per group of written ranks */
+        rng = seed;
+        total_events = total_msgs = total_wild = 0;
+        for (int r = 0; r < P; r++) start_rank(dir, r, r >= g && r < g + GROUP_RANKS);
+        steps = 0;
+        while (total_events + step_events(steps) + (uint64_t)P <= (uint64_t)target) step(steps++);
+        for (int r = 0; r < P; r++) finish_rank(r);
+    }
     write_manifest(dir, argc, argv);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     printf("synth_trace %s ranks %d events %llu messages %llu wildcard_receives %llu steps %llu "

@@ -13,11 +13,24 @@
 
 enum step_type { STEP_POST = 0, STEP_DONE = 1 };
 
-typedef struct step {
+/* A step of a rank: (op << 1) | type. Its event is the op's post or done, so a step is 4
+ * bytes: every rank's steps are resident for the whole sweep (about one per op). */
+typedef uint32_t step;
+#define STEP(op, type) ((uint32_t)(op) << 1 | (uint32_t)(type))
+#define STEP_OP(st) ((st) >> 1)
+#define STEP_TYPE(st) ((st) & 1u)
+#define STEP_MAX_OPS (UINT32_MAX >> 1)
+
+static uint64_t step_event(const an_op *ops, step st)
+{
+    return STEP_TYPE(st) == STEP_POST ? ops[STEP_OP(st)].post : ops[STEP_OP(st)].done;
+}
+
+/* A completion being sorted into place (build_steps). */
+typedef struct done_step {
     uint64_t event;
     uint32_t op;
-    uint32_t type;
-} step;
+} done_step;
 
 /* A collective instance: the k-th collective on a communicator. */
 typedef struct inst {
@@ -88,21 +101,22 @@ static void vmax(uint64_t *dst, const uint64_t *src, int n)
         if (src[i] > dst[i]) dst[i] = src[i];
 }
 
-static int by_event(const void *a, const void *b)
+static int by_done(const void *a, const void *b)
 {
-    const step *x = a, *y = b;
+    const done_step *x = a, *y = b;
     if (x->event != y->event) return x->event < y->event ? -1 : 1;
-    if (x->type != y->type) return x->type < y->type ? -1 : 1;
     return x->op < y->op ? -1 : x->op > y->op;
 }
 
-/* A rank's steps in (event, posts before results) order. Posts come in post order already;
- * completions of nonblocking operations are sorted apart and merged in. */
+/* A rank's steps in (event, posts before results, op) order. Posts come in post order
+ * already; completions of nonblocking operations are sorted apart and merged in. */
 static int build_steps(sweep *s, int p)
 {
     const an_rank *rk = &s->run->ranks[p];
+    if (rk->nops > STEP_MAX_OPS) return -1;
     size_t na = 0, nb = 0;
-    step *a = malloc((2 * rk->nops + 1) * sizeof *a), *b = malloc((rk->nops + 1) * sizeof *b);
+    step *a = malloc((2 * rk->nops + 1) * sizeof *a);
+    done_step *b = malloc((rk->nops + 1) * sizeof *b);
     if (!a || !b) {
         free(a);
         free(b);
@@ -111,22 +125,31 @@ static int build_steps(sweep *s, int p)
     for (size_t i = 0; i < rk->nops; i++) {
         const an_op *o = &rk->ops[i];
         int needs_done = (o->kind == AN_RECV && o->msg != AN_NIL) || o->kind == AN_COLL;
-        if (o->kind == AN_SEND || o->kind == AN_COLL)
-            a[na++] = (step){o->post, (uint32_t)i, STEP_POST};
+        if (o->kind == AN_SEND || o->kind == AN_COLL) a[na++] = STEP(i, STEP_POST);
         if (!needs_done || !o->done) continue;
-        if (o->done == o->post) a[na++] = (step){o->done, (uint32_t)i, STEP_DONE};
-        else b[nb++] = (step){o->done, (uint32_t)i, STEP_DONE};
+        if (o->done == o->post) a[na++] = STEP(i, STEP_DONE);
+        else b[nb++] = (done_step){o->done, (uint32_t)i};
     }
-    qsort(b, nb, sizeof *b, by_event);
+    qsort(b, nb, sizeof *b, by_done);
     step *m = malloc((na + nb + 1) * sizeof *m);
     if (!m) {
         free(a);
         free(b);
         return -1;
     }
+    /* a's step goes first unless it is after b's by (event, type, op): at the same event a
+     * post goes first, and of two dones the earlier op (a is not sorted by that order: a
+     * blocking collective's done follows its post) */
     size_t i = 0, j = 0, k = 0;
-    while (i < na || j < nb)
-        m[k++] = j >= nb || (i < na && by_event(&a[i], &b[j]) <= 0) ? a[i++] : b[j++];
+    while (i < na || j < nb) {
+        int take_a = j >= nb;
+        if (!take_a && i < na) {
+            uint64_t ea = step_event(rk->ops, a[i]);
+            take_a = ea < b[j].event ||
+                     (ea == b[j].event && (STEP_TYPE(a[i]) == STEP_POST || STEP_OP(a[i]) <= b[j].op));
+        }
+        m[k++] = take_a ? a[i++] : STEP(b[j++].op, STEP_DONE);
+    }
     free(a);
     free(b);
     s->steps[p] = m;
@@ -248,14 +271,15 @@ static int advance(sweep *s, int p)
     const int n = s->n;
     uint64_t last = UINT64_MAX;
     while (s->at[p] < s->nsteps[p]) {
-        const step *st = &s->steps[p][s->at[p]];
-        const an_op *o = &rk->ops[st->op];
-        if (st->event != last) {
-            if (s->obs && s->obs->before) s->obs->before(s->obs->arg, p, st->event, v);
-            last = st->event;
-            if (v[p] < 2 * st->event) v[p] = 2 * st->event;
+        const step st = s->steps[p][s->at[p]];
+        const an_op *o = &rk->ops[STEP_OP(st)];
+        const uint64_t event = step_event(rk->ops, st);
+        if (event != last) {
+            if (s->obs && s->obs->before) s->obs->before(s->obs->arg, p, event, v);
+            last = event;
+            if (v[p] < 2 * event) v[p] = 2 * event;
         }
-        if (st->type == STEP_POST) {
+        if (STEP_TYPE(st) == STEP_POST) {
             if (o->kind == AN_SEND && o->msg != AN_NIL) {
                 an_msg *m = &s->run->msgs[o->msg];
                 /* the loader admits only world ranks of this run; stay inside v regardless */
@@ -285,15 +309,15 @@ static int advance(sweep *s, int p)
                 vec_free(s, mv);
                 s->msg_vec[o->msg] = AN_NIL;
             }
-            v[p] = 2 * st->event + 1;
-            if (s->obs && s->obs->merged) s->obs->merged(s->obs->arg, p, st->event, v);
+            v[p] = 2 * event + 1;
+            if (s->obs && s->obs->merged) s->obs->merged(s->obs->arg, p, event, v);
         } else {
             int r = coll_done(s, p, o, v);
             if (r < 0) return -1;
             if (!r) return 0;
             s->blocked_inst[p] = AN_NIL;
-            v[p] = 2 * st->event + 1;
-            if (s->obs && s->obs->merged) s->obs->merged(s->obs->arg, p, st->event, v);
+            v[p] = 2 * event + 1;
+            if (s->obs && s->obs->merged) s->obs->merged(s->obs->arg, p, event, v);
         }
         s->at[p]++;
     }

@@ -8,10 +8,6 @@
 #include "analysis.h"
 #include "u64_map.h"
 
-#define REF(rank, op) (((uint64_t)(rank) << 40) | (uint64_t)(op))
-#define REF_RANK(r) ((uint32_t)((r) >> 40))
-#define REF_OP(r) ((uint32_t)((r) & ((1ull << 40) - 1)))
-
 int an_accepts(const an_op *r, uint32_t comm, int32_t src, int32_t tag)
 {
     return r->comm == comm && (r->peer == AN_ANY || r->peer == src) &&
@@ -39,11 +35,17 @@ static int op_channel(const an_op *o, int p, uint64_t *key, int *is_send)
     return 0;
 }
 
+/* How many messages channel c has, once counts[2c] holds each channel's first message. */
+static uint32_t channel_sends(const uint32_t *counts, uint32_t nchan, uint32_t nmsgs, uint64_t c)
+{
+    return (c + 1 < nchan ? counts[2 * (c + 1)] : nmsgs) - counts[2 * c];
+}
+
 int an_match(an_run *run)
 {
     u64_map chan = {0};
     uint32_t nchan = 0;
-    /* pass 1: number the channels and count each side (CSR layout, no per-channel arrays) */
+    /* pass 1: number the channels (in order of first appearance) and count each side */
     uint32_t *counts = NULL; /* 2 per channel: sends, receives */
     size_t counts_cap = 0;
     int rc = -1;
@@ -69,88 +71,64 @@ int an_match(an_run *run)
             counts[2 * *c + !is_send]++;
         }
     }
-    /* pass 2: place each op in its channel side, in rank order then post order: one sender's
-     * sends (and one receiver's receives) on a channel come out in their program order */
-    size_t total = 0;
-    for (uint32_t c = 0; c < 2 * nchan; c++) {
-        uint32_t n = counts[c];
-        counts[c] = (uint32_t)total;
-        total += n;
-    }
-    uint64_t *refs = malloc((total ? total : 1) * sizeof *refs);
-    uint32_t *fill = calloc(2 * (size_t)nchan + 1, sizeof *fill);
-    if (!refs || !fill) {
-        free(refs);
-        free(fill);
-        goto out;
-    }
-    for (int p = 0; p < run->nranks; p++) {
-        an_rank *rk = &run->ranks[p];
-        for (size_t i = 0; i < rk->nops; i++) {
-            uint64_t key;
-            int is_send;
-            uint64_t c;
-            if (!op_channel(&rk->ops[i], p, &key, &is_send) || !u64_map_get(&chan, key, &c)) continue;
-            size_t side = 2 * (size_t)c + !is_send;
-            refs[counts[side] + fill[side]++] = REF(p, i);
-        }
-    }
-    /* pass 3: pair them; surplus sends are messages nobody received */
+    /* pass 2: the k-th send of a channel is message base + k, and the k-th receive gets it,
+     * counting in rank order then post order: one sender's sends (and one receiver's
+     * receives) on a channel come in their program order. Messages are numbered channel by
+     * channel, so a channel's are consecutive; nothing per op is kept but the op itself. */
     uint32_t nmsgs = 0;
-    for (uint32_t c = 0; c < nchan; c++) nmsgs += fill[2 * c];
+    for (uint32_t c = 0; c < nchan; c++) {
+        uint32_t ns = counts[2 * c];
+        counts[2 * c] = nmsgs; /* now the channel's first message */
+        nmsgs += ns;
+    }
+    uint32_t *seen = calloc(2 * (size_t)nchan + 1, sizeof *seen); /* sends, receives so far */
     free(run->msgs);
     run->msgs = malloc((nmsgs ? nmsgs : 1) * sizeof *run->msgs);
-    if (!run->msgs) {
-        free(refs);
-        free(fill);
+    if (!seen || !run->msgs) {
+        free(seen);
         goto out;
     }
-    run->nmsgs = 0;
+    run->nmsgs = nmsgs;
     run->unmatched_sends = run->unmatched_recvs = 0;
-    for (uint32_t c = 0; c < nchan; c++) {
-        const uint64_t *s = refs + counts[2 * c], *r = refs + counts[2 * c + 1];
-        uint32_t ns = fill[2 * c], nr = fill[2 * c + 1];
-        for (uint32_t k = 0; k < ns; k++) {
-            uint32_t id = run->nmsgs++;
-            an_msg *m = &run->msgs[id];
-            an_op *so = &run->ranks[REF_RANK(s[k])].ops[REF_OP(s[k])];
-            m->sender = REF_RANK(s[k]);
-            m->send_op = REF_OP(s[k]);
-            m->receiver = (uint32_t)so->peer;
-            m->recv_op = AN_NIL;
-            m->hb_dest = 0;
-            so->msg = id;
-            if (k < nr) {
-                m->recv_op = REF_OP(r[k]);
-                run->ranks[REF_RANK(r[k])].ops[REF_OP(r[k])].msg = id;
-            } else {
-                run->unmatched_sends++;
-            }
-        }
-        if (nr > ns) run->unmatched_recvs += nr - ns;
-    }
-    /* a probe saw the message the next receive of its channel would have got: the first one
-     * no receive posted before the probe took */
+    for (uint32_t m = 0; m < nmsgs; m++) run->msgs[m].recv_op = AN_NIL;
     for (int p = 0; p < run->nranks; p++) {
         an_rank *rk = &run->ranks[p];
         for (size_t i = 0; i < rk->nops; i++) {
             an_op *o = &rk->ops[i];
-            uint64_t c;
-            if (o->kind != AN_PROBE || o->msrc < 0 ||
-                !u64_map_get(&chan, channel_key(o->comm, (uint32_t)o->msrc, (uint32_t)p, o->mtag), &c))
+            uint64_t key, c;
+            int is_send;
+            if (o->kind == AN_PROBE) {
+                /* a probe saw the message the next receive of its channel would have got:
+                 * the first one no receive posted before the probe took (the channel's
+                 * receives are all this rank's, counted so far in post order) */
+                if (o->msrc >= 0 &&
+                    u64_map_get(&chan, channel_key(o->comm, (uint32_t)o->msrc, (uint32_t)p, o->mtag), &c) &&
+                    seen[2 * c + 1] < channel_sends(counts, nchan, nmsgs, c))
+                    o->msg = counts[2 * c] + seen[2 * c + 1];
                 continue;
-            const uint64_t *r = refs + counts[2 * c + 1];
-            uint32_t lo = 0, hi = fill[2 * c + 1];
-            while (lo < hi) { /* the channel's receives are this rank's, in post order */
-                uint32_t mid = lo + (hi - lo) / 2;
-                if (REF_OP(r[mid]) < i) lo = mid + 1;
-                else hi = mid;
             }
-            if (lo < fill[2 * c]) o->msg = run->ranks[REF_RANK(refs[counts[2 * c] + lo])].ops[REF_OP(refs[counts[2 * c] + lo])].msg;
+            if (!op_channel(o, p, &key, &is_send) || !u64_map_get(&chan, key, &c)) continue;
+            uint32_t k = seen[2 * c + !is_send]++;
+            if (is_send) {
+                uint32_t id = counts[2 * c] + k;
+                an_msg *m = &run->msgs[id];
+                m->sender = (uint32_t)p;
+                m->send_op = (uint32_t)i;
+                m->receiver = (uint32_t)o->peer;
+                m->hb_dest = 0;
+                o->msg = id;
+            } else if (k < channel_sends(counts, nchan, nmsgs, c)) {
+                run->msgs[counts[2 * c] + k].recv_op = (uint32_t)i;
+                o->msg = counts[2 * c] + k;
+            }
         }
     }
-    free(refs);
-    free(fill);
+    for (uint32_t c = 0; c < nchan; c++) {
+        uint32_t ns = channel_sends(counts, nchan, nmsgs, c), nr = seen[2 * c + 1];
+        if (ns > nr) run->unmatched_sends += ns - nr;
+        else run->unmatched_recvs += nr - ns;
+    }
+    free(seen);
     rc = 0;
 out:
     free(counts);
