@@ -227,10 +227,13 @@ int mpirr_replay_request_done(MPI_Request req, int *flag, MPI_Status *st);
 void mpirr_flip_start(void);
 /* The rank reached mpirr_rt.switch_event: copies the replayed records, then records. */
 void mpirr_flip_switch(void);
-/* Record mode, before a wildcard receive is posted: the flipped one takes the forced source. */
-static inline void mpirr_flip_steer(uint64_t event, int *source)
+/* Record mode, before a wildcard receive or probe is posted: the flipped one takes the forced
+ * source (1 then: a nonblocking probe waits for its message, src/runtime/probe.c). */
+static inline int mpirr_flip_steer(uint64_t event, int *source)
 {
-    if (__builtin_expect(event == mpirr_rt.steer_event, 0)) *source = mpirr_rt.steer_source;
+    if (__builtin_expect(event != mpirr_rt.steer_event, 1)) return 0;
+    *source = mpirr_rt.steer_source;
+    return 1;
 }
 
 /* ---- crash.c ---- */

@@ -1,4 +1,4 @@
-/* explore_choices.c: the racing receives an explored run offers to force next, from the race
+/* explore_choices.c: the racing receives and probes an explored run offers to force next, from the race
  * analysis of its event history (an_find_races: only candidates proved possible), and the cut
  * its flip replayed, read from its flip file. */
 #include "explore_choices.h"
@@ -51,7 +51,7 @@ static int sender_taken(const an_run *run, int rank, uint64_t event)
         return -1;
     const an_rank *rk = &run->ranks[rank];
     for (size_t i = 0; i < rk->nops; i++)
-        if (rk->ops[i].post == event && rk->ops[i].kind == AN_RECV)
+        if (rk->ops[i].post == event && (rk->ops[i].kind == AN_RECV || rk->ops[i].kind == AN_PROBE))
             return rk->ops[i].msg != AN_NIL ? (int)run->msgs[rk->ops[i].msg].sender : -1;
     return -1;
 }
@@ -73,10 +73,10 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
         analysis_close(&a);
         return CLI_EXIT_FAIL;
     }
-    size_t cap = 0;
+    size_t cap = 0, nall = r.nraces + r.nprobes;
     rc = 0;
-    for (size_t i = 0; i < r.nraces && !rc; i++) {
-        const an_race *x = &r.races[i];
+    for (size_t i = 0; i < nall && !rc; i++) { /* the racing receives, then the probes */
+        const an_race *x = i < r.nraces ? &r.races[i] : &r.probes[i - r.nraces];
         const an_op *o = &a.run->ranks[x->rank].ops[x->op];
         if (!after_cut(cut, ncut, x->rank, o->post))
             continue;

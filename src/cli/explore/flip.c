@@ -10,7 +10,9 @@
  * rest runs free. At the receive, SRC's message is the first unreceived one from SRC it
  * accepts (earlier ones from SRC were taken by earlier receives, all inside the cut), so
  * posting it with source SRC makes it take exactly that message: an order the real program
- * can take. */
+ * can take. A wildcard probe (MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe) is flipped the
+ * same way: it is posted with source SRC and sees that message (a nonblocking one waits for
+ * it: it was sent inside the cut, so some poll of the real program could have found it). */
 #include "flip.h"
 
 #include <errno.h>
@@ -46,11 +48,13 @@ const char *flip_unforceable(const an_op *o, const an_msg *m)
 {
     switch (o->call) {
     case MPIRR_ID_MPI_Recv: case MPIRR_ID_MPI_Irecv: case MPIRR_ID_MPI_Sendrecv:
-    case MPIRR_ID_MPI_Sendrecv_replace: case MPIRR_ID_MPI_Mprobe:
+    case MPIRR_ID_MPI_Sendrecv_replace: case MPIRR_ID_MPI_Mprobe: case MPIRR_ID_MPI_Improbe:
+    case MPIRR_ID_MPI_Probe: case MPIRR_ID_MPI_Iprobe:
         break;
     default:
-        return "flip forces receives where they are posted with their source rewritten "
-               "(MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Mprobe), not this call";
+        return "flip forces receives and probes where they are posted with their source "
+               "rewritten (MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Probe, MPI_Iprobe, MPI_Mprobe, "
+               "MPI_Improbe), not this call";
     }
     /* the receiver's half-event 2*post (its sends) or later happened before the send */
     if (m->hb_dest >= 2 * o->post)
@@ -59,13 +63,16 @@ const char *flip_unforceable(const an_op *o, const an_msg *m)
     return NULL;
 }
 
-/* The racing receive posted at the flip's event, or NULL. */
+/* The racing receive or probe posted at the flip's event, or NULL. */
 static const an_race *find_race(const an_run *run, const an_races *rs, const struct flip *f)
 {
-    for (size_t i = 0; i < rs->nraces; i++) {
-        const an_race *x = &rs->races[i];
-        if (x->rank == f->rank && run->ranks[x->rank].ops[x->op].post == f->event) return x;
-    }
+    const an_race *lists[2] = {rs->races, rs->probes};
+    const size_t lens[2] = {rs->nraces, rs->nprobes};
+    for (int l = 0; l < 2; l++)
+        for (size_t i = 0; i < lens[l]; i++) {
+            const an_race *x = &lists[l][i];
+            if (x->rank == f->rank && run->ranks[x->rank].ops[x->op].post == f->event) return x;
+        }
     return NULL;
 }
 
@@ -101,7 +108,8 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
     char cands[512];
     if (!x) {
         cli_error("replay --flip %s: rank %d's event %" PRIu64 " in %s is not a racing receive "
-                  "(mpirr races %s lists them)", spec, f->rank, f->event, parent->name, parent->name);
+                  "or probe (mpirr races %s lists them)", spec, f->rank, f->event, parent->name,
+                  parent->name);
         goto out;
     }
     const uint32_t *cand = an_race_list(&rs, x);

@@ -1,4 +1,4 @@
-/* flip.h: forcing one racing receive to another message (mpirr replay --flip R:E=SRC -o NEWDIR):
+/* flip.h: forcing one racing receive or probe to another message (mpirr replay --flip R:E=SRC -o NEWDIR):
  * the checks against the race analysis, the cut every rank replays up to, and the new
  * recording it makes. The runtime's half is src/runtime/flip.c. */
 #ifndef MPIRR_CLI_FLIP_H
@@ -22,13 +22,13 @@ struct flip {
     mpirr_run_id run_id;    /* the new recording's: in the flip file, for the ranks to write */
 };
 
-/* Why a flip cannot make racing receive o (of the analysis) take candidate message m, or NULL
- * if it can. The runtime forces a receive where it is posted, by rewriting its source: MPI_Recv,
- * MPI_Irecv, MPI_Sendrecv(_replace) and MPI_Mprobe; not persistent receives (MPI_Start), nor
- * nonblocking matched probes (MPI_Improbe: the probe that finds the message may be a later
- * call). And the message must not be sent after the post (a nonblocking receive can get a
- * message sent between its post and its completion, but not by being posted for it). explore
- * asks the same before it tries a choice. */
+/* Why a flip cannot make racing receive or probe o (of the analysis) take or see candidate
+ * message m, or NULL if it can. The runtime forces a receive where it is posted, by rewriting
+ * its source: MPI_Recv, MPI_Irecv, MPI_Sendrecv(_replace), and the probes MPI_Probe,
+ * MPI_Mprobe, and MPI_Iprobe and MPI_Improbe (a successful one: forced, it blocks until the
+ * message is there); not persistent receives (MPI_Start). And the message must not be sent
+ * after the post (a nonblocking receive can get a message sent between its post and its
+ * completion, but not by being posted for it). explore asks the same before it tries a choice. */
 const char *flip_unforceable(const an_op *o, const an_msg *m);
 
 /* Checks SPEC ("R:E=SRC") against the race analysis of parent's event history, computes the
