@@ -43,6 +43,7 @@ typedef struct an_op {
         uint32_t coll; /* collective: instance number on its communicator */
     };
     uint16_t call;     /* call id of the posting call */
+    uint16_t done_call; /* call id of the completing call (0: none, or the posting call) */
     uint8_t kind;      /* enum an_kind */
     uint8_t flow;      /* collectives: enum an_flow; root in peer */
 } an_op;
