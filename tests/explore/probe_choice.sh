@@ -14,25 +14,13 @@
 #  4. flips that are not legal are refused in one line each, exit status 2: an event that is not
 #     a racing receive or probe, the message the probe saw already, a rank out of range.
 . "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/choices_lib.sh"
 MPIRR=$1
 IMPL=$2
 BIN=$3
 read -r -a L3 <<<"$(launcher "$IMPL" 3)"
 RUN_TIMEOUT=180
 declare -A CALL=([probe]=MPI_Probe [iprobe]=MPI_Iprobe [mprobe]=MPI_Mprobe [improbe]=MPI_Improbe)
-
-# replays3 NAME REC STATUS: REC replays 3 times under noise, each ending with STATUS and the
-# output REC's run printed (its stdout file OUTFILE, the 4th argument).
-replays3() {
-    local name=$1 rec=$2 want=$3 outfile=$4
-    for i in 1 2 3; do
-        run "$TMP/$name-rep$i" "$MPIRR" replay --noise "$NOISE_US" "$rec"
-        [ "$STATUS" -eq "$want" ] || { cat "$TMP/$name-rep$i.err" >&2; fail "$name: replay $i exited $STATUS, recorded $want"; }
-        same_output "$TMP/$name-rep$i.out" "$outfile" || fail "$name: replay $i printed otherwise than the run"
-        grep -q '^mpirr: replay followed the recording: rank 0 SIGSEGV at event' "$TMP/$name-rep$i.err" ||
-            fail "$name: replay $i: $(grep '^mpirr: ' "$TMP/$name-rep$i.err")"
-    done
-}
 
 # saw REC EVENT CALL: rank 0's event EVENT in REC's history is CALL and saw rank 2's message.
 saw2() {
@@ -45,11 +33,8 @@ saw2() {
 for kind in probe iprobe mprobe improbe; do
     D=$TMP/explore-$kind
     run "$D" "$MPIRR" explore --budget 4 -o "$D" -- "${L3[@]}" "$BIN/explore_probe" "$kind"
-    [ "$STATUS" -eq 1 ] || { cat "$D.err" >&2; fail "$kind: explore exited $STATUS, expected 1 (a failing run)"; }
-    line=$(grep '^explore: ' "$D.out") || fail "$kind: no summary line"
-    [[ $line =~ \ run\ ([0-9]+)\ ended\ otherwise\ \(exit\ ([0-9]+),\ rank\ 0\ SIGSEGV\;\ run\ 1:\ exit\ 0\)\ after\ forcing\ 0:([0-9]+)=2\ at\ [^\;]*explore_probe.c:[0-9]+\;\ its\ recording:\ (.*)$ ]] ||
-        fail "$kind: the summary does not name one forced probe and a SIGSEGV: $line"
-    status=${BASH_REMATCH[2]} event=${BASH_REMATCH[3]} rec=${BASH_REMATCH[4]}
+    explore_crash_found "$kind" "$D" '(2)'
+    status=$STATUS_RUN event=$EVENT rec=$REC line=$LINE
     grep -qx "$kind first 1" "$D/run-0001/stdout" || fail "$kind: run 1 did not see rank 1's message first: $(cat "$D/run-0001/stdout")"
     grep -qx "$kind first 2" "$rec/stdout" || fail "$kind: the failing run printed $(cat "$rec/stdout")"
     saw2 "$rec" "$event" "${CALL[$kind]}"
@@ -86,13 +71,7 @@ PY
     replays3 "flip-$kind" "$F" "$STATUS" "$F.out"
     echo "ok: $kind: races lists 0:$event, --flip 0:$event=2 sees rank 2's message; 3 replays exact"
 
-    bad() { # NAME PATTERN SPEC
-        run "$TMP/bad-$kind-$1" "$MPIRR" replay "$P" --flip "$3" -o "$TMP/bad-$kind-$1.d"
-        [ "$STATUS" -eq 2 ] || fail "$kind $1: exit status $STATUS, not 2"
-        expect_error "$TMP/bad-$kind-$1" "$2"
-        [ "$(wc -l <"$TMP/bad-$kind-$1.err")" -eq 1 ] || { cat "$TMP/bad-$kind-$1.err" >&2; fail "$kind $1: more than one line"; }
-        [ ! -e "$TMP/bad-$kind-$1.d" ] || fail "$kind $1: the refused flip made its directory"
-    }
+    bad() { refused "$kind-$1" "$2" "$P" "$3"; } # NAME PATTERN SPEC
     bad notprobe "is not a racing receive or probe" "0:$((event + 1))=2"
     bad taken "took rank 1's message in the recording already" "0:$event=1"
     bad range "has ranks 0 to 2" "0:$event=5"

@@ -12,25 +12,13 @@
 #     an event that posted no request, the request the call returned already, and a request
 #     that cannot complete there (its message is sent only after rank 0's "go", after the call).
 . "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/choices_lib.sh"
 MPIRR=$1
 IMPL=$2
 BIN=$3
 read -r -a L3 <<<"$(launcher "$IMPL" 3)"
 RUN_TIMEOUT=180
 declare -A CALL=([waitany]=MPI_Waitany [testany]=MPI_Testany [waitsome]=MPI_Waitsome [testsome]=MPI_Testsome)
-
-# replays3 NAME REC STATUS OUTFILE: REC replays 3 times under noise, each ending with STATUS,
-# printing what OUTFILE holds, and saying it followed the recording to rank 0's SIGSEGV.
-replays3() {
-    local name=$1 rec=$2 want=$3 outfile=$4
-    for i in 1 2 3; do
-        run "$TMP/$name-rep$i" "$MPIRR" replay --noise "$NOISE_US" "$rec"
-        [ "$STATUS" -eq "$want" ] || { cat "$TMP/$name-rep$i.err" >&2; fail "$name: replay $i exited $STATUS, recorded $want"; }
-        same_output "$TMP/$name-rep$i.out" "$outfile" || fail "$name: replay $i printed otherwise than the run"
-        grep -q '^mpirr: replay followed the recording: rank 0 SIGSEGV at event' "$TMP/$name-rep$i.err" ||
-            fail "$name: replay $i: $(grep '^mpirr: ' "$TMP/$name-rep$i.err")"
-    done
-}
 
 # irecv_from REC SRC: the event of rank 0's MPI_Irecv from SRC with tag SRC.
 irecv_from() {
@@ -50,11 +38,8 @@ returned_alone() {
 for kind in waitany testany waitsome testsome; do
     D=$TMP/explore-$kind
     run "$D" "$MPIRR" explore --budget 4 -o "$D" -- "${L3[@]}" "$BIN/explore_waitany" "$kind"
-    [ "$STATUS" -eq 1 ] || { cat "$D.err" >&2; fail "$kind: explore exited $STATUS, expected 1 (a failing run)"; }
-    line=$(grep '^explore: ' "$D.out") || fail "$kind: no summary line"
-    [[ $line =~ \ run\ ([0-9]+)\ ended\ otherwise\ \(exit\ ([0-9]+),\ rank\ 0\ SIGSEGV\;\ run\ 1:\ exit\ 0\)\ after\ forcing\ 0:([0-9]+)=req:([0-9]+)\ at\ [^\;]*\;\ its\ recording:\ (.*)$ ]] ||
-        fail "$kind: the summary does not name one forced request and a SIGSEGV: $line"
-    status=${BASH_REMATCH[2]} event=${BASH_REMATCH[3]} post=${BASH_REMATCH[4]} rec=${BASH_REMATCH[5]}
+    explore_crash_found "$kind" "$D" 'req:([0-9]+)'
+    status=$STATUS_RUN event=$EVENT post=$VALUE rec=$REC line=$LINE
     [ "$post" = "$(irecv_from "$D/run-0001" 2)" ] || fail "$kind: forced req:$post, not the receive from rank 2"
     grep -qx "$kind first 1" "$D/run-0001/stdout" || fail "$kind: run 1 did not complete rank 1's request first: $(cat "$D/run-0001/stdout")"
     grep -qx "$kind first 2" "$rec/stdout" || fail "$kind: the failing run printed $(cat "$rec/stdout")"
@@ -82,13 +67,7 @@ returned_alone "$F" "$event" MPI_Waitany 2
 replays3 flip "$F" "$STATUS" "$F.out"
 echo "ok: --flip 0:$event=req:$two returned rank 2's request first; 3 replays exact"
 
-bad() { # NAME PATTERN SPEC
-    run "$TMP/bad-$1" "$MPIRR" replay "$P" --flip "$3" -o "$TMP/bad-$1.d"
-    [ "$STATUS" -eq 2 ] || fail "$1: exit status $STATUS, not 2"
-    expect_error "$TMP/bad-$1" "$2"
-    [ "$(wc -l <"$TMP/bad-$1.err")" -eq 1 ] || { cat "$TMP/bad-$1.err" >&2; fail "$1: more than one line"; }
-    [ ! -e "$TMP/bad-$1.d" ] || fail "$1: the refused flip made its directory"
-}
+bad() { refused "$1" "$2" "$P" "$3"; } # NAME PATTERN SPEC
 bad notany "is not an MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome" "0:$one=req:$two"
 bad norequest "that event posted no request" "0:$event=req:1"
 bad returned "returned that request (alone) in the recording already" "0:$event=req:$one"
