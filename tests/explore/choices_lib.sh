@@ -1,6 +1,13 @@
-# choices_lib.sh: what probe_choice.sh and request_choice.sh share (sourced after
-# ../integration/lib.sh, with MPIRR set): explore's summary of a run that died of rank 0's
-# SIGSEGV after one forced choice, and the replays that prove its recording exact.
+# choices_lib.sh MPIRR IMPL EXPLORE_BIN: what probe_choice.sh and request_choice.sh share
+# (sourced with their arguments): ../integration/lib.sh, the arguments, a 3-rank launcher L3,
+# explore's summary of a run that died of rank 0's SIGSEGV after one forced choice, the
+# replays that prove its recording exact, and the check of a refused flip.
+. "$(dirname "${BASH_SOURCE[0]}")/../integration/lib.sh"
+MPIRR=$1
+IMPL=$2
+BIN=$3
+read -r -a L3 <<<"$(launcher "$IMPL" 3)"
+RUN_TIMEOUT=180
 
 # explore_crash_found NAME DIR VALUE_RE: DIR's explore (its stdout NAME.out, exit status in
 # STATUS) stopped at a run where rank 0 died of SIGSEGV after forcing 0:E=VALUE (VALUE

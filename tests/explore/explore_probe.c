@@ -1,6 +1,8 @@
 /* explore_probe: a crash behind a wildcard probe's choice native runs never make, for mpirr
- * explore and replay --flip (issue 34). After a barrier, sender k (ranks 1 and 2) waits
- * k*STAGGER_MS and sends one message to rank 0, which finds the first with a wildcard-source
+ * explore and replay --flip (issue 34). After a barrier, rank 1 sends one message to rank 0,
+ * then passes a token to rank 2, which sends one then (so natively rank 1's message is there
+ * first, however loaded the machine; rank 2's send still does not depend on anything rank 0
+ * does), and rank 0 finds the first with a wildcard-source
  * probe of the kind argv[1] names (probe, iprobe: polled, mprobe, improbe: polled), then
  * receives each message naming its source (the probed one first): no receive is a wildcard,
  * only the probe races. Natively the probe sees rank 1's message, every time; if it sees rank
@@ -10,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { TAG = 9, STAGGER_MS = 15 };
+enum { TAG = 9, TAG_TOKEN = 10 };
 
 static void pause_ms(long ms)
 {
@@ -51,8 +53,10 @@ int main(int argc, char **argv) {
   const int matched = strcmp(kind, "mprobe") == 0 || strcmp(kind, "improbe") == 0;
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 1 || rank == 2) {
-    pause_ms((long)rank * STAGGER_MS);
+    int token = 0;
+    if (rank == 2) MPI_Recv(&token, 1, MPI_INT, 1, TAG_TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Send(&rank, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD);
+    if (rank == 1) MPI_Send(&token, 1, MPI_INT, 2, TAG_TOKEN, MPI_COMM_WORLD);
   } else if (rank == 0) {
     int got[2] = {-1, -1};
     int first = probe_first(kind, &got[0]);

@@ -1,7 +1,9 @@
 /* explore_waitany: a crash behind the request a Waitany-family call returns, which native runs
  * never return first, for mpirr explore and replay --flip R:E=req:P (issue 34). Rank 0 posts
- * receives from rank 1 (its message sent after STAGGER_MS) and rank 2 (after 2*STAGGER_MS),
- * each naming its source (no wildcard: no message race), and completes them with two calls of
+ * receives from rank 1 and rank 2, each naming its source (no wildcard: no message race); rank
+ * 1 sends first, then passes a token to rank 2, which sends only then (so natively rank 1's
+ * message is there first, however loaded the machine; rank 2's send still does not depend on
+ * anything rank 0 does after posting), and rank 0 completes them with two calls of
  * the kind argv[1] names (waitany, testany: polled, waitsome, testsome: polled); natively the
  * first returns rank 1's. If it returns rank 2's alone, rank 0 writes through a NULL pointer
  * (SIGSEGV). A third receive, from rank 1, gets a message rank 1 sends only after rank 0's
@@ -12,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { TAG_ONE = 1, TAG_TWO = 2, TAG_GO = 3, TAG_LATE = 4, STAGGER_MS = 15 };
+enum { TAG_ONE = 1, TAG_TWO = 2, TAG_GO = 3, TAG_LATE = 4, TAG_TOKEN = 5 };
 
 static void pause_ms(long ms)
 {
@@ -58,9 +60,11 @@ int main(int argc, char **argv) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 1 || rank == 2) {
-    pause_ms((long)rank * STAGGER_MS);
+    int token = 0;
+    if (rank == 2) MPI_Recv(&token, 1, MPI_INT, 1, TAG_TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Send(&rank, 1, MPI_INT, 0, rank == 1 ? TAG_ONE : TAG_TWO, MPI_COMM_WORLD);
     if (rank == 1) {
+      MPI_Send(&token, 1, MPI_INT, 2, TAG_TOKEN, MPI_COMM_WORLD);
       MPI_Recv(&go, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Send(&rank, 1, MPI_INT, 0, TAG_LATE, MPI_COMM_WORLD);
     }

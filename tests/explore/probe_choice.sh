@@ -1,7 +1,7 @@
 #!/bin/bash
 # probe_choice.sh MPIRR IMPL EXPLORE_BIN: which message a wildcard probe sees, forced (issue 34).
 # explore_probe crashes only when rank 0's wildcard probe sees rank 2's message first, which the
-# staggered senders never make it do natively. For each kind of probe (MPI_Probe, MPI_Iprobe
+# token between its senders never lets happen natively. For each kind of probe (MPI_Probe, MPI_Iprobe
 # polled, MPI_Mprobe, MPI_Improbe polled):
 #  1. mpirr explore finds the crash within 4 runs; run 1 took the native choice (rank 1's
 #     message), the failing run forced the probe's event to rank 2, its event history says
@@ -13,13 +13,7 @@
 #     recording replays 3 times under noise to the same crash and output;
 #  4. flips that are not legal are refused in one line each, exit status 2: an event that is not
 #     a racing receive or probe, the message the probe saw already, a rank out of range.
-. "$(dirname "$0")/../integration/lib.sh"
-. "$(dirname "$0")/choices_lib.sh"
-MPIRR=$1
-IMPL=$2
-BIN=$3
-read -r -a L3 <<<"$(launcher "$IMPL" 3)"
-RUN_TIMEOUT=180
+. "$(dirname "$0")/choices_lib.sh" "$@"
 declare -A CALL=([probe]=MPI_Probe [iprobe]=MPI_Iprobe [mprobe]=MPI_Mprobe [improbe]=MPI_Improbe)
 
 # saw REC EVENT CALL: rank 0's event EVENT in REC's history is CALL and saw rank 2's message.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # request_choice.sh MPIRR IMPL EXPLORE_BIN: which request a Waitany-family call returns, forced
 # (issue 34). explore_waitany crashes only when rank 0's first MPI_Waitany/Testany/Waitsome/
-# Testsome returns rank 2's request alone, which the staggered senders never make it do
+# Testsome returns rank 2's request alone, which the token between its senders never lets happen
 # natively. For each kind:
 #  1. mpirr explore finds the crash within 4 runs by forcing 0:E=req:P (P: the Irecv from rank
 #     2); run 1 took the native choice; the failing run's history says the call at E completed
@@ -11,13 +11,7 @@
 #  3. illegal flips are refused in one line each, exit status 2: an event that is no such call,
 #     an event that posted no request, the request the call returned already, and a request
 #     that cannot complete there (its message is sent only after rank 0's "go", after the call).
-. "$(dirname "$0")/../integration/lib.sh"
-. "$(dirname "$0")/choices_lib.sh"
-MPIRR=$1
-IMPL=$2
-BIN=$3
-read -r -a L3 <<<"$(launcher "$IMPL" 3)"
-RUN_TIMEOUT=180
+. "$(dirname "$0")/choices_lib.sh" "$@"
 declare -A CALL=([waitany]=MPI_Waitany [testany]=MPI_Testany [waitsome]=MPI_Waitsome [testsome]=MPI_Testsome)
 
 # irecv_from REC SRC: the event of rank 0's MPI_Irecv from SRC with tag SRC.
