@@ -43,6 +43,7 @@ typedef struct an_op {
         uint32_t coll; /* collective: instance number on its communicator */
     };
     uint16_t call;     /* call id of the posting call */
+    uint16_t done_call; /* call id of the completing call (0: none, or the posting call) */
     uint8_t kind;      /* enum an_kind */
     uint8_t flow;      /* collectives: enum an_flow; root in peer */
 } an_op;
@@ -189,6 +190,12 @@ struct an_cand_index;
 typedef struct an_races {
     an_race *races;       /* racing receives, by rank then post order */
     size_t nraces;
+    /* racing wildcard-source probes (MPI_Probe, successful MPI_Iprobe), the same way: each
+     * could have seen any of its candidates (the first is the one it saw). Kept apart: a probe
+     * consumes nothing, so it is no star of the race graph and no racing receive */
+    an_race *probes;
+    size_t nprobes;
+    uint64_t wildcard_probes;
     size_t ncand;         /* how many candidates in all */
     uint32_t *list;       /* one racing receive's candidates, as an_race_list left them */
     struct an_cand_index *index; /* finds them again (cand_index.h) */
@@ -203,10 +210,11 @@ typedef struct an_races {
 
 /* The racing receives, their candidates counted, not kept (the race graph and an_race_list
  * find them again, a few binary searches each): what a large history can afford. Each racing
- * receive and its candidates is a star of the race graph. */
+ * receive and its candidates is a star of the race graph. Also the racing probes (probes). */
 int an_find_races(const an_run *run, an_races *out);
 /* Racing receive x's candidates (x->n of them, the message it got first), found again into
- * r's own list (sized for the largest), valid until the next call; x is one of r->races. */
+ * r's own list (sized for the largest), valid until the next call; x is one of r->races or
+ * r->probes (a probe's first: the message it saw). */
 const uint32_t *an_race_list(const an_races *r, const an_race *x);
 int an_chu_huang(const an_run *run, an_races *out);
 void an_races_free(an_races *r);

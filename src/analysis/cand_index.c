@@ -210,7 +210,7 @@ int ci_build(const an_run *run, an_cand_index *x)
     for (int p = 0; p < run->nranks && !x->streams; p++)
         for (size_t i = 0; i < run->ranks[p].nops && !x->streams; i++) {
             const an_op *o = &run->ranks[p].ops[i];
-            x->streams = o->kind == AN_RECV && o->peer == AN_ANY && o->tag == AN_ANY;
+            x->streams = (o->kind == AN_RECV || o->kind == AN_PROBE) && o->peer == AN_ANY && o->tag == AN_ANY;
         }
     if (build_channels(run, x) || build_tgroups(run, x)) return -1;
     if (x->streams && build_streams(run, x)) return -1;

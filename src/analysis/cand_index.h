@@ -23,7 +23,7 @@ typedef struct an_cand_index {
     /* tag groups (receiver, comm, tag): their channels, by sender */
     u64_map tgroup;
     uint32_t *tg_start, *tg_len, *tg_chan;
-    /* streams, when a wildcard receive accepts any tag (else nstream 0) */
+    /* streams, when a wildcard receive or probe accepts any tag (else nstream 0) */
     int streams;
     u64_map stream;        /* (receiver, comm, sender) -> stream */
     u64_map sgroup;        /* (receiver, comm) -> group */

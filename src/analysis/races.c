@@ -8,7 +8,9 @@
  * on-the-fly algorithm (Figure 3) would have traced. The candidates are counted, not kept:
  * cand_index.c finds them again (an_race_list), for a listing or the race graph
  * (race_graph.c): kept, they would take 4 bytes each, which on a history where every receive
- * is a wildcard is more than the run model itself. */
+ * is a wildcard is more than the run model itself. A wildcard-source probe races the same way:
+ * it sees the message the next receive of its pattern would get, so any of those candidates
+ * (listed apart, in an_races.probes: a probe consumes nothing). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,7 +90,7 @@ static int find(const an_run *run, an_races *out)
 {
     u64_map last = {0}, taken = {0};
     struct last_recv *lr = NULL;
-    size_t cap_races = 0, cap_lr = 0, nlr = 0;
+    size_t cap_races = 0, cap_probes = 0, cap_lr = 0, nlr = 0;
     uint32_t *list; /* the races' own list (an_race_list), used here while counting */
     int rc = -1;
     out->index = calloc(1, sizeof *out->index);
@@ -98,13 +100,18 @@ static int find(const an_run *run, an_races *out)
         const an_rank *rk = &run->ranks[p];
         for (size_t i = 0; i < rk->nops; i++) {
             const an_op *r = &rk->ops[i];
-            if (r->kind != AN_RECV || r->peer != AN_ANY || r->msg == AN_NIL || !r->done) continue;
-            out->wildcard_recvs++;
+            int probe = r->kind == AN_PROBE;
+            if ((r->kind != AN_RECV && !probe) || r->peer != AN_ANY || r->msg == AN_NIL || !r->done)
+                continue;
+            if (probe) out->wildcard_probes++;
+            else out->wildcard_recvs++;
             uint32_t n = ci_cands(out->index, p, (uint32_t)i, list);
             if (n < 2) continue;
-            if (an_reserve((void **)&out->races, &cap_races, out->nraces + 1, sizeof *out->races)) goto out;
-            out->races[out->nraces++] = (an_race){p, (uint32_t)i, 0, n, n};
-            out->ncand += n;
+            an_race **to = probe ? &out->probes : &out->races;
+            size_t *cap = probe ? &cap_probes : &cap_races, *nto = probe ? &out->nprobes : &out->nraces;
+            if (an_reserve((void **)to, cap, *nto + 1, sizeof **to)) goto out;
+            (*to)[(*nto)++] = (an_race){p, (uint32_t)i, 0, n, n};
+            if (!probe) out->ncand += n;
         }
         if (on_the_fly(run, p, &last, &lr, &cap_lr, &nlr, &taken, &out->on_the_fly)) goto out;
     }
@@ -135,6 +142,7 @@ const uint32_t *an_race_list(const an_races *r, const an_race *x)
 void an_races_free(an_races *r)
 {
     free(r->races);
+    free(r->probes);
     free(r->list);
     free(r->ch);
     if (r->index) ci_free(r->index);

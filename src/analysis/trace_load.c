@@ -161,6 +161,7 @@ static void completed(struct loader *L, an_rank *rk, const mpirr_event *e)
         an_op *o = &rk->ops[s->op];
         if (o->done == 0) { /* the first completion (Request_get_status does not free) */
             o->done = e->event;
+            o->done_call = (uint16_t)e->kind;
             if (it->flags & MPIRR_EVI_CANCELLED) o->kind = AN_VOID;
             else if ((it->flags & MPIRR_EVI_RECV) && o->kind == AN_RECV)
                 set_match(rk, o, it->src, it->tag);

@@ -5,7 +5,8 @@
  * requests (request_table.h), what a wildcard receive matched or whether a cancel took effect.
  * Replay returns "not yet" without touching MPI for unsuccessful tests, and for a recorded
  * success waits on exactly the recorded requests. Wait and Waitall are deterministic. In races
- * mode every completed receive reads its message's timestamp header here. */
+ * mode every completed receive reads its message's timestamp header here. replay --flip
+ * R:E=req:P makes the any/some call at E wait for that one request (flip.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -301,7 +302,13 @@ static int any(const mpirr_call *c, int blocking, int count, MPI_Request reqs[],
             rc = mpirr_replay_wait(&reqs[*index], st);
         }
     } else {
-        rc = blocking ? PMPI_Waitany(count, reqs, index, st) : PMPI_Testany(count, reqs, index, flag, st);
+        int k = mpirr_flip_request(c->event, count, reqs);
+        if (k >= 0) { /* replay --flip R:E=req:P: that request is the one that completed */
+            rc = PMPI_Wait(&reqs[k], st);
+            *index = k;
+        } else {
+            rc = blocking ? PMPI_Waitany(count, reqs, index, st) : PMPI_Testany(count, reqs, index, flag, st);
+        }
         if (rc == MPI_SUCCESS && *flag) {
             if (blocking) mpirr_record_choice(c, *index, NULL);
             else mpirr_record_test_ok(c, NULL, 0, *index, NULL);
@@ -414,8 +421,15 @@ static int some(const mpirr_call *c, int blocking, int incount, MPI_Request reqs
         else
             rc = replay_some(c, &r, reqs, incount, outcount, indices, sts);
     } else {
-        rc = blocking ? PMPI_Waitsome(incount, reqs, outcount, indices, sts)
-                      : PMPI_Testsome(incount, reqs, outcount, indices, sts);
+        int k = mpirr_flip_request(c->event, incount, reqs);
+        if (k >= 0) { /* replay --flip R:E=req:P: that request alone completed */
+            rc = PMPI_Wait(&reqs[k], sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[0]);
+            *outcount = 1;
+            indices[0] = k;
+        } else {
+            rc = blocking ? PMPI_Waitsome(incount, reqs, outcount, indices, sts)
+                          : PMPI_Testsome(incount, reqs, outcount, indices, sts);
+        }
         if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *outcount != 0) {
             if (blocking) mpirr_record_choice(c, *outcount, indices);
             else mpirr_record_test_ok(c, NULL, 0, *outcount, indices);

@@ -20,6 +20,7 @@ struct slot {
     uint64_t handle;
     uint32_t flags;   /* MPIRR_EVI_RECV, MPIRR_EV_PERSISTENT */
     int32_t next;     /* next slot of the same handle, -1 */
+    uint64_t made;    /* the event of the call that created it (replay --flip R:E=req:P) */
 };
 
 static struct {
@@ -159,7 +160,7 @@ void mpirr_ev_req_created(mpirr_ev_call *c, MPI_Request req, unsigned flags)
         }
         s = ids.nslots++;
     }
-    ids.slots[s] = (struct slot){MPIRR_HANDLE_KEY(req), flags, -1};
+    ids.slots[s] = (struct slot){MPIRR_HANDLE_KEY(req), flags, -1, c->e.event ? c->e.event : mpirr_tls_event};
     int32_t h = head_of(req);
     if (h < 0) {
         u64_map_put(&ids.reqs, MPIRR_HANDLE_KEY(req), s);
@@ -202,6 +203,18 @@ void mpirr_ev_req_named(mpirr_ev_call *c, MPI_Request req)
     if (s < 0) return;
     c->e.fields |= MPIRR_EVF_REQ;
     c->e.req = (uint32_t)s;
+}
+
+int mpirr_ev_req_made_at(int n, const MPI_Request reqs[], uint64_t event)
+{
+    int found = -1;
+    mpirr_lock();
+    for (int i = 0; i < n && found < 0; i++)
+        for (int32_t s = reqs[i] == MPI_REQUEST_NULL ? -1 : head_of(reqs[i]); s >= 0 && found < 0;
+             s = ids.slots[s].next)
+            if (ids.slots[s].made == event) found = i;
+    mpirr_unlock();
+    return found;
 }
 
 void mpirr_ev_snapshot(mpirr_ev_call *c, int n, const MPI_Request *reqs)

@@ -45,6 +45,9 @@ void mpirr_ev_completed_some(mpirr_ev_call *c, int rc, int outcount, const int *
 void mpirr_ev_started(mpirr_ev_call *c, int i);
 /* MPI_Request_free / MPI_Cancel: the slot the request has. */
 void mpirr_ev_req_named(mpirr_ev_call *c, MPI_Request req);
+/* The index among reqs of the live request created at this rank's event, -1 if none (replay
+ * --flip R:E=req:P: the request a Waitany is made to return). */
+int mpirr_ev_req_made_at(int n, const MPI_Request reqs[], uint64_t event);
 void mpirr_ev_req_freed(MPI_Request req);
 /* Forgets every id (the history closed). */
 void mpirr_ev_ids_reset(void);

@@ -4,8 +4,10 @@
  * before that receive or that send), then records freely. Its new log in NEWDIR is the old
  * one's records of the cut (copied at the switch: the replay made exactly those outcomes)
  * followed by what recording adds, so NEWDIR replays like any recording. The one forced
- * outcome: rank R's wildcard receive at E is posted with source SRC (mpirr_flip_steer). The
- * file NEWDIR/flip, written by the CLI, says what to do: "force R E SRC S" and "cut C0 C1 ...",
+ * outcome: rank R's wildcard receive or probe at E is posted with source SRC (mpirr_flip_steer),
+ * or its Waitany/Testany/Waitsome/Testsome at E returns the request rank R posted at event P
+ * (mpirr_flip_request). The file NEWDIR/flip, written by the CLI, says what to do: "force R E
+ * SRC S" or "complete R E P", and "cut C0 C1 ...",
  * and "run-id ID", the new recording's (run_id.h): the records copied from the parent are
  * written again under it, so every file of NEWDIR is NEWDIR's. */
 #include <errno.h>
@@ -14,12 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_ids.h"
 #include "replay_cursor.h"
 #include "runtime.h"
 #include "settings.h"
 
 /* The cut of this rank: its events 1..cut are replayed. */
 static uint64_t cut;
+
+/* R:E=req:P: the post event P of the request the call at E returns. */
+static uint64_t request_post;
 
 /* Reads this rank's part of the flip file; one line and the job ends on anything amiss. */
 static void read_flip(const char *path, int *force_rank, uint64_t *force_event, int *source)
@@ -33,6 +39,9 @@ static void read_flip(const char *path, int *force_rank, uint64_t *force_event, 
             uint64_t send_event;
             have_force = fscanf(f, "%d %" SCNu64 " %d %" SCNu64, force_rank, force_event, source,
                                 &send_event) == 4;
+        } else if (!strcmp(word, "complete")) {
+            have_force = fscanf(f, "%d %" SCNu64 " %" SCNu64, force_rank, force_event,
+                                &request_post) == 3 && request_post > 0;
         } else if (!strcmp(word, "run-id")) {
             char id[MPIRR_RUN_ID_DIGITS + 2];
             have_id = fscanf(f, "%33s", id) == 1 && !mpirr_run_id_parse(id, &mpirr_rt.run_id);
@@ -51,8 +60,9 @@ static void read_flip(const char *path, int *force_rank, uint64_t *force_event, 
     fclose(f);
     if (!have_force || !have_cut || !have_id || *force_event == 0)
         mpirr_fatal("replay --flip: %s is not a flip file for %d ranks (it needs a line 'force "
-                    "RANK EVENT SOURCE SEND', a line 'cut' with one event per rank and a line "
-                    "'run-id' with 32 hexadecimal digits)", path, mpirr_rt.nranks);
+                    "RANK EVENT SOURCE SEND' or 'complete RANK EVENT POST', a line 'cut' with one "
+                    "event per rank and a line 'run-id' with 32 hexadecimal digits)", path,
+                    mpirr_rt.nranks);
 }
 
 void mpirr_flip_start(void)
@@ -68,8 +78,13 @@ void mpirr_flip_start(void)
         if (cut + 1 != force_event)
             mpirr_fatal("replay --flip: the cut of rank %d in %s is event %" PRIu64 ", not the "
                         "event before the flipped one (%" PRIu64 ")", force_rank, path, cut, force_event);
-        mpirr_rt.steer_event = force_event;
-        mpirr_rt.steer_source = source;
+        if (request_post) {
+            mpirr_rt.steer_any_event = force_event;
+            mpirr_rt.steer_any_post = request_post;
+        } else {
+            mpirr_rt.steer_event = force_event;
+            mpirr_rt.steer_source = source;
+        }
     }
     mpirr_rt.switch_event = cut + 1;
     /* the replay stops at the next record's key or here, whichever comes first */
@@ -110,4 +125,14 @@ void mpirr_flip_switch(void)
     mpirr_rt.hold_event = 0;
     mpirr_rt.next_key = UINT64_MAX;
     mpirr_rt.mode = MPIRR_MODE_RECORD;
+}
+
+int mpirr_flip_request_index(int count, const MPI_Request reqs[])
+{
+    int k = mpirr_ev_req_made_at(count, reqs, mpirr_rt.steer_any_post);
+    if (k < 0) /* the analysis could not see the array: the request was not in it */
+        mpirr_warn("replay --flip: rank %d's call at event %" PRIu64 " was not passed the request "
+                   "posted at event %" PRIu64 ": it ran unforced", mpirr_rt.rank,
+                   mpirr_rt.steer_any_event, mpirr_rt.steer_any_post);
+    return k;
 }

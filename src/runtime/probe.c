@@ -4,7 +4,9 @@
  * "nothing yet" at every other event, and at a recorded success blocks in the real probe for
  * the recorded message. Races mode logs probes as sources mode does (a probe consumes no
  * message, so its header is read only by the receive), and notes which communicator a matched
- * probe's message belongs to, for MPI_Mrecv/MPI_Imrecv. */
+ * probe's message belongs to, for MPI_Mrecv/MPI_Imrecv. A nonblocking probe that replay --flip
+ * forces to another source blocks until that message is there (docs/explore.md: it was sent
+ * inside the cut, so the poll that finds it is one the program could have made). */
 #include "piggyback.h"
 #include "replay_cursor.h"
 #include "runtime.h"
@@ -66,7 +68,13 @@ int mpirr_MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *
     }
     int wild = mpirr_is_wildcard(source, tag);
     MPI_Status local, *st = mpirr_status_or(status, &local);
-    int rc = PMPI_Iprobe(source, tag, comm, flag, st);
+    int rc;
+    if (mpirr_flip_steer(call_.event, &source)) {
+        rc = PMPI_Probe(source, tag, comm, st);
+        *flag = rc == MPI_SUCCESS;
+    } else {
+        rc = PMPI_Iprobe(source, tag, comm, flag, st);
+    }
     if (rc == MPI_SUCCESS && *flag) {
         mpirr_header_probed(comm, st);
         mpirr_record_test_ok(&call_, st, wild, 0, NULL);
@@ -89,7 +97,13 @@ int mpirr_MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message
     }
     int wild = mpirr_is_wildcard(source, tag);
     MPI_Status local, *st = mpirr_status_or(status, &local);
-    int rc = PMPI_Improbe(source, tag, comm, flag, message, st);
+    int rc;
+    if (mpirr_flip_steer(call_.event, &source)) {
+        rc = PMPI_Mprobe(source, tag, comm, message, st);
+        *flag = rc == MPI_SUCCESS;
+    } else {
+        rc = PMPI_Improbe(source, tag, comm, flag, message, st);
+    }
     if (rc == MPI_SUCCESS && *flag) {
         mpirr_header_probed(comm, st);
         mpirr_record_test_ok(&call_, st, wild, 0, NULL);

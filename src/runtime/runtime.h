@@ -62,6 +62,8 @@ struct mpirr_runtime {
                                (flip.c), 0 once it does or without a flip */
     uint64_t steer_event;   /* replay --flip: the event of the flipped receive (on its rank) */
     int steer_source;       /* ... and the source it is made to take */
+    uint64_t steer_any_event; /* replay --flip R:E=req:P: the Waitany/Testany/Waitsome/Testsome */
+    uint64_t steer_any_post;  /* ... and the event that posted the request it returns */
     pthread_mutex_t lock;
     mpirr_log_writer *writer;
     struct replay_cursor *cursor;
@@ -228,10 +230,24 @@ int mpirr_replay_request_done(MPI_Request req, int *flag, MPI_Status *st);
 void mpirr_flip_start(void);
 /* The rank reached mpirr_rt.switch_event: copies the replayed records, then records. */
 void mpirr_flip_switch(void);
-/* Record mode, before a wildcard receive is posted: the flipped one takes the forced source. */
-static inline void mpirr_flip_steer(uint64_t event, int *source)
+/* mpirr_flip_request's slow half. */
+int mpirr_flip_request_index(int count, const MPI_Request reqs[]);
+/* Record mode, before a wildcard receive or probe is posted: the flipped one takes the forced
+ * source (1 then: a nonblocking probe waits for its message, src/runtime/probe.c). */
+static inline int mpirr_flip_steer(uint64_t event, int *source)
 {
-    if (__builtin_expect(event == mpirr_rt.steer_event, 0)) *source = mpirr_rt.steer_source;
+    if (__builtin_expect(event != mpirr_rt.steer_event, 1)) return 0;
+    *source = mpirr_rt.steer_source;
+    return 1;
+}
+
+/* Record mode, in a Waitany/Testany/Waitsome/Testsome at event: the index of the request the
+ * flip makes it return (flip.c), or -1 (not the flipped call, or that request is not in reqs:
+ * then the call runs unforced, after a warning). */
+static inline int mpirr_flip_request(uint64_t event, int count, const MPI_Request reqs[])
+{
+    if (__builtin_expect(event != mpirr_rt.steer_any_event, 1)) return -1;
+    return mpirr_flip_request_index(count, reqs);
 }
 
 /* ---- crash.c ---- */

@@ -1,5 +1,6 @@
 /* cmd_races.c: `mpirr races DIR [--json] [--all] [--near R:E|crash]`: every potential message
- * race of a recorded run (record --events), grouped by the call site of the racing receive,
+ * race of a recorded run (record --events), grouped by the call site of the racing receive
+ * (then the racing probes, which could have seen another message),
  * most racing first, with source lines, or ordered by happened-before distance to an event
  * (the crash by default); Chu & Huang's method beside it; the race graph's optimal trace
  * against what on-the-fly tracing logs; with --outcomes, which races matter
@@ -136,6 +137,9 @@ static int print_json(struct analysis *a, const struct races_report *rep, const 
                        rep->logged.known, &rep->logged, near))
         return -1;
     if (json_race_list(a, &j, "chu_huang", rep->r.ch, rep->r.nch, NULL, "reach", 0, NULL, NULL))
+        return -1;
+    if (json_race_list(a, &j, "racing_probes", rep->r.probes, rep->r.nprobes, &rep->r, "candidates",
+                       0, NULL, NULL))
         return -1;
     json_array_begin(&j, "unmatched_receives");
     for (int p = 0; p < a->run->nranks; p++) {
@@ -299,6 +303,30 @@ static void print_near(struct analysis *a, const struct races_report *rep,
     print_near_group(a, rep, near, target, near->nbefore, rep->r.nraces, all);
 }
 
+/* The racing probes (each could have seen another message; replay --flip can make it), in
+ * rank then event order. */
+static void print_probes(struct analysis *a, const struct races_report *rep, int all)
+{
+    const an_races *r = &rep->r;
+    if (!r->nprobes) return;
+    printf("%zu racing probe%s (of %llu wildcard probes):\n", r->nprobes, r->nprobes == 1 ? "" : "s",
+           (unsigned long long)r->wildcard_probes);
+    for (size_t i = 0; i < r->nprobes; i++) {
+        if (!all && i == SHOWN) {
+            print_more(r->nprobes - i);
+            return;
+        }
+        const an_race *x = &r->probes[i];
+        const an_op *o = &a->run->ranks[x->rank].ops[x->op];
+        char site[600];
+        analysis_site(a, x->rank, o->site, site, sizeof site);
+        text_escape_in_place(site, sizeof site);
+        printf("  rank %d event %llu: %s %s ", x->rank, (unsigned long long)o->post, site,
+               mpirr_call_name(o->call));
+        print_receive(a, rep, x);
+    }
+}
+
 static void print_text(struct analysis *a, const struct races_report *rep,
                        const struct races_near *near, int all)
 {
@@ -307,6 +335,7 @@ static void print_text(struct analysis *a, const struct races_report *rep,
                            (unsigned long long)r->wildcard_recvs);
     else if (near->active) print_near(a, rep, near, all);
     else print_by_site(a, rep, all);
+    print_probes(a, rep, all);
     races_report_text_summary(rep, stdout);
 }
 

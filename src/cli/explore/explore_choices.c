@@ -1,9 +1,10 @@
-/* explore_choices.c: the racing receives an explored run offers to force next, from the race
+/* explore_choices.c: the racing receives and probes an explored run offers to force next, from the race
  * analysis of its event history (an_find_races: only candidates proved possible), and the cut
  * its flip replayed, read from its flip file. */
 #include "explore_choices.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,17 @@ int explore_choice_order(const void *pa, const void *pb)
         return a->event < b->event ? -1 : 1;
     if (a->rank != b->rank)
         return a->rank < b->rank ? -1 : 1;
-    return (a->src > b->src) - (a->src < b->src);
+    if (a->src != b->src)
+        return (a->src > b->src) - (a->src < b->src);
+    return (a->req > b->req) - (a->req < b->req);
+}
+
+void explore_choice_value(const struct explore_choice *c, int orig, char *buf, size_t n)
+{
+    if (c->req)
+        snprintf(buf, n, "req:%" PRIu64, orig ? c->orig_req : c->req);
+    else
+        snprintf(buf, n, "%d", orig ? c->orig : c->src);
 }
 
 /* Whether the run decided this receive itself: a receive up to the cut was replayed from the
@@ -43,15 +54,72 @@ static int after_cut(const uint64_t *cut, int ncut, int rank, uint64_t event)
     return !cut || rank >= ncut || event > cut[rank];
 }
 
-/* The sender whose message rank's receive posted at event took, -1 if none is known: what
- * a flip made of its forced receive, checked rather than trusted. */
-static int sender_taken(const an_run *run, int rank, uint64_t event)
+/* Adds c to out; -1 out of memory. */
+static int add_choice(struct explore_choices *out, size_t *cap, const struct explore_choice *c)
 {
-    if (rank < 0 || rank >= run->nranks)
+    if (an_reserve((void **)&out->list, cap, out->n + 1, sizeof *out->list))
+        return -1;
+    out->list[out->n++] = *c;
+    return 0;
+}
+
+/* The Waitany/Testany/Waitsome/Testsome calls the run decided itself, each with the other
+ * pending receive requests it could have returned (flip_request.c). The history does not say
+ * which requests were passed to the call: those completed later by the same kind of call are
+ * offered (a flip whose request was not passed runs unforced, its runtime says so); only
+ * receive requests whose message's send does not know of the call (a send request would need
+ * its receive's whole past, a sweep per candidate). */
+static int request_choices(struct analysis *a, const uint64_t *cut, int ncut,
+                           struct explore_choices *out, size_t *cap)
+{
+    const an_run *run = a->run;
+    for (int p = 0; p < run->nranks; p++) {
+        const an_rank *rk = &run->ranks[p];
+        uint64_t last = 0;
+        for (size_t i = 0; i < rk->nops; i++) {
+            const an_op *d = &rk->ops[i];
+            uint64_t e = d->done;
+            if (!e || e == last || d->post >= e || !after_cut(cut, ncut, p, e) ||
+                !flip_is_any_call(d->done_call))
+                continue;
+            last = e; /* (a Waitsome's other ops may come again: duplicates go after sorting) */
+            struct explore_choice c = {.rank = p, .event = e, .src = -1, .orig = -1,
+                                       .orig_req = d->post};
+            site_of(a, p, d->site, c.site, sizeof c.site); /* (the request's site) */
+            size_t before = out->n;
+            int ndone = 0;
+            for (size_t k = 0; k < rk->nops; k++)
+                ndone += rk->ops[k].done == e;
+            for (size_t k = 0; k < rk->nops; k++) {
+                const an_op *o = &rk->ops[k];
+                int q0;
+                uint64_t e0;
+                if (o->kind != AN_RECV || o->done_call != d->done_call ||
+                    flip_request_unforceable(run, p, e, (uint32_t)k, ndone, &q0, &e0) ||
+                    run->msgs[o->msg].hb_dest >= 2 * e)
+                    continue;
+                c.req = o->post;
+                if (add_choice(out, cap, &c))
+                    return -1;
+            }
+            if (out->n > before)
+                out->racing++;
+        }
+    }
+    return 0;
+}
+
+
+/* The sender whose message rank's receive posted at event took, -1 if none is known (or the
+ * choice forced a request): what a flip made of its forced receive, checked rather than
+ * trusted. */
+static int sender_taken(const an_run *run, int rank, uint64_t event, uint64_t forced_req)
+{
+    if (rank < 0 || rank >= run->nranks || forced_req)
         return -1;
     const an_rank *rk = &run->ranks[rank];
     for (size_t i = 0; i < rk->nops; i++)
-        if (rk->ops[i].post == event && rk->ops[i].kind == AN_RECV)
+        if (rk->ops[i].post == event && (rk->ops[i].kind == AN_RECV || rk->ops[i].kind == AN_PROBE))
             return rk->ops[i].msg != AN_NIL ? (int)run->msgs[rk->ops[i].msg].sender : -1;
     return -1;
 }
@@ -66,17 +134,17 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
     if (rc)
         return rc;
     if (forced)
-        out->forced_got = sender_taken(a.run, forced->rank, forced->event);
+        out->forced_got = sender_taken(a.run, forced->rank, forced->event, forced->req);
     an_races r;
     if (an_find_races(a.run, &r)) {
         cli_error("out of memory finding the races of %s", dir);
         analysis_close(&a);
         return CLI_EXIT_FAIL;
     }
-    size_t cap = 0;
+    size_t cap = 0, nall = r.nraces + r.nprobes;
     rc = 0;
-    for (size_t i = 0; i < r.nraces && !rc; i++) {
-        const an_race *x = &r.races[i];
+    for (size_t i = 0; i < nall && !rc; i++) { /* the racing receives, then the probes */
+        const an_race *x = i < r.nraces ? &r.races[i] : &r.probes[i - r.nraces];
         const an_op *o = &a.run->ranks[x->rank].ops[x->op];
         if (!after_cut(cut, ncut, x->rank, o->post))
             continue;
@@ -90,16 +158,25 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
             if (flip_unforceable(o, &a.run->msgs[cand[k]]))
                 continue; /* a choice flip cannot make (docs/explore.md) */
             c.src = (int)a.run->msgs[cand[k]].sender;
-            if (an_reserve((void **)&out->list, &cap, out->n + 1, sizeof *out->list)) {
+            if (add_choice(out, &cap, &c)) {
                 cli_error("out of memory listing the races of %s", dir);
                 rc = CLI_EXIT_FAIL;
                 break;
             }
-            out->list[out->n++] = c;
         }
     }
-    if (!rc && out->n)
+    if (!rc && request_choices(&a, cut, ncut, out, &cap)) {
+        cli_error("out of memory listing the races of %s", dir);
+        rc = CLI_EXIT_FAIL;
+    }
+    if (!rc && out->n) {
         qsort(out->list, out->n, sizeof *out->list, explore_choice_order);
+        size_t kept = 1;
+        for (size_t i = 1; i < out->n; i++)
+            if (explore_choice_order(&out->list[i], &out->list[kept - 1]))
+                out->list[kept++] = out->list[i];
+        out->n = kept;
+    }
     an_races_free(&r);
     analysis_close(&a);
     if (rc) {

@@ -7,12 +7,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One forced choice: rank's racing receive at event takes src's message instead of orig's. */
+/* One forced choice: rank's racing receive or probe at event takes src's message instead of
+ * orig's; or (req nonzero) its Waitany/Testany/Waitsome/Testsome at event returns the request
+ * posted at event req instead of the one posted at orig_req. */
 struct explore_choice {
     int rank;
     uint64_t event; /* the receive call's event number (a nonblocking receive's post) */
-    int src;        /* the sender whose message it is to take */
+    int src;        /* the sender whose message it is to take (-1 for a request choice) */
     int orig;       /* the sender whose message it took in the run analysed */
+    uint64_t req, orig_req;
     char site[200]; /* the receive's call site, "file.c:LINE", or "object+0xOFFSET", or "?" */
 };
 
@@ -25,6 +28,9 @@ struct explore_choices {
 
 /* qsort order of choices: earliest receive (event number, then rank) first, then sender. */
 int explore_choice_order(const void *a, const void *b);
+/* What the choice forces (orig 0) or replaced (orig 1), as --flip writes it: "SRC" or
+ * "req:POST". */
+void explore_choice_value(const struct explore_choice *c, int orig, char *buf, size_t n);
 
 /* Analyses the recording in dir (it must have an event history). cut: the events each rank
  * replayed from its parent before running free (nranks entries; NULL for a first run); the

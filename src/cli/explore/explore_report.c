@@ -19,11 +19,13 @@ void explore_report_header(FILE *tsv)
 /* The choice as --flip takes it, and where: "0:14=3 at crash.c:52 (got 1)". */
 static void choice_text(const struct explore_choice *c, int got, char *buf, size_t n)
 {
+    char v[32], o[32];
+    explore_choice_value(c, 0, v, sizeof v);
+    explore_choice_value(c, 1, o, sizeof o);
     if (got)
-        snprintf(buf, n, "%d:%" PRIu64 "=%d at %s (got %d)", c->rank, c->event, c->src, c->site,
-                 c->orig);
+        snprintf(buf, n, "%d:%" PRIu64 "=%s at %s (got %s)", c->rank, c->event, v, c->site, o);
     else
-        snprintf(buf, n, "%d:%" PRIu64 "=%d at %s", c->rank, c->event, c->src, c->site);
+        snprintf(buf, n, "%d:%" PRIu64 "=%s at %s", c->rank, c->event, v, c->site);
 }
 
 void explore_report_run(const struct explore_config *cfg, const struct explore_state *st,
@@ -58,10 +60,13 @@ void explore_report_run(const struct explore_config *cfg, const struct explore_s
     fflush(out);
 
     fprintf(tsv, "%zu\t", i + 1);
-    if (r->parent >= 0)
-        fprintf(tsv, "%ld\t%d\t%" PRIu64 "\t%s\t%d\t%d\t", r->parent + 1, r->forced.rank,
-                r->forced.event, r->forced.site, r->forced.src, r->forced.orig);
-    else
+    if (r->parent >= 0) {
+        char v[32], o[32];
+        explore_choice_value(&r->forced, 0, v, sizeof v);
+        explore_choice_value(&r->forced, 1, o, sizeof o);
+        fprintf(tsv, "%ld\t%d\t%" PRIu64 "\t%s\t%s\t%s\t", r->parent + 1, r->forced.rank,
+                r->forced.event, r->forced.site, v, o);
+    } else
         fputs("-\t-\t-\t-\t-\t-\t", tsv);
     if (r->out.recorded)
         fprintf(tsv, "%s\t%016" PRIx64 "\t%zu\n", ending, r->out.digest, r->racing);

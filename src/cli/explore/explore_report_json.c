@@ -42,8 +42,13 @@ static void failing(struct json *j, const struct explore_config *cfg,
         json_object_begin(j, NULL);
         json_int(j, "rank", c->rank);
         json_uint(j, "event", c->event);
-        json_int(j, "source", c->src);
-        json_int(j, "original", c->orig);
+        if (c->req) { /* a Waitany-family choice: the requests by their posting events */
+            json_uint(j, "request", c->req);
+            json_uint(j, "original_request", c->orig_req);
+        } else {
+            json_int(j, "source", c->src);
+            json_int(j, "original", c->orig);
+        }
         json_string(j, "site", c->site);
         json_object_end(j);
     }

@@ -37,9 +37,11 @@ static char *dedup_key(const struct search *s, long parent, const struct explore
         set[n++] = s->st->runs[r].forced;
     qsort(set, n, sizeof *set, explore_choice_order); /* any fixed order will do */
     size_t len = 0;
-    for (size_t i = 0; i < n; i++)
-        len += (size_t)sprintf(key + len, "%d:%" PRIu64 "=%d,", set[i].rank, set[i].event,
-                               set[i].src);
+    for (size_t i = 0; i < n; i++) {
+        char v[32];
+        explore_choice_value(&set[i], 0, v, sizeof v);
+        len += (size_t)sprintf(key + len, "%d:%" PRIu64 "=%s,", set[i].rank, set[i].event, v);
+    }
     free(set);
     return key;
 }
@@ -73,7 +75,9 @@ static void child_words(const struct search *s, const struct explore_pending *p,
         words[n++] = "record";
         words[n++] = "--events";
     } else {
-        snprintf(flip, flipn, "%d:%" PRIu64 "=%d", p->c.rank, p->c.event, p->c.src);
+        char v[32];
+        explore_choice_value(&p->c, 0, v, sizeof v);
+        snprintf(flip, flipn, "%d:%" PRIu64 "=%s", p->c.rank, p->c.event, v);
         explore_run_dir(cfg, (size_t)p->parent, parentdir, parentn);
         words[n++] = "replay";
         words[n++] = "--flip";

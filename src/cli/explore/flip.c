@@ -10,7 +10,9 @@
  * rest runs free. At the receive, SRC's message is the first unreceived one from SRC it
  * accepts (earlier ones from SRC were taken by earlier receives, all inside the cut), so
  * posting it with source SRC makes it take exactly that message: an order the real program
- * can take. */
+ * can take. A wildcard probe (MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe) is flipped the
+ * same way: it is posted with source SRC and sees that message (a nonblocking one waits for
+ * it: it was sent inside the cut, so some poll of the real program could have found it). */
 #include "flip.h"
 
 #include <errno.h>
@@ -27,7 +29,7 @@
 #include "out_file.h"
 #include "recdir.h"
 
-/* "R:E=SRC" */
+/* "R:E=SRC" or "R:E=req:P" */
 static int parse_spec(const char *spec, struct flip *f)
 {
     char head[64];
@@ -37,6 +39,13 @@ static int parse_spec(const char *spec, struct flip *f)
     memcpy(head, spec, (size_t)(eq - spec));
     head[eq - spec] = 0;
     if (opt_rank_event(head, &f->rank, &f->event) || f->event == 0) return -1;
+    if (strncmp(eq + 1, "req:", 4) == 0) {
+        int64_t post;
+        if (mpirr_parse_int(eq + 5, 1, INT64_MAX, &post)) return -1;
+        f->req_post = (uint64_t)post;
+        f->source = -1;
+        return 0;
+    }
     if (mpirr_parse_int(eq + 1, 0, 1 << 30, &src)) return -1;
     f->source = (int)src;
     return 0;
@@ -46,11 +55,13 @@ const char *flip_unforceable(const an_op *o, const an_msg *m)
 {
     switch (o->call) {
     case MPIRR_ID_MPI_Recv: case MPIRR_ID_MPI_Irecv: case MPIRR_ID_MPI_Sendrecv:
-    case MPIRR_ID_MPI_Sendrecv_replace: case MPIRR_ID_MPI_Mprobe:
+    case MPIRR_ID_MPI_Sendrecv_replace: case MPIRR_ID_MPI_Mprobe: case MPIRR_ID_MPI_Improbe:
+    case MPIRR_ID_MPI_Probe: case MPIRR_ID_MPI_Iprobe:
         break;
     default:
-        return "flip forces receives where they are posted with their source rewritten "
-               "(MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Mprobe), not this call";
+        return "flip forces receives and probes where they are posted with their source "
+               "rewritten (MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Probe, MPI_Iprobe, MPI_Mprobe, "
+               "MPI_Improbe), not this call";
     }
     /* the receiver's half-event 2*post (its sends) or later happened before the send */
     if (m->hb_dest >= 2 * o->post)
@@ -59,13 +70,16 @@ const char *flip_unforceable(const an_op *o, const an_msg *m)
     return NULL;
 }
 
-/* The racing receive posted at the flip's event, or NULL. */
+/* The racing receive or probe posted at the flip's event, or NULL. */
 static const an_race *find_race(const an_run *run, const an_races *rs, const struct flip *f)
 {
-    for (size_t i = 0; i < rs->nraces; i++) {
-        const an_race *x = &rs->races[i];
-        if (x->rank == f->rank && run->ranks[x->rank].ops[x->op].post == f->event) return x;
-    }
+    const an_race *lists[2] = {rs->races, rs->probes};
+    const size_t lens[2] = {rs->nraces, rs->nprobes};
+    for (int l = 0; l < 2; l++)
+        for (size_t i = 0; i < lens[l]; i++) {
+            const an_race *x = &lists[l][i];
+            if (x->rank == f->rank && run->ranks[x->rank].ops[x->op].post == f->event) return x;
+        }
     return NULL;
 }
 
@@ -82,6 +96,32 @@ static void list_candidates(const an_run *run, const an_race *x, const uint32_t 
     }
 }
 
+int flip_cut(an_run *run, const struct flip *f, int q0, uint64_t e0, const char *spec, uint64_t *cut)
+{
+    uint64_t *other = calloc((size_t)run->nranks, 2 * sizeof *other);
+    char err[1200];
+    if (!other) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    if (an_frontier(run, f->rank, f->event, 0, cut, other + run->nranks, err, sizeof err) ||
+        an_frontier(run, q0, e0, 1, other, other + run->nranks, err, sizeof err)) {
+        cli_error("replay --flip %s: %s", spec, err);
+        free(other);
+        return CLI_EXIT_USAGE;
+    }
+    for (int q = 0; q < run->nranks; q++) {
+        if (other[q] > cut[q]) cut[q] = other[q];
+        /* a rank's MPI_Finalize is never inside the cut: it switches to recording by then */
+        const an_rank *rk = &run->ranks[q];
+        if (rk->events && cut[q] >= rk->events) cut[q] = rk->events - 1;
+    }
+    free(other);
+    if (cut[f->rank] >= f->event) return -1;
+    cut[f->rank] = f->event - 1;
+    return 0;
+}
+
 /* Checks the flip against the analysis and fills the cut (nranks entries). */
 static int check_and_cut(struct analysis *a, const struct recording *parent, const char *spec,
                          struct flip *f, uint64_t *cut)
@@ -92,6 +132,7 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
         cli_error("replay --flip %s: %s has ranks 0 to %d", spec, parent->name, run->nranks - 1);
         return CLI_EXIT_USAGE;
     }
+    if (f->req_post) return flip_request_check(run, parent, spec, f, cut);
     if (an_find_races(run, &rs)) {
         cli_error("out of memory");
         return CLI_EXIT_FAIL;
@@ -101,7 +142,8 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
     char cands[512];
     if (!x) {
         cli_error("replay --flip %s: rank %d's event %" PRIu64 " in %s is not a racing receive "
-                  "(mpirr races %s lists them)", spec, f->rank, f->event, parent->name, parent->name);
+                  "or probe (mpirr races %s lists them)", spec, f->rank, f->event, parent->name,
+                  parent->name);
         goto out;
     }
     const uint32_t *cand = an_race_list(&rs, x);
@@ -130,35 +172,14 @@ static int check_and_cut(struct analysis *a, const struct recording *parent, con
         goto out;
     }
     f->send_event = run->ranks[m->sender].ops[m->send_op].post;
-    uint64_t *other = calloc((size_t)run->nranks, 2 * sizeof *other);
-    char err[1200];
-    if (!other) {
-        cli_error("out of memory");
-        rc = CLI_EXIT_FAIL;
-        goto out;
-    }
     /* the cut: what happened before the receive, and the send with what happened before it */
-    if (an_frontier(run, f->rank, f->event, 0, cut, other + run->nranks, err, sizeof err) ||
-        an_frontier(run, f->source, f->send_event, 1, other, other + run->nranks, err, sizeof err)) {
-        cli_error("replay --flip %s: %s", spec, err);
-        free(other);
-        goto out;
-    }
-    for (int q = 0; q < run->nranks; q++) {
-        if (other[q] > cut[q]) cut[q] = other[q];
-        /* a rank's MPI_Finalize is never inside the cut: it switches to recording by then */
-        const an_rank *rk = &run->ranks[q];
-        if (rk->events && cut[q] >= rk->events) cut[q] = rk->events - 1;
-    }
-    free(other);
-    if (cut[f->rank] >= f->event) { /* flip_unforceable said no such send: a bad history */
+    rc = flip_cut(run, f, f->source, f->send_event, spec, cut);
+    if (rc > 0) { /* flip_unforceable said no such send: a bad history */
         cli_error("replay --flip %s: the event history of %s is inconsistent (rank %d's message "
                   "is sent after rank %d's event %" PRIu64 ")", spec, parent->name, f->source,
                   f->rank, f->event);
-        goto out;
+        rc = CLI_EXIT_USAGE;
     }
-    cut[f->rank] = f->event - 1;
-    rc = 0;
 out:
     an_races_free(&rs);
     return rc;
@@ -173,8 +194,12 @@ static int write_flip_file(const struct flip *f, const char *parent, const uint6
     }
     char id[MPIRR_RUN_ID_DIGITS + 1];
     mpirr_run_id_text(&f->run_id, id);
-    fprintf(out, "parent %s\nrun-id %s\nforce %d %" PRIu64 " %d %" PRIu64 "\ntaken %d\ncut",
-            parent, id, f->rank, f->event, f->source, f->send_event, f->taken);
+    if (f->req_post)
+        fprintf(out, "parent %s\nrun-id %s\ncomplete %d %" PRIu64 " %" PRIu64 "\ntaken-request "
+                "%" PRIu64 "\ncut", parent, id, f->rank, f->event, f->req_post, f->taken_req);
+    else
+        fprintf(out, "parent %s\nrun-id %s\nforce %d %" PRIu64 " %d %" PRIu64 "\ntaken %d\ncut",
+                parent, id, f->rank, f->event, f->source, f->send_event, f->taken);
     for (int q = 0; q < n; q++) fprintf(out, " %" PRIu64, cut[q]);
     fputc('\n', out);
     if (fclose(out)) {
@@ -190,7 +215,8 @@ int flip_prepare(struct flip *f, const struct recording *parent, const char *spe
     memset(f, 0, sizeof *f);
     mpirr_manifest_init(&f->m);
     if (parse_spec(spec, f)) {
-        cli_error("replay: --flip needs RANK:EVENT=SOURCE (e.g. 1:226=3), not '%s'", spec);
+        cli_error("replay: --flip needs RANK:EVENT=SOURCE (e.g. 1:226=3) or RANK:EVENT=req:POST "
+                  "(e.g. 1:230=req:224), not '%s'", spec);
         return CLI_EXIT_USAGE;
     }
     if (!out) {
@@ -237,9 +263,15 @@ int flip_finish(struct flip *f, int status)
     recording_fill_from_logs(f->dir, &f->m);
     f->m.exit_status = status;
     int rc = recording_manifest_write(f->dir, &f->m) ? CLI_EXIT_FAIL : status;
-    cli_error("flipped rank %d's event %" PRIu64 " to rank %d's message (its event %" PRIu64
-              "; the recording had rank %d's); the run is recorded in %s", f->rank, f->event,
-              f->source, f->send_event, f->taken, f->dir);
+    if (f->req_post)
+        cli_error("flipped rank %d's event %" PRIu64 " (%s) to return the request posted at its "
+                  "event %" PRIu64 " (the recording had the one posted at event %" PRIu64 "); the "
+                  "run is recorded in %s", f->rank, f->event, mpirr_call_name(f->call), f->req_post,
+                  f->taken_req, f->dir);
+    else
+        cli_error("flipped rank %d's event %" PRIu64 " to rank %d's message (its event %" PRIu64
+                  "; the recording had rank %d's); the run is recorded in %s", f->rank, f->event,
+                  f->source, f->send_event, f->taken, f->dir);
     mpirr_manifest_free(&f->m);
     return rc;
 }

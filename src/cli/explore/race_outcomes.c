@@ -50,6 +50,8 @@ int race_outcomes_load(const struct outcomes_config *cfg, struct race_outcomes *
     /* the choices come earliest receive first, a receive's alternatives together */
     for (size_t i = 0; i < ch->n; i++) {
         const struct explore_choice *c = &ch->list[i];
+        if (c->req) /* a Waitany-family choice: which request, not which message of a race */
+            continue;
         struct race_outcome *last = ro->nraces ? &ro->races[ro->nraces - 1] : NULL;
         if (last && last->recv.rank == c->rank && last->recv.event == c->event) {
             last->nalts++;
@@ -60,7 +62,8 @@ int race_outcomes_load(const struct outcomes_config *cfg, struct race_outcomes *
         r->alts = c;
         r->nalts = 1;
     }
-    ro->unforceable = ch->racing - ro->nraces;
+    /* (racing counts receives; the races here may include racing probes too) */
+    ro->unforceable = ch->racing > ro->nraces ? ch->racing - ro->nraces : 0;
     return 0;
 }
 
