@@ -6,8 +6,8 @@
 # print different orders; a recording with the event history names each call; `mpirr events
 # --check` agrees with the rank logs; 3 replays under noise (and 2 of a races-mode recording)
 # print the recorded order with the verdict "finished as recorded" and nothing more. With
-# "unreplayed" the program also calls a generated UNREPLAYED function (MPI_Isendrecv on MPI-4,
-# else MPI_Open_port): the verdict names every rank's call and what is not replayed.
+# "unreplayed" the program also calls a generated UNREPLAYED function (MPI_File_write_shared_c
+# on MPI-4, else MPI_Open_port): the verdict names every rank's call and what is not replayed.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3 NP=4
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
@@ -22,7 +22,7 @@ MPI_File_get_size MPI_File_close MPI_File_delete"
 if [ "$IMPL" = mpich ]; then # MPI-4: Open MPI 4.1 has none of these
     calls="$calls MPI_Comm_idup_with_info MPI_Allreduce_init MPI_Session_init
 MPI_Session_get_num_psets MPI_Session_finalize MPI_Send_c MPI_Recv_c MPI_Get_count_c"
-    unreplayed=MPI_Isendrecv what="the source a wildcard matched"
+    unreplayed=MPI_File_write_shared_c what="the order of the shared file pointer's accesses"
 else
     unreplayed=MPI_Open_port what="the processes started or connected to"
 fi

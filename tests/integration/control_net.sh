@@ -18,7 +18,7 @@ read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 export MPIRR_TMPDIR=$TMP/cli
 mkdir -p "$MPIRR_TMPDIR" "$TMP/ranks"
 
-native_distinct storm 4 "${LAUNCH[@]}" "$PROG" 6
+native_distinct storm 6 "$MPIRR" run --noise "$NOISE_US" -- "${LAUNCH[@]}" "$PROG" 6
 run "$TMP/rec" "$MPIRR" record --events -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG" 6
 [ "$STATUS" -eq 0 ] || { cat "$TMP/rec.err" >&2; fail "record exited $STATUS"; }
 REC=$TMP/rec
