@@ -37,6 +37,18 @@ static void retire(mpirr_comm_info *e)
     retired[nretired++] = e;
 }
 
+/* Keeps e->world only if its ranks are not an arithmetic progression (comm_registry.h). */
+static void compact(mpirr_comm_info *e)
+{
+    int n = e->npeers;
+    e->first = n > 0 ? e->world[0] : 0;
+    e->stride = n > 1 ? e->world[1] - e->world[0] : 1;
+    for (int i = 2; i < n; i++)
+        if (e->world[i] - e->world[i - 1] != e->stride) return;
+    free(e->world);
+    e->world = NULL;
+}
+
 /* World ranks of the peers of comm. */
 static int peers_of(mpirr_comm_info *e)
 {
@@ -55,6 +67,7 @@ static int peers_of(mpirr_comm_info *e)
     PMPI_Group_free(&world);
     for (int i = 0; i < e->npeers; i++)
         if (e->world[i] == MPI_UNDEFINED) return -1; /* a process outside MPI_COMM_WORLD */
+    compact(e);
     return 0;
 }
 

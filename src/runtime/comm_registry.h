@@ -19,9 +19,20 @@ typedef struct mpirr_comm_info {
     int shadow_ready;
     int inter;       /* inter-communicator: peers are the remote group */
     int npeers;
-    int *world;      /* world rank of peer i (rank i of the (remote) group) */
+    /* The world rank of peer i (rank i of the (remote) group), through mpirr_comm_world_rank:
+     * first + i * stride when the group is an arithmetic progression of world ranks
+     * (MPI_COMM_WORLD, its dups, a split into blocks or by rank modulo: most communicators), so
+     * those keep no table, which would cost 4 bytes per rank per communicator; else world[i]. */
+    int first, stride;
+    int *world;      /* NULL for an arithmetic progression */
     uint32_t id;     /* never reused within a run: names the communicator in race entries */
 } mpirr_comm_info;
+
+/* The world rank of peer i, 0 <= i < ci->npeers. */
+static inline int mpirr_comm_world_rank(const mpirr_comm_info *ci, int i)
+{
+    return ci->world ? ci->world[i] : ci->first + i * ci->stride;
+}
 
 /* NULL if comm carries no headers. Callers hold the runtime lock. */
 mpirr_comm_info *mpirr_comm_find(MPI_Comm comm);

@@ -41,7 +41,7 @@ void mpirr_piggyback_init(void)
 
 static int world_rank_of(const mpirr_comm_info *ci, int rank)
 {
-    return rank >= 0 && rank < ci->npeers ? ci->world[rank] : -1;
+    return rank >= 0 && rank < ci->npeers ? mpirr_comm_world_rank(ci, rank) : -1;
 }
 
 /* comm's entry when a message to or from rank on it has a slot (races mode records, comm

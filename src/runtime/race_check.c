@@ -187,7 +187,7 @@ static int closed(const struct done *d)
 {
     const mpirr_comm_info *ci = d->ci;
     for (int i = 0; i < ci->npeers; i++) {
-        int s = ci->world[i];
+        int s = mpirr_comm_world_rank(ci, i);
         if (s == d->src) continue; /* same source: MPI's order per sender decides */
         if (s == me ? received[me] != sent[me] : safe[s] < d->done) return 0;
     }
@@ -369,12 +369,12 @@ void mpirr_race_exchange_counts(const mpirr_comm_info *ci, uint64_t knows)
     uint64_t *out = malloc(2 * (size_t)n * sizeof *out), *in = out + n;
     if (!out) mpirr_fatal("out of memory for race detection");
     mpirr_lock();
-    for (int i = 0; i < n; i++) out[i] = sent[ci->world[i]];
+    for (int i = 0; i < n; i++) out[i] = sent[mpirr_comm_world_rank(ci, i)];
     mpirr_unlock();
     if (PMPI_Alltoall(out, 1, MPI_UINT64_T, in, 1, MPI_UINT64_T, mpirr_comm_shadow(ci)) == MPI_SUCCESS) {
         mpirr_lock();
         for (int i = 0; i < n; i++) {
-            int s = ci->world[i];
+            int s = mpirr_comm_world_rank(ci, i);
             if (s == me) continue;
             struct checkpoint *nc = realloc(cps[s], (ncps[s] + 1) * sizeof *nc);
             if (!nc) mpirr_fatal("out of memory for race detection");
@@ -410,7 +410,7 @@ void mpirr_race_finish(void)
         if (d->decided) continue;
         int unreceived = !known;
         for (int i = 0; i < d->ci->npeers && !unreceived; i++) {
-            int s = d->ci->world[i];
+            int s = mpirr_comm_world_rank(d->ci, i);
             unreceived = s != d->src && expected[s] > received[s];
         }
         decide(d, unreceived, MPIRR_CTR_FALLBACK_LOGGED);
