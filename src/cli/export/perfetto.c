@@ -1,7 +1,8 @@
 /* perfetto.c: the Chrome/Perfetto Trace Event Format writer of mpirr export: one process per
  * rank, one complete ("X") slice per MPI call with its fields in args, one flow ("s" at the
  * send, "f" bound to the enclosing slice at the call that completed the receive) per matched
- * message, racing receives flagged with their candidate messages. Streamed: each event is
+ * message, racing receives flagged with their candidate messages, each slice's times marked
+ * exact or rounded with the range of its exact duration. Streamed: each event is
  * printed as the walk (walk.h) reaches it. */
 #include <errno.h>
 #include <stdio.h>
