@@ -3,6 +3,7 @@
 
   check_export.py perfetto TRACE.json EVENTS.txt RACES.json [TIMES]
   check_export.py otf2 PRINT.txt DEFS.txt EVENTS.txt TRACE.json [TIMES]
+  check_export.py bounds EVENTS_EXACT.txt [TICK_US]
 
 TIMES is "rounded" (the default: a recording's log2 time codes) or "exact" (recorded with
 MPIRR_EVENTS_EXACT=1): what every slice and call must say its times are.
@@ -94,6 +95,34 @@ def check_times(doc, times):
         if lo is None or hi is None or not lo < hi:
             fail("no duration range on %s" % e)
     print("perfetto: every slice's times marked %s, with the range of its exact duration" % times)
+
+
+def check_bounds(events_exact_txt, tick_us="32.768"):
+    """On a recording with both times (`mpirr events --exact` of an MPIRR_EVENTS_EXACT=1 run),
+    every exact duration lies in the range the exports give for the rounded one, computed
+    here from the reconstructed times alone (docs/events.md: a clock move of d ticks stood
+    for [d, 2d), no move for at most the slack of one tick)."""
+    tick = float(tick_us)
+    line_re = re.compile(r"^(\d+):(\d+) \S+ .*\bt=([\d.]+)us\+([\d.]+)us exact=[\d.]+us\+([\d.]+)us")
+    prev_end, n, tight = {}, 0, 0
+    with open(events_exact_txt) as f:
+        for line in f:
+            m = line_re.match(line)
+            if not m:
+                continue
+            rank = int(m.group(1))
+            b, d, x = (round(float(m.group(k)) / tick) for k in (3, 4, 5))
+            spread = lambda delta: delta if delta > 0 else 2
+            lo, hi = max(0, d - spread(b - prev_end.get(rank, 0))), d + spread(d)
+            prev_end[rank] = b + d
+            if not lo <= x <= hi:
+                fail("rank %d event %s: exact duration %d ticks outside the rounded range [%d, %d]"
+                     % (rank, m.group(2), x, lo, hi))
+            n += 1
+            tight += hi - lo <= 2 * max(x, 1)
+    if not n:
+        fail("no call with exact times in %s" % events_exact_txt)
+    print("bounds: %d exact durations within their rounded ranges (%d ranges within 2x)" % (n, tight))
 
 
 def check_perfetto(trace, events_txt, races_json, times="rounded"):
@@ -274,6 +303,8 @@ def check_otf2(print_txt, defs_txt, events_txt, trace, times="rounded"):
 if __name__ == "__main__":
     if len(sys.argv) in (5, 6) and sys.argv[1] == "perfetto":
         check_perfetto(*sys.argv[2:])
+    elif len(sys.argv) in (3, 4) and sys.argv[1] == "bounds":
+        check_bounds(*sys.argv[2:])
     elif len(sys.argv) in (6, 7) and sys.argv[1] == "otf2":
         check_otf2(*sys.argv[2:])
     else:

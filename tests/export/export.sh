@@ -26,6 +26,10 @@ export_one() { # PROG [TIMES]: record it, export both formats, check them; TIMES
     [ -s "$d.perfetto.err" ] && { cat "$d.perfetto.err" >&2; fail "export of $prog printed on stderr"; }
     echo "== $prog ($IMPL, $times times)"
     python3 "$CHECK" perfetto "$d.json" "$d.events" "$d.races" "$times" || fail "$prog: perfetto check"
+    if [ "$times" = exact ]; then
+        "$MPIRR" events "$d" --exact >"$d.exact" || fail "mpirr events --exact failed on $prog"
+        python3 "$CHECK" bounds "$d.exact" || fail "$prog: rounded ranges"
+    fi
     run "$d.otf2" "$MPIRR" export "$d" --format otf2 -o "$d.otf2dir"
     if [ "$STATUS" -eq 2 ] && grep -q 'not built in' "$d.otf2.err"; then
         have_otf2=0
