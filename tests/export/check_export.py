@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """check_export.py: checks `mpirr export` output against mpirr's own view of the recording.
 
-  check_export.py perfetto TRACE.json EVENTS.txt RACES.json
-  check_export.py otf2 PRINT.txt DEFS.txt EVENTS.txt TRACE.json
+  check_export.py perfetto TRACE.json EVENTS.txt RACES.json [TIMES]
+  check_export.py otf2 PRINT.txt DEFS.txt EVENTS.txt TRACE.json [TIMES]
+  check_export.py bounds EVENTS_EXACT.txt [TICK_US]
 
+TIMES is "rounded" (the default: a recording's log2 time codes) or "exact" (recorded with
+MPIRR_EVENTS_EXACT=1): what every slice and call must say its times are.
 EVENTS.txt is `mpirr events DIR`, RACES.json `mpirr races --json DIR`, PRINT.txt and DEFS.txt
 `otf2-print` and `otf2-print -G` of the archive. Prints what it checked; the first failed
 check is one line "FAIL: ..." and exit status 1."""
@@ -74,9 +77,58 @@ def flows_of(doc):
     return pairs
 
 
-def check_perfetto(trace, events_txt, races_json):
+def check_times(doc, times):
+    """Every slice says whether its times are exact or rounded, as the recording has them
+    (TIMES: exact with MPIRR_EVENTS_EXACT=1, else rounded), and gives the range its exact
+    duration lies in; the metadata note says the same."""
+    note = doc["otherData"].get("times", "")
+    if not note.startswith("times " + times):
+        fail("otherData.times %r, expected times %s" % (note, times))
+    want = "exact" if times == "exact" else "rounded (log2 time code)"
+    for e in doc["traceEvents"]:
+        if e.get("ph") != "X":
+            continue
+        a = e["args"]
+        if a.get("time") != want:
+            fail("slice says time %r, the recording's times are %s: %s" % (a.get("time"), times, e))
+        lo, hi = a.get("duration_min_us"), a.get("duration_max_us")
+        if lo is None or hi is None or not lo < hi:
+            fail("no duration range on %s" % e)
+    print("perfetto: every slice's times marked %s, with the range of its exact duration" % times)
+
+
+def check_bounds(events_exact_txt, tick_us="32.768"):
+    """On a recording with both times (`mpirr events --exact` of an MPIRR_EVENTS_EXACT=1 run),
+    every exact duration lies in the range the exports give for the rounded one, computed
+    here from the reconstructed times alone (docs/events.md: a clock move of d ticks stood
+    for [d, 2d), no move for at most the slack of one tick)."""
+    tick = float(tick_us)
+    line_re = re.compile(r"^(\d+):(\d+) \S+ .*\bt=([\d.]+)us\+([\d.]+)us exact=[\d.]+us\+([\d.]+)us")
+    prev_end, n, tight = {}, 0, 0
+    with open(events_exact_txt) as f:
+        for line in f:
+            m = line_re.match(line)
+            if not m:
+                continue
+            rank = int(m.group(1))
+            b, d, x = (round(float(m.group(k)) / tick) for k in (3, 4, 5))
+            spread = lambda delta: delta if delta > 0 else 2
+            lo, hi = max(0, d - spread(b - prev_end.get(rank, 0))), d + spread(d)
+            prev_end[rank] = b + d
+            if not lo <= x <= hi:
+                fail("rank %d event %s: exact duration %d ticks outside the rounded range [%d, %d]"
+                     % (rank, m.group(2), x, lo, hi))
+            n += 1
+            tight += hi - lo <= 2 * max(x, 1)
+    if not n:
+        fail("no call with exact times in %s" % events_exact_txt)
+    print("bounds: %d exact durations within their rounded ranges (%d ranges within 2x)" % (n, tight))
+
+
+def check_perfetto(trace, events_txt, races_json, times="rounded"):
     doc = load_perfetto(trace)
     evs = doc["traceEvents"]
+    check_times(doc, times)
     names = {}
     for e in evs:
         if e.get("ph") == "M" and e.get("name") == "process_name":
@@ -146,7 +198,66 @@ def comm_members(defs_txt):
     return {c: groups[g] for c, g in comms.items()}
 
 
-def check_otf2(print_txt, defs_txt, events_txt, trace):
+def otf2_attributes(print_txt):
+    """Per location, each ENTER's and LEAVE's additional attributes {name: value} in order."""
+    out = collections.defaultdict(lambda: {"ENTER": [], "LEAVE": []})
+    last = None
+    with open(print_txt) as f:
+        for line in f:
+            m = re.match(r"(ENTER|LEAVE)\s+(\d+)\s", line)
+            if m:
+                last = {}
+                out[int(m.group(2))][m.group(1)].append(last)
+                continue
+            if not re.match(r"\S", line) and "ADDITIONAL ATTRIBUTES" in line and last is not None:
+                for name, value in re.findall(r'\("(mpirr::\w+)" <\d+>; \w+; ("[^"]*"|\d+)', line):
+                    last[name] = value.strip('"')
+            elif re.match(r"\S", line):
+                last = None
+    return out
+
+
+def check_otf2_attributes(print_txt, trace, times):
+    """The call sites, racing receives and rounded durations the Perfetto export carries are
+    attributes of the same calls in the OTF2 archive."""
+    attrs = otf2_attributes(print_txt)
+    doc = load_perfetto(trace)
+    slices = collections.defaultdict(list)
+    for e in doc["traceEvents"]:
+        if e.get("ph") == "X":
+            slices[e["pid"] - 1].append(e)
+    located = raced = ranged = 0
+    for rank, sl in slices.items():
+        enters, leaves = attrs[rank]["ENTER"], attrs[rank]["LEAVE"]
+        if len(enters) != len(sl):
+            fail("rank %d: %d ENTER, %d slices" % (rank, len(enters), len(sl)))
+        for e, a, l in zip(sl, enters, leaves):
+            site = e["args"].get("site")
+            if a.get("mpirr::source") != site:
+                fail("rank %d event %s: otf2 source %r, perfetto site %r" % (rank, e["args"]["event"], a.get("mpirr::source"), site))
+            fl = re.match(r"(.*:\d+) \(", site or "")
+            if fl:
+                if a.get("mpirr::source_location") != fl.group(1):
+                    fail("rank %d event %s: source location %r, expected %r" % (rank, e["args"]["event"], a.get("mpirr::source_location"), fl.group(1)))
+                located += 1
+            if ("mpirr::racing_receive" in a) != bool(e["args"].get("races")):
+                fail("rank %d event %s: racing_receive attribute %r, perfetto races %r" % (rank, e["args"]["event"], a.get("mpirr::racing_receive"), e["args"].get("races")))
+            if "mpirr::racing_receive" in a:
+                if int(a["mpirr::racing_receive"]) != len(e["args"]["races"][0]["candidates"]):
+                    fail("rank %d event %s: racing_receive %s candidates, perfetto %r" % (rank, e["args"]["event"], a["mpirr::racing_receive"], e["args"]["races"]))
+                raced += 1
+            rounded = "mpirr::duration_min_ns" in l and "mpirr::duration_max_ns" in l
+            if rounded != (times == "rounded"):
+                fail("rank %d event %s: LEAVE attributes %r with %s times" % (rank, e["args"]["event"], l, times))
+            ranged += rounded
+    if not located:
+        fail("no call has a source location")
+    print("otf2: source line and file:line on every call as perfetto has them (%d with file:line), "
+          "%d calls flagged racing, %d rounded durations with their range" % (located, raced, ranged))
+
+
+def check_otf2(print_txt, defs_txt, events_txt, trace, times="rounded"):
+    check_otf2_attributes(print_txt, trace, times)
     members = comm_members(defs_txt)
     count = collections.defaultdict(collections.Counter)
     sends, recvs = collections.Counter(), collections.Counter()
@@ -190,9 +301,11 @@ def check_otf2(print_txt, defs_txt, events_txt, trace):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "perfetto":
+    if len(sys.argv) in (5, 6) and sys.argv[1] == "perfetto":
         check_perfetto(*sys.argv[2:])
-    elif len(sys.argv) == 6 and sys.argv[1] == "otf2":
+    elif len(sys.argv) in (3, 4) and sys.argv[1] == "bounds":
+        check_bounds(*sys.argv[2:])
+    elif len(sys.argv) in (6, 7) and sys.argv[1] == "otf2":
         check_otf2(*sys.argv[2:])
     else:
         print(__doc__, file=sys.stderr)

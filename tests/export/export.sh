@@ -12,17 +12,24 @@ read -r -a LAUNCH <<<"$(launcher "$IMPL" 4)"
 have_otf2=1
 "$MPIRR" export --help | grep -q . || fail "mpirr export --help printed nothing"
 
-export_one() { # PROG: record it, export both formats, check them
-    local prog=$1 d=$TMP/$1
+export_one() { # PROG [TIMES]: record it, export both formats, check them; TIMES=exact: record
+    # with MPIRR_EVENTS_EXACT=1, the exports must use and say exact times (else: say rounded)
+    local prog=$1 times=${2:-rounded} d=$TMP/$1${2:+.$2}
+    [ "$times" = exact ] && export MPIRR_EVENTS_EXACT=1
     run "$d.record" "$MPIRR" record --events -o "$d" -- "${LAUNCH[@]}" "$PROGS/$prog"
+    unset MPIRR_EVENTS_EXACT
     [ "$STATUS" -eq 0 ] || { cat "$d.record.err" >&2; fail "recording of $prog exited $STATUS"; }
     "$MPIRR" events "$d" >"$d.events" || fail "mpirr events failed on $prog"
     "$MPIRR" races --json "$d" >"$d.races" || fail "mpirr races failed on $prog"
     run "$d.perfetto" "$MPIRR" export "$d" --format perfetto -o "$d.json"
     [ "$STATUS" -eq 0 ] || { cat "$d.perfetto.err" >&2; fail "export --format perfetto of $prog exited $STATUS"; }
     [ -s "$d.perfetto.err" ] && { cat "$d.perfetto.err" >&2; fail "export of $prog printed on stderr"; }
-    echo "== $prog ($IMPL)"
-    python3 "$CHECK" perfetto "$d.json" "$d.events" "$d.races" || fail "$prog: perfetto check"
+    echo "== $prog ($IMPL, $times times)"
+    python3 "$CHECK" perfetto "$d.json" "$d.events" "$d.races" "$times" || fail "$prog: perfetto check"
+    if [ "$times" = exact ]; then
+        "$MPIRR" events "$d" --exact >"$d.exact" || fail "mpirr events --exact failed on $prog"
+        python3 "$CHECK" bounds "$d.exact" || fail "$prog: rounded ranges"
+    fi
     run "$d.otf2" "$MPIRR" export "$d" --format otf2 -o "$d.otf2dir"
     if [ "$STATUS" -eq 2 ] && grep -q 'not built in' "$d.otf2.err"; then
         have_otf2=0
@@ -33,12 +40,14 @@ export_one() { # PROG: record it, export both formats, check them
     otf2-print "$d.otf2dir/traces.otf2" >"$d.print" 2>"$d.print.err" || fail "otf2-print cannot read the archive of $prog"
     otf2-print -G "$d.otf2dir/traces.otf2" >"$d.defs" 2>>"$d.print.err" || fail "otf2-print -G failed on $prog"
     [ -s "$d.print.err" ] && { head -5 "$d.print.err" >&2; fail "otf2-print warned about the archive of $prog"; }
-    python3 "$CHECK" otf2 "$d.print" "$d.defs" "$d.events" "$d.json" || fail "$prog: otf2 check"
+    otf2-print -A "$d.otf2dir/traces.otf2" | grep -q "MPIRR::TIMES" || fail "$prog: no MPIRR::TIMES property in the archive"
+    python3 "$CHECK" otf2 "$d.print" "$d.defs" "$d.events" "$d.json" "$times" || fail "$prog: otf2 check"
 }
 
 for prog in wildcard_storm icoll_test multi_comm persistent_wildcard sendrecv_wild waitany_waitsome; do
     export_one "$prog"
 done
+export_one wildcard_storm exact
 
 # bad input: one "mpirr:" line, exit status 2
 bad() { # NAME PATTERN CMD...: CMD fails with exit status 2 and one line naming PATTERN

@@ -107,9 +107,50 @@ def known(mpirr, tracegen, traces, tmp):
         print("%s: %d frontiers agree" % (name, len(pts)))
 
 
+DURATION = r"(\d+\.\d) (µs|ms)"
+
+
+def to_us(v, unit):
+    return float(v) * (1000 if unit == "ms" else 1)
+
+
+def times_shown(res, exact, what):
+    """The legend says whether the times are exact or rounded, and the selected call's duration
+    row says it too: a rounded one as "≈ D (rounded: log2 time code, the exact value is between
+    A and B)" with A <= D <= B, an exact one as "D (exact, to the T tick)"."""
+    note = res["loaded"].get("timesNote") or ""
+    check(note.startswith("times exact" if exact else "times rounded"), "%s: legend note %r" % (what, note))
+    dur = (res["loaded"].get("selected") or {}).get("duration") or ""
+    print("%s: legend %r, duration %r" % (what, note[:40], dur))
+    if exact:
+        check(re.fullmatch(DURATION + r" \(exact, to the " + DURATION + r" tick\)", dur), "%s: duration %r" % (what, dur))
+        return
+    m = re.fullmatch("≈ " + DURATION + r" \(rounded: log2 time code, the exact value is between " + DURATION +
+                     " and " + DURATION + r"\)", dur)
+    check(m, "%s: duration %r" % (what, dur))
+    if m:
+        d, lo, hi = (to_us(m.group(k), m.group(k + 1)) for k in (1, 3, 5))
+        check(lo <= d <= hi and lo < hi, "%s: duration %s not within its range" % (what, dur))
+
+
+def exact_times(mpirr, launcher, program, tmp, impl):
+    """A recording with MPIRR_EVENTS_EXACT=1: the page shows exact times."""
+    rec = os.path.join(tmp, "exact")
+    p = run([mpirr, "record", "--events", "-o", rec, "--"] + launcher + [program],
+            env=dict(os.environ, MPIRR_EVENTS_EXACT="1"))
+    check(p.returncode == 0, "record (exact): status %d: %s" % (p.returncode, p.stderr[-2000:]))
+    out = view(mpirr, rec, os.path.join(tmp, "exact.html"))
+    pts = events_of(mpirr, rec)
+    res, console = page(tmp, out, "test=frontier&select=%d:%d" % pts[len(pts) // 2])
+    check(res is not None and not console, "exact select page: %s" % console)
+    if res:
+        times_shown(res, True, impl + " exact")
+
+
 def mpi(mpirr, impl, program, tmp):
     rec = os.path.join(tmp, "run")
     launcher = {"openmpi": ["mpirun.openmpi", "-np", "4"], "mpich": ["mpiexec.mpich", "-n", "4"]}[impl]
+    exact_times(mpirr, launcher, program, tmp, impl)
     p = run([mpirr, "record", "--events", "-o", rec, "--"] + launcher + [program])
     check(p.returncode == 0, "record: status %d: %s" % (p.returncode, p.stderr[-2000:]))
     races = json.loads(run([mpirr, "races", rec, "--json"]).stdout)
@@ -128,6 +169,7 @@ def mpi(mpirr, impl, program, tmp):
         check(sres is not None and not sconsole, "select page: %s" % sconsole)
         if sres:
             loaded_view(sres, impl + " #select", sel)
+            times_shown(sres, False, impl + " #select %d:%d" % sel)
     c = res["countsAtFit"]
     print("%s: %d events, %d matched messages, %d racing; arrows drawn %d, racing drawn %d, dashed %d, bands %d"
           % (impl, c["events"], matched, c["racing"], c["arrowsDrawn"], c["racingDrawn"], c["candidateArrowsDrawn"], c["bands"]))

@@ -140,6 +140,7 @@ static int write_archive(struct otf2_export *x, const char *out)
     OTF2_ErrorCode rc = OTF2_Archive_SetFlushCallbacks(x->archive, &flush_cbs, NULL);
     if (rc == OTF2_SUCCESS) rc = OTF2_Archive_SetSerialCollectiveCallbacks(x->archive);
     if (rc == OTF2_SUCCESS) rc = OTF2_Archive_SetCreator(x->archive, "mpirr export");
+    if (rc == OTF2_SUCCESS) rc = OTF2_Archive_SetProperty(x->archive, "MPIRR::TIMES", export_time_note(x->clk), false);
     if (rc == OTF2_SUCCESS) rc = OTF2_Archive_OpenEvtFiles(x->archive);
     int walked = 0;
     if (rc == OTF2_SUCCESS) {
@@ -176,7 +177,7 @@ int export_otf2(struct analysis *a, const char *out)
     size_t n = a->run->nranks > 0 ? (size_t)a->run->nranks : 1;
     x.nevents = calloc(n, sizeof *x.nevents);
     x.local = calloc(a->run->ncomms ? a->run->ncomms : 1, sizeof *x.local);
-    if (!x.nevents || !x.local || export_clock_init(&clk, a->run)) {
+    if (!x.nevents || !x.local || export_clock_init(&clk, a->run) || otf2_attrs_init(&x)) {
         cli_error("export: out of memory");
         rc = CLI_EXIT_FAIL;
     } else {
@@ -187,6 +188,7 @@ int export_otf2(struct analysis *a, const char *out)
     for (uint32_t c = 0; x.local && c < a->run->ncomms; c++) free(x.local[c]);
     free(x.local);
     free(x.nevents);
+    otf2_attrs_free(&x);
     export_clock_free(&clk);
     return rc;
 }

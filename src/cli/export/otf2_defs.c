@@ -23,6 +23,11 @@ static OTF2_StringRef str(struct defs *d, const char *s)
     return d->next++;
 }
 
+static OTF2_StringRef str_cb(void *arg, const char *s)
+{
+    return str(arg, s);
+}
+
 static void check(struct defs *d, OTF2_ErrorCode rc)
 {
     if (rc != OTF2_SUCCESS && d->rc == OTF2_SUCCESS) d->rc = rc;
@@ -121,6 +126,8 @@ OTF2_ErrorCode otf2_write_defs(struct otf2_export *x)
 {
     struct defs d = {.g = OTF2_Archive_GetGlobalDefWriter(x->archive)};
     if (!d.g) return OTF2_ERROR_MEM_ALLOC_FAILED;
+    check(&d, otf2_attrs_strings(x, d.g)); /* refs 0..: the call sites' */
+    d.next = x->attrs.nstrings;
     check(&d, OTF2_GlobalDefWriter_WriteClockProperties(d.g, 1000000000ull, 0, x->trace_end + 1,
                                                         x->clk->realtime_ns));
     check(&d, OTF2_GlobalDefWriter_WriteParadigm(d.g, OTF2_PARADIGM_MPI, str(&d, "MPI"),
@@ -128,5 +135,6 @@ OTF2_ErrorCode otf2_write_defs(struct otf2_export *x)
     regions(x, &d);
     ranks(x, &d);
     comms(x, &d);
+    check(&d, otf2_attrs_defs(x, d.g, str_cb, &d));
     return d.rc;
 }

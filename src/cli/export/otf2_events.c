@@ -77,7 +77,7 @@ static uint64_t send_bytes(const struct export_call *c, const an_op *o)
     return o->call == e->kind && (e->fields & MPIRR_EVF_BYTES) ? e->bytes : 0;
 }
 
-static void note(struct otf2_export *x, OTF2_ErrorCode rc)
+void otf2_note(struct otf2_export *x, OTF2_ErrorCode rc)
 {
     if (rc != OTF2_SUCCESS && x->failed == OTF2_SUCCESS) x->failed = rc;
 }
@@ -90,14 +90,14 @@ static void posted(struct otf2_export *x, const struct export_call *c, const an_
     if (o->kind == AN_SEND) {
         uint32_t to = otf2_comm_rank(x, o->comm, o->peer);
         if (to == OTF2_UNDEFINED_UINT32) return;
-        note(x, blocking ? OTF2_EvtWriter_MpiSend(x->w, NULL, t0, to, o->comm, (uint32_t)o->tag,
+        otf2_note(x, blocking ? OTF2_EvtWriter_MpiSend(x->w, NULL, t0, to, o->comm, (uint32_t)o->tag,
                                                   send_bytes(c, o))
                          : OTF2_EvtWriter_MpiIsend(x->w, NULL, t0, to, o->comm, (uint32_t)o->tag,
                                                    send_bytes(c, o), id));
     } else if (o->kind == AN_RECV && !blocking) {
-        note(x, OTF2_EvtWriter_MpiIrecvRequest(x->w, NULL, t0, id));
+        otf2_note(x, OTF2_EvtWriter_MpiIrecvRequest(x->w, NULL, t0, id));
     } else if (o->kind == AN_COLL) {
-        note(x, blocking ? OTF2_EvtWriter_MpiCollectiveBegin(x->w, NULL, t0)
+        otf2_note(x, blocking ? OTF2_EvtWriter_MpiCollectiveBegin(x->w, NULL, t0)
                          : OTF2_EvtWriter_NonBlockingCollectiveRequest(x->w, NULL, t0, id));
     } /* probes see a message without taking it; a cancelled request has none */
 }
@@ -109,9 +109,9 @@ static void coll_end(struct otf2_export *x, const struct export_call *c, const a
     uint32_t root = o->peer >= 0 ? otf2_comm_rank(x, o->comm, o->peer) : OTF2_UNDEFINED_UINT32;
     uint64_t sent = o->post == c->e->event ? send_bytes(c, o) : 0;
     if (o->done == o->post)
-        note(x, OTF2_EvtWriter_MpiCollectiveEnd(x->w, NULL, t1, coll_op(o->call), o->comm, root, sent, 0));
+        otf2_note(x, OTF2_EvtWriter_MpiCollectiveEnd(x->w, NULL, t1, coll_op(o->call), o->comm, root, sent, 0));
     else
-        note(x, OTF2_EvtWriter_NonBlockingCollectiveComplete(x->w, NULL, t1, coll_op(o->call), o->comm,
+        otf2_note(x, OTF2_EvtWriter_NonBlockingCollectiveComplete(x->w, NULL, t1, coll_op(o->call), o->comm,
                                                              root, 0, 0, id));
 }
 
@@ -123,12 +123,12 @@ static void completed(struct otf2_export *x, const struct export_call *c, const 
     const an_rank *rk = &x->a->run->ranks[c->rank];
     int blocking = o->done == o->post;
     if (o->kind == AN_SEND && !blocking) {
-        note(x, OTF2_EvtWriter_MpiIsendComplete(x->w, NULL, t1, id));
+        otf2_note(x, OTF2_EvtWriter_MpiIsendComplete(x->w, NULL, t1, id));
     } else if (o->kind == AN_RECV) {
         uint32_t from = otf2_comm_rank(x, o->comm, o->msrc);
         if (from == OTF2_UNDEFINED_UINT32) return;
         uint64_t n = recv_bytes(c, rk, o);
-        note(x, blocking ? OTF2_EvtWriter_MpiRecv(x->w, NULL, t1, from, o->comm, (uint32_t)o->mtag, n)
+        otf2_note(x, blocking ? OTF2_EvtWriter_MpiRecv(x->w, NULL, t1, from, o->comm, (uint32_t)o->mtag, n)
                          : OTF2_EvtWriter_MpiIrecv(x->w, NULL, t1, from, o->comm, (uint32_t)o->mtag,
                                                    n, id));
     } else if (o->kind == AN_COLL) {
@@ -146,7 +146,7 @@ static int call(void *arg, const struct export_call *c)
         x->region_of[id] = ++x->nregions;
     }
     OTF2_RegionRef region = x->region_of[id] - 1;
-    note(x, OTF2_EvtWriter_Enter(x->w, NULL, c->begin_ns, region));
+    otf2_note(x, OTF2_EvtWriter_Enter(x->w, otf2_attrs_enter(x, c), c->begin_ns, region));
     for (uint32_t i = 0; i < c->nposted; i++)
         posted(x, c, &rk->ops[c->first_posted + i], c->first_posted + i + 1ull, c->begin_ns);
     for (uint32_t i = 0; i < c->nposted; i++) {
@@ -155,7 +155,7 @@ static int call(void *arg, const struct export_call *c)
     }
     for (uint32_t i = 0; i < c->ndone; i++)
         completed(x, c, &rk->ops[c->done[i]], c->done[i] + 1ull, c->end_ns);
-    note(x, OTF2_EvtWriter_Leave(x->w, NULL, c->end_ns, region));
+    otf2_note(x, OTF2_EvtWriter_Leave(x->w, otf2_attrs_leave(x, c), c->end_ns, region));
     if (c->end_ns > x->trace_end) x->trace_end = c->end_ns;
     return x->failed != OTF2_SUCCESS;
 }
@@ -164,7 +164,7 @@ static int rank_begin(void *arg, int rank)
 {
     struct otf2_export *x = arg;
     x->w = OTF2_Archive_GetEvtWriter(x->archive, (OTF2_LocationRef)rank);
-    if (!x->w) note(x, OTF2_ERROR_MEM_ALLOC_FAILED);
+    if (!x->w || otf2_attrs_rank(x, rank)) otf2_note(x, OTF2_ERROR_MEM_ALLOC_FAILED);
     return x->failed != OTF2_SUCCESS;
 }
 
@@ -173,8 +173,8 @@ static int rank_end(void *arg, int rank, uint64_t calls)
 {
     struct otf2_export *x = arg;
     (void)calls;
-    note(x, OTF2_EvtWriter_GetNumberOfEvents(x->w, &x->nevents[rank]));
-    note(x, OTF2_Archive_CloseEvtWriter(x->archive, x->w));
+    otf2_note(x, OTF2_EvtWriter_GetNumberOfEvents(x->w, &x->nevents[rank]));
+    otf2_note(x, OTF2_Archive_CloseEvtWriter(x->archive, x->w));
     x->w = NULL;
     return x->failed != OTF2_SUCCESS;
 }

@@ -1,7 +1,8 @@
 /* perfetto.c: the Chrome/Perfetto Trace Event Format writer of mpirr export: one process per
  * rank, one complete ("X") slice per MPI call with its fields in args, one flow ("s" at the
  * send, "f" bound to the enclosing slice at the call that completed the receive) per matched
- * message, racing receives flagged with their candidate messages. Streamed: each event is
+ * message, racing receives flagged with their candidate messages, each slice's times marked
+ * exact or rounded with the range of its exact duration. Streamed: each event is
  * printed as the walk (walk.h) reaches it. */
 #include <errno.h>
 #include <stdio.h>
@@ -63,26 +64,6 @@ static int flows(const an_run *run, const an_msg *m)
     return m->send_op != AN_NIL && m->recv_op != AN_NIL && run->ranks[m->receiver].ops[m->recv_op].done;
 }
 
-/* Is op a receive that ends at this call: completed here, or posted here and never completed
- * (a racing receive is flagged where it ended, or where it began if it never did). */
-static int recv_ends(const an_op *o, uint64_t event)
-{
-    return o->kind == AN_RECV && (o->done == event || (!o->done && o->post == event));
-}
-
-static int by_rank_op(const void *k, const void *v)
-{
-    const an_race *x = k, *y = v;
-    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
-    return x->op < y->op ? -1 : x->op > y->op;
-}
-
-static const an_race *racing(const struct perfetto *p, int rank, uint32_t op)
-{
-    an_race key = {.rank = rank, .op = op};
-    return bsearch(&key, p->races.races, p->races.nraces, sizeof key, by_rank_op);
-}
-
 /* Calls op_fn(p, c, op) for every op the call posted, then every op it completed. */
 static void each_op(struct perfetto *p, const struct export_call *c,
                     void (*op_fn)(struct perfetto *, const struct export_call *, uint32_t))
@@ -122,7 +103,7 @@ static void arg_recv(struct perfetto *p, const struct export_call *c, uint32_t i
 {
     const an_run *run = p->a->run;
     const an_op *o = &run->ranks[c->rank].ops[i];
-    if (!recv_ends(o, c->e->event) || o->msg == AN_NIL) return;
+    if (!export_recv_ends(o, c->e->event) || o->msg == AN_NIL) return;
     const an_msg *m = &run->msgs[o->msg];
     if (m->send_op == AN_NIL) return;
     list_item(p, "receives");
@@ -133,8 +114,7 @@ static void arg_recv(struct perfetto *p, const struct export_call *c, uint32_t i
 static void arg_race(struct perfetto *p, const struct export_call *c, uint32_t i)
 {
     const an_run *run = p->a->run;
-    const an_op *o = &run->ranks[c->rank].ops[i];
-    const an_race *r = recv_ends(o, c->e->event) ? racing(p, c->rank, i) : NULL;
+    const an_race *r = export_race_at(&p->races, run, c, i);
     if (!r) return;
     list_item(p, "races");
     fprintf(p->f, "{\"receive\":");
@@ -190,6 +170,10 @@ static void put_args(struct perfetto *p, const struct export_call *c)
     }
     if (fl & MPIRR_EVF_NEWCOMM) fprintf(f, ",\"newcomm\":%u", e->newcomm);
     if (fl & MPIRR_EVF_RC) fprintf(f, ",\"rc\":%d", e->rc);
+    /* a rounded duration says so on the slice itself, with what the exact one may be */
+    fprintf(f, ",\"time\":\"%s\"", c->exact ? "exact" : "rounded (log2 time code)");
+    put_us(f, "duration_min_us", c->dur_min_ns);
+    put_us(f, "duration_max_us", c->dur_max_ns);
     const char *site = site_text(p, c->rank, e->site);
     if (site) {
         fputs(",\"site\":", f);
@@ -259,9 +243,12 @@ static int write_trace(struct perfetto *p, const struct export_clock *clk)
     if (rc) return rc;
     fprintf(p->f, "\n],\"otherData\":{\"recording\":");
     json_write_string(p->f, run->dir, 0);
-    fprintf(p->f, ",\"ranks\":%d,\"realtime_ns\":%llu,\"messages\":%llu,\"racing_receives\":%llu}}\n",
+    fprintf(p->f, ",\"ranks\":%d,\"realtime_ns\":%llu,\"messages\":%llu,\"racing_receives\":%llu",
             run->nranks, (unsigned long long)clk->realtime_ns, (unsigned long long)p->flows,
             (unsigned long long)p->flagged);
+    fputs(",\"times\":", p->f);
+    json_write_string(p->f, export_time_note(clk), 0);
+    fputs("}}\n", p->f);
     return 0;
 }
 

@@ -24,6 +24,7 @@ int export_clock_init(struct export_clock *c, const an_run *run)
         const mpirr_ev_info *info = mpirr_evr_info(r);
         start[p] = info->start_realtime_ns;
         c->tick_shift[p] = info->tick_shift;
+        if (!info->exact) c->rounded = 1;
         if (start[p] < min) min = start[p];
         mpirr_evr_close(r);
     }
@@ -111,6 +112,62 @@ static size_t first_posted(const an_rank *rk, uint64_t event)
     return lo;
 }
 
+/* A reconstructed time R that a log2 code moved delta ticks past the time before it: the exact
+ * time lies in [R, R + spread) ticks. A code c > 0 (delta = 2^(c-1)) stood for a delta in
+ * [delta, 2 delta); a code 0 for at most the slack; and the exact ticks were rounded down
+ * from ns. */
+static uint64_t time_spread(uint64_t delta)
+{
+    return delta ? delta : MPIRR_EV_TIME_SLACK + 1;
+}
+
+/* The call's times on the run's time line, and the range its exact duration lies in; prev_end:
+ * the previous call record's end, in the history's ticks (what its codes were taken against). */
+static void call_times(struct export_call *c, int exact, unsigned shift, uint64_t off, uint64_t prev_end)
+{
+    const mpirr_event *e = c->e;
+    uint64_t b = exact ? e->x_begin : e->t_begin, en = exact ? e->x_end : e->t_end, d = en - b;
+    uint64_t lo = d ? d - 1 : 0, hi = d + 1; /* exact ticks: rounded down from ns */
+    if (!exact) {
+        uint64_t wb = time_spread(e->t_begin - prev_end), we = time_spread(d);
+        lo = d > wb ? d - wb : 0;
+        hi = d + we;
+    }
+    c->exact = exact;
+    c->begin_ns = off + (b << shift);
+    c->end_ns = off + (en << shift);
+    c->dur_min_ns = lo << shift;
+    c->dur_max_ns = hi << shift;
+}
+
+int export_recv_ends(const an_op *o, uint64_t event)
+{
+    return o->kind == AN_RECV && (o->done == event || (!o->done && o->post == event));
+}
+
+const an_race *export_race_at(const an_races *races, const an_run *run, const struct export_call *c,
+                              uint32_t op)
+{
+    if (!export_recv_ends(&run->ranks[c->rank].ops[op], c->e->event)) return NULL;
+    for (size_t lo = 0, hi = races->nraces; lo < hi;) {
+        size_t mid = lo + (hi - lo) / 2;
+        const an_race *r = &races->races[mid];
+        if (r->rank == c->rank && r->op == op) return r;
+        if (r->rank < c->rank || (r->rank == c->rank && r->op < op)) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+const char *export_time_note(const struct export_clock *clk)
+{
+    return clk->rounded
+        ? "times rounded: the history stores log2 time codes (docs/events.md, Time), so a "
+          "duration is only known to lie in a range (duration_min/duration_max); record with "
+          "MPIRR_EVENTS_EXACT=1 for exact times"
+        : "times exact to the history's clock tick (recorded with MPIRR_EVENTS_EXACT=1)";
+}
+
 static int walk_rank(struct analysis *a, const struct export_clock *clk, const struct export_sink *s,
                      int rank)
 {
@@ -127,14 +184,15 @@ static int walk_rank(struct analysis *a, const struct export_clock *clk, const s
             return -1;
         }
         unsigned shift = clk->tick_shift[rank];
-        uint64_t off = clk->offset_ns[rank], cursor = 0;
+        int exact = mpirr_evr_info(r)->exact;
+        uint64_t off = clk->offset_ns[rank], cursor = 0, prev_end = 0;
         mpirr_event e;
         while (!rc && mpirr_evr_next(r, &e) == 1) {
             if (!mpirr_ev_is_call(e.kind)) continue;
             struct export_call c = {.rank = rank, .e = &e};
-            c.begin_ns = off + (e.t_begin << shift);
+            call_times(&c, exact && (e.fields & MPIRR_EVF_EXACT), shift, off, prev_end);
+            prev_end = e.t_end;
             if (c.begin_ns < cursor) c.begin_ns = cursor;
-            c.end_ns = off + (e.t_end << shift);
             if (c.end_ns < c.begin_ns + EXPORT_MIN_NS) c.end_ns = c.begin_ns + EXPORT_MIN_NS;
             cursor = c.end_ns;
             size_t p = first_posted(rk, e.event), q = p;

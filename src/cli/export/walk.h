@@ -20,6 +20,12 @@ struct export_call {
     int rank;
     const mpirr_event *e;     /* the call record */
     uint64_t begin_ns, end_ns; /* on the run's time line: ns since the earliest rank's MPI_Init */
+    /* The exact duration lies in [dur_min_ns, dur_max_ns]. With exact times in the history
+     * (MPIRR_EVENTS_EXACT) begin_ns and end_ns are them, to the tick, and the range is one
+     * tick either side; else they are the log2-coded (rounded) ones and the range is what the
+     * codes allow (docs/events.md, "Time"). */
+    int exact;
+    uint64_t dur_min_ns, dur_max_ns;
     uint32_t first_posted;    /* ops[first_posted .. + nposted) were posted by this call */
     uint32_t nposted;
     const uint32_t *done;     /* indices of ops posted earlier and completed by this call */
@@ -38,6 +44,7 @@ struct export_clock {
     uint64_t realtime_ns; /* CLOCK_REALTIME at the earliest rank's MPI_Init: the time line's 0 */
     uint64_t *offset_ns;  /* per rank: its tick 0 on the time line */
     unsigned *tick_shift; /* per rank */
+    int rounded;          /* some rank's history has only the rounded (log2-coded) times */
 };
 
 /* Reads every rank's header: 0, or -1 out of memory. Ranks whose history cannot be opened get
@@ -49,5 +56,18 @@ void export_clock_free(struct export_clock *c);
  * history does (the analysis reported damage when it loaded). 0, a sink's non-zero value, or
  * -1 out of memory. */
 int export_walk(struct analysis *a, const struct export_clock *clk, const struct export_sink *s);
+
+/* Is op a receive that ends at this call: completed here, or posted here and never completed
+ * (a racing receive is flagged where it ended, or where it began if it never did). */
+int export_recv_ends(const an_op *o, uint64_t event);
+
+/* The racing receive (an_find_races) that op of the call's rank is, if it ends at this call:
+ * completed here, or posted here and never completed. NULL otherwise. */
+const an_race *export_race_at(const an_races *races, const an_run *run, const struct export_call *c,
+                              uint32_t op);
+
+/* One line saying what the exported times are (exact, or rounded and how), for a note in the
+ * export's metadata. */
+const char *export_time_note(const struct export_clock *clk);
 
 #endif

@@ -26,6 +26,7 @@ struct view_rank {
     uint64_t n, first, last, prev_event, prev_end;
     int64_t prev_site;
     int consecutive, clean;
+    int exact;           /* its history has the exact times (MPIRR_EVENTS_EXACT): tb, du are those */
     uint32_t *site_str;  /* site index -> string index + 1 (0: not looked up yet) */
     uint32_t nsite_str;
     /* how its recording ended (view_endings.c); end_known 0: its log did not open */

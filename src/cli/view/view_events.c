@@ -138,14 +138,17 @@ static int put_event(struct analysis *a, struct view_data *d, int rank, const mp
     if (vr->n == 0) vr->first = e->event;
     else if (e->event != vr->prev_event + 1) vr->consecutive = 0;
     vbuf_int(&vr->ev, (int64_t)(e->event - vr->prev_event));
-    vbuf_int(&vr->tb, (int64_t)(e->t_begin - vr->prev_end));
-    vbuf_int(&vr->du, (int64_t)(e->t_end - e->t_begin));
+    /* the exact times when the history has them, else the rounded ones (the page says so) */
+    int exact = vr->exact && (e->fields & MPIRR_EVF_EXACT);
+    uint64_t begin = exact ? e->x_begin : e->t_begin, end = exact ? e->x_end : e->t_end;
+    vbuf_int(&vr->tb, (int64_t)(begin - vr->prev_end));
+    vbuf_int(&vr->du, (int64_t)(end - begin));
     vbuf_uint(&vr->sh, s);
     int64_t site = site_string(a, d, rank, e->site);
     vbuf_int(&vr->si, site - vr->prev_site);
     vr->prev_site = site;
     vr->prev_event = e->event;
-    vr->prev_end = e->t_end;
+    vr->prev_end = end;
     vr->last = e->event;
     vr->n++;
     d->events++;
@@ -171,6 +174,7 @@ int view_collect_events(struct analysis *a, struct view_data *d)
         }
         const mpirr_ev_info *info = mpirr_evr_info(r);
         d->tick_shift = info->tick_shift;
+        vr->exact = info->exact;
         if (!d->start_realtime_ns) d->start_realtime_ns = info->start_realtime_ns;
         mpirr_event e;
         int rc;

@@ -69,8 +69,10 @@ void view_write_data(FILE *f, const struct view_data *d, const char *dir, int li
     fprintf(f, ",\n\"ranks\":[");
     for (int p = 0; p < d->nranks; p++) {
         const struct view_rank *vr = &d->ranks[p];
-        fprintf(f, "%s\n{\"n\":%" PRIu64 ",\"first\":%" PRIu64 ",\"last\":%" PRIu64 ",\"clean\":%s,\"ev\":",
-                p ? "," : "", vr->n, vr->first, vr->last, vr->clean ? "true" : "false");
+        fprintf(f, "%s\n{\"n\":%" PRIu64 ",\"first\":%" PRIu64 ",\"last\":%" PRIu64 ",\"clean\":%s,"
+                   "\"exact\":%s,\"ev\":",
+                p ? "," : "", vr->n, vr->first, vr->last, vr->clean ? "true" : "false",
+                vr->exact ? "true" : "false");
         if (vr->consecutive) fputs("null", f);
         else vbuf_base64(&vr->ev, f);
         fputs(",\"tb\":", f);

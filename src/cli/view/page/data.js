@@ -63,7 +63,7 @@ function decodeRank(r) {
     evmap = new Map();
     for (let j = 0; j < n; j++) evmap.set(evnum[j], j);
   }
-  return { n, first: r.first, last: r.last, clean: r.clean, ending: r.end || null, start, end, shape, site, evnum, evmap };
+  return { n, first: r.first, last: r.last, clean: r.clean, exact: !!r.exact, ending: r.end || null, start, end, shape, site, evnum, evmap };
 }
 
 // Call-site strings come as templates and numbers (src/cli/view/view_strings.c); a string is

@@ -5,6 +5,8 @@
 // the recording are never parsed as HTML.
 'use strict';
 
+const TIME_SLACK = 1; // MPIRR_EV_TIME_SLACK (event_trace.h): a delta of one tick may be coded 0
+
 function shellQuote(s) {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'";
 }
@@ -50,6 +52,31 @@ function fieldRows(D, s) {
   return rows;
 }
 
+// A duration in ticks as text: ms above a millisecond, else µs.
+function durText(D, t) {
+  const ns = t * D.tickNs;
+  return ns >= 1e6 ? (ns / 1e6).toFixed(1) + ' ms' : (ns / 1e3).toFixed(1) + ' µs';
+}
+
+// The time rows of call i. Rounded times (a history recorded without MPIRR_EVENTS_EXACT) are
+// log2 codes against the reconstructed clock (docs/events.md, "Time"): a code that moved the
+// clock by d ticks stood for an exact delta in [d, 2d), a code 0 for at most the slack of one
+// tick, and each exact time was rounded down to its tick; so the exact time lies in
+// [R, R + spread) with spread d, or 2 for d = 0, and the duration between the bounds below.
+function timeRows(D, R, i) {
+  const us = (t) => (t * D.tickNs / 1000).toFixed(1) + ' µs';
+  const rows = [['time', us(R.start[i]) + ' – ' + us(R.end[i])]], d = R.end[i] - R.start[i];
+  if (R.exact) {
+    rows.push(['duration', durText(D, d) + ' (exact, to the ' + durText(D, 1) + ' tick)']);
+    return rows;
+  }
+  const spread = (delta) => delta > 0 ? delta : TIME_SLACK + 1;
+  const lo = Math.max(0, d - spread(R.start[i] - (i > 0 ? R.end[i - 1] : 0))), hi = d + spread(d);
+  rows.push(['duration', '≈ ' + durText(D, d) + ' (rounded: log2 time code, the exact value is between ' +
+    durText(D, lo) + ' and ' + durText(D, hi) + ')']);
+  return rows;
+}
+
 function showDetails() {
   const D = V.D, { q, i } = V.sel, R = D.ranks[q], ev = evNumber(R, i), s = R.shape[i];
   const call = D.shapes[s * SH.N + SH.CALL], site = R.site[i];
@@ -59,8 +86,7 @@ function showDetails() {
   const tbl = el('table');
   const rows = [['rank', String(q)], ['event', String(ev)], ['kind', KIND_NAMES[D.shapeKind[s]]],
     ['source line', D.strings.get(site)], ...fieldRows(D, s)];
-  const us = (t) => (t * D.tickNs / 1000).toFixed(1) + ' µs';
-  rows.push(['time', us(R.start[i]) + ' – ' + us(R.end[i])]);
+  rows.push(...timeRows(D, R, i));
   if (D.lamport) rows.push(['logical time', D.lamport.begin[q][i] + ' – ' + D.lamport.end[q][i]]);
   for (const [k, v] of rows) { const tr = el('tr'); tr.append(el('th', k), el('td', v)); tbl.append(tr); }
   box.append(tbl);

@@ -14,6 +14,11 @@ function legend() {
   });
   const r = el('span', 'racing receive', 'key race');
   box.append(r);
+  const D = V.D, exact = D.ranks.every((R) => R.exact);
+  const t = el('span', exact ? 'times exact (to the ' + durText(D, 1) + ' tick)'
+    : 'times rounded (log2 time codes: a drawn duration is within a factor of about 2; the details give the range)', 'key times');
+  t.id = 'times-note';
+  box.append(t);
 }
 
 function selectFromHash(spec) {

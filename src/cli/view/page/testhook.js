@@ -105,7 +105,11 @@ function loadedView() {
   if (V.sel) {
     const { q, i } = V.sel;
     out.selected = { rank: q, event: evNumber(D.ranks[q], i), x0: X(beginOf(q)[i]), x1: X(endOf(q)[i]), W: V.W };
+    const row = [...document.querySelectorAll('#details th')].find((th) => th.textContent === 'duration');
+    out.selected.duration = row ? row.nextSibling.textContent : null;
   }
+  const note = document.getElementById('times-note');
+  out.timesNote = note ? note.textContent : null;
   return out;
 }
 
