@@ -241,6 +241,11 @@ static void serve_one(struct gdb_server *g)
     fclose(f);
 }
 
+/* A rank that ended its recording exits within this unless it waits for a held rank (in
+ * MPI_Finalize); more than the stall bound of a call, as exiting (the launcher's and MPI's
+ * teardown) takes seconds on a loaded machine, where 1 s interrupted ranks on their way out. */
+#define ENDED_EXIT_S 5.0
+
 /* While gdb continues the rank: a rank that blocks, or ends without its process going away,
  * will never reach mpirr_stopline_held; interrupt it so that gdb gets the prompt back. */
 static void watchdog(struct gdb_server *g)
@@ -252,7 +257,7 @@ static void watchdog(struct gdb_server *g)
     enum rank_view v = replay_control_view(g->s->control, g->rank, g->s->stall_s);
     if (v == RANK_ENDED && g->ended_since == 0)
         g->ended_since = mono_seconds();
-    if (v == RANK_BLOCKED || (v == RANK_ENDED && mono_seconds() - g->ended_since >= g->s->stall_s)) {
+    if (v == RANK_BLOCKED || (v == RANK_ENDED && mono_seconds() - g->ended_since >= ENDED_EXIT_S)) {
         g->armed = 0;
         if (rank_pid_alive(slot.pid))
             kill(slot.pid, SIGINT);
