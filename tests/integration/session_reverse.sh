@@ -95,7 +95,7 @@ where
 reverse-next 0
 quit
 EOF
-has mpi "rank 0: process record stopped: it reached its next MPI call (gdb's record cannot step back over MPI)" "record across an MPI call"
+has mpi "rank 0: process record stopped: it reached its next MPI call (gdb's record cannot step back over MPI); \`continue\` or \`step 0\` moves it on" "record across an MPI call"
 has mpi "mpirr: reverse-next: rank 0 has no process record to go back in (\`record 0\` where its gdb holds it, then \`next 0\`)" "reverse-next after the record ended"
 echo "ok: a record ends at the rank's next MPI call; reverse-next then refuses"
 

@@ -397,11 +397,13 @@ int rank_gdbs_next(struct rank_gdbs *d, int rank, int into, unsigned long long s
         return -1;
     }
     /* recorded, the rank's other threads do not run during the step, so the runtime could not
-     * report it held at its next MPI call: a breakpoint where it holds ends the record first */
+     * report it held at its next MPI call, and the call's own code (libc's AVX string functions)
+     * would stop the record: a watchpoint on the event counter, which the runtime counts up
+     * first in every call, ends the record there */
     int guard = 0;
-    if (g->recording && gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "-break-insert -t "
-                                   "mpirr_stopline_held") == 0) {
-        const char *num = gdb_mi_result_text(&g->mi, "bkpt.number");
+    if (g->recording && gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "-break-watch "
+                                   "mpirr_current_event") == 0) {
+        const char *num = gdb_mi_result_text(&g->mi, "wpt.number");
         guard = num ? atoi(num) : 0;
     }
     if (gdb_mi_start(&g->mi, 1, into ? "-exec-step" : "-exec-next") != 0) {
@@ -410,7 +412,6 @@ int rank_gdbs_next(struct rank_gdbs *d, int rank, int into, unsigned long long s
         return -1;
     }
     g->held = 0;
-wait:
     for (;;) {
         if (gdb_mi_pump(&g->mi, 50) != 0) {
             fprintf(out, "mpirr: %s: rank %d's gdb exited\n", what, rank);
@@ -433,12 +434,16 @@ wait:
     }
     struct mi_stop st;
     if (guard && !g->mi.error && gdb_mi_take_stop(&g->mi, &st)) {
-        if (st.number == guard && !strcmp(st.reason, "breakpoint-hit")) {
+        if (st.number == guard && strstr(st.reason, "watchpoint")) {
+            /* gdb 13 cannot continue a multi-threaded rank right after `record stop` here
+             * ("Couldn't get registers: No such process"): its gdb keeps it at the call */
             fprintf(out, "rank %d: process record stopped: it reached its next MPI call "
-                         "(gdb's record cannot step back over MPI)\n", rank);
+                         "(gdb's record cannot step back over MPI); `continue` or `step %d` "
+                         "moves it on\n", rank, rank);
             record_off(g);
-            guard = 0;
-            if (gdb_mi_start(&g->mi, 1, "-exec-continue") == 0) goto wait; /* to its hold */
+            gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "-break-delete %d", guard);
+            hold(d, rank, &st, out);
+            return 0;
         }
         g->mi.stop_new = 1; /* the stop is the step's: taken below */
     }
