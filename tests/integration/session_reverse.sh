@@ -8,49 +8,13 @@
 #  2. a record ends at the rank's next MPI call (one line), `reverse-next` then refuses;
 #  3. bad uses: one line each;
 # and after each session no process of it is left (gdb, rank).
-. "$(dirname "$0")/lib.sh"
-MPIRR=$1 IMPL=$2 PROG=$3
-read -r -a LAUNCH <<<"$(launcher "$IMPL" 4)"
-SRC=$(dirname "$0")/debug_ranks.c
-command -v gdb >/dev/null || fail "gdb is not installed (apt-get install gdb)"
-SETTLE=$(grep -n '/\* @settle \*/' "$SRC" | cut -d: -f1)
-TOKEN=$(grep -n '/\* @token \*/' "$SRC" | cut -d: -f1)
-CALL_SETTLE=$(grep -n '/\* @call_settle \*/' "$SRC" | cut -d: -f1)
-[ -n "$SETTLE" ] && [ -n "$TOKEN" ] || fail "no @settle or @token line in $SRC"
-
-run "$TMP/rec" "$MPIRR" record --events -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG"
-[ "$STATUS" -eq 0 ] || { cat "$TMP/rec.err" >&2; fail "record exited $STATUS"; }
-REC=$TMP/rec
-E=$("$MPIRR" events "$REC" --rank 1 | awk -F'[: ]' '/ MPI_Recv / { print $2; exit }')
-[ -n "$E" ] || fail "no MPI_Recv of rank 1 in the history"
-
-export MPIRR_TEST_TAG=session_reverse_$$
-left_behind() {
-    local p
-    for p in /proc/[0-9]*; do
-        tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "MPIRR_TEST_TAG=$MPIRR_TEST_TAG" &&
-            echo "${p#/proc/} $(tr '\0' ' ' 2>/dev/null <"$p/cmdline")"
-    done
-}
-rv() { # NAME OPTIONS... <<< COMMANDS: a session that must end with status 0, leaving nothing
-    local name=$1
-    shift
-    session "$name" "$@"
-    [ "$STATUS" -eq 0 ] || { cat "$TMP/$name.out" "$TMP/$name.err" >&2; fail "$name: session exited $STATUS"; }
-    local left
-    left=$(left_behind)
-    [ -z "$left" ] || fail "$name: processes left behind: $left"
-}
-has() { # NAME LINE WHAT: the transcript has LINE exactly
-    grep -qxF -- "$2" "$TMP/$1.out" || { cat "$TMP/$1.out" >&2; fail "$1: $3 (no line '$2')"; }
-}
-after_cmd() {
-    awk -v c="(mpirr) $2" '$0 == c { on = 1; next } on && /^\(mpirr\)/ { exit } on' "$TMP/$1.out"
-}
+TAG=session_reverse
+. "$(dirname "$0")/debug_ranks_session.sh"
+SETTLE=$(line_of settle) TOKEN=$(line_of token) CALL_SETTLE=$(line_of call_settle)
 
 # 1. record, two lines forward, back one (the global has its old value again), back to where
 # the record began, then forward for real
-rv back --stop 1:"$E" --past "$REC" <<EOF
+mi back --stop 1:"$E" --past "$REC" <<EOF
 break 0 debug_ranks.c:$SETTLE
 continue
 print 0 settled_total
@@ -85,7 +49,7 @@ grep -q '^mpirr: replay finished as recorded' "$TMP/back.out" "$TMP/back.err" ||
 echo "ok: record 0, next x2 (settled_total 200), reverse-next (0 again), reverse-continue, next for real, ends as recorded"
 
 # 2. a record ends at the next MPI call; then there is nothing to go back in
-rv mpi --stop 1:"$E" --past "$REC" <<EOF
+mi mpi --stop 1:"$E" --past "$REC" <<EOF
 break 0 debug_ranks.c:$TOKEN
 continue
 record 0
@@ -100,7 +64,7 @@ has mpi "mpirr: reverse-next: rank 0 has no process record to go back in (\`reco
 echo "ok: a record ends at the rank's next MPI call; reverse-next then refuses"
 
 # 3. bad uses: one line each, the session goes on
-rv bad --stop 1:"$E" "$REC" <<EOF
+mi bad --stop 1:"$E" "$REC" <<EOF
 record 0
 record
 record 9
