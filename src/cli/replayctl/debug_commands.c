@@ -199,6 +199,10 @@ static const struct {
     {"info", "info breakpoints [SET]", -2},
     {"next", "next R", -3},
     {"stepin", "stepin R", -3},
+    {"record", "record R [stop]", -4},
+    {"reverse-next", "reverse-next R", -3},
+    {"reverse-step", "reverse-step R", -3},
+    {"reverse-continue", "reverse-continue R", -3},
 };
 
 static int find_command(const char *word)
@@ -213,18 +217,24 @@ int debug_is_command(const char *word)
     return find_command(word) >= 0;
 }
 
+/* The rank word names, or -1 after a line naming the command. */
+static int rank_of(struct replay_session *s, const char *name, const char *word, FILE *out)
+{
+    int64_t rank;
+    if (mpirr_parse_int(word, 0, s->nranks - 1, &rank)) {
+        fprintf(out, "mpirr: %s: '%s' is not a rank: the job has ranks 0 to %d\n", name, word,
+                s->nranks - 1);
+        return -1;
+    }
+    return (int)rank;
+}
+
 /* next R / stepin R: the rank's stop becomes just before its next event, so that it holds at
  * its next MPI call (the stopline's bookkeeping: `where` shows it there). */
 static void cmd_next(struct replay_session *s, int into, const char *word, FILE *out)
 {
-    int64_t rank;
-    const char *name = into ? "stepin" : "next";
-    if (mpirr_parse_int(word, 0, s->nranks - 1, &rank)) {
-        fprintf(out, "mpirr: %s: '%s' is not a rank: the job has ranks 0 to %d\n", name, word,
-                s->nranks - 1);
-        return;
-    }
-    struct rank_gdbs *d = gdbs_of(s, out);
+    int rank = rank_of(s, into ? "stepin" : "next", word, out);
+    struct rank_gdbs *d = rank < 0 ? NULL : gdbs_of(s, out);
     if (!d) return;
     mpirr_ctl_slot sl;
     replay_control_read(&s->control, (int)rank, &sl);
@@ -262,11 +272,17 @@ void debug_command(struct replay_session *s, int argc, char **argv, const char *
         else cmd_stacks(s, out);
         return;
     }
-    if (commands[i].words == -3) { /* next R, stepin R */
-        if (argc != 2)
+    if (commands[i].words <= -3) { /* next R, stepin R, reverse-* R; record R [stop] */
+        int record = commands[i].words == -4;
+        if (argc < 2 || argc > 2 + record || (argc == 3 && strcmp(argv[2], "stop")))
             fprintf(out, "mpirr: %s: %s usage: %s\n", argv[0], argc < 2 ? "which rank?" : "one rank:",
                     commands[i].usage);
-        else cmd_next(s, !strcmp(argv[0], "stepin"), argv[1], out);
+        else if (!strncmp(argv[0], "reverse-", 8) || record) {
+            int rank = rank_of(s, argv[0], argv[1], out);
+            struct rank_gdbs *d = rank < 0 ? NULL : gdbs_of(s, out);
+            if (d && record) rank_gdbs_record(d, rank, argc == 2, out);
+            else if (d) rank_gdbs_reverse(d, rank, argv[0] + 8, out);
+        } else cmd_next(s, !strcmp(argv[0], "stepin"), argv[1], out);
         return;
     }
     if (commands[i].words == -2) { /* info breakpoints [SET] */

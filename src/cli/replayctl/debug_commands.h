@@ -1,6 +1,6 @@
 /* debug_commands.h: the session's debugger commands, addressed to rank sets and run by the
  * session's persistent gdbs (rank_gdbs.h): stacks, bt, print, break, watch, delete,
- * info breakpoints, next, stepin. docs/cli/replay.md. */
+ * info breakpoints, next, stepin, record, reverse-next/step/continue. docs/cli/replay.md. */
 #ifndef MPIRR_CLI_REPLAYCTL_DEBUG_COMMANDS_H
 #define MPIRR_CLI_REPLAYCTL_DEBUG_COMMANDS_H
 

@@ -27,6 +27,8 @@ struct rank_gdb {
     int points;         /* breakpoints or watchpoints were set: re-attach after a relaunch */
     int reattach;       /* the job was re-executed: attach to the rank's new process */
     int transient;      /* started for one call (stacks without a kept gdb) */
+    int recording;      /* gdb's process record is on (rank_gdbs_record) */
+    int reversed;       /* and the rank was stepped back: gdb replays its log */
 };
 
 struct rank_gdbs {
@@ -199,6 +201,18 @@ static void stop_set(struct rank_gdbs *d, const unsigned char *set, FILE *out)
     free(wait);
 }
 
+/* Ends gdb's process record in g's stopped rank: the rank is live where it is (after a
+ * reverse step, at that earlier state), and runs on for real from there. */
+static void record_off(struct rank_gdb *g)
+{
+    if (!g->recording) return;
+    if (g->pid > 0 && !g->mi.exited) {
+        gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "record stop");
+        gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "set scheduler-locking replay");
+    }
+    g->recording = g->reversed = 0;
+}
+
 /* Lets the ranks of set that their gdbs stopped run again (not the held ones). */
 static void resume_set(struct rank_gdbs *d, const unsigned char *set)
 {
@@ -207,6 +221,7 @@ static void resume_set(struct rank_gdbs *d, const unsigned char *set)
     for (int r = 0; r < d->nranks; r++) {
         struct rank_gdb *g = &d->g[r];
         if (!set[r] || g->pid <= 0 || g->held || g->mi.running || g->mi.exited) continue;
+        record_off(g); /* recorded, the rank would crawl and stop at its first AVX instruction */
         if (gdb_mi_start(&g->mi, 0, "-exec-continue") == 0) wait[r] = &g->mi;
     }
     gdb_mi_wait_all(wait, d->nranks, COMMAND_TIMEOUT_S);
@@ -232,6 +247,7 @@ static void detach_set(struct rank_gdbs *d, const unsigned char *set, int only_t
     for (int r = 0; r < d->nranks; r++) {
         struct rank_gdb *g = &d->g[r];
         if (!mine[r] || g->pid <= 0) continue;
+        record_off(g);
         if (!g->mi.exited && gdb_mi_start(&g->mi, 0, "-target-detach") == 0) wait[r] = &g->mi;
     }
     gdb_mi_wait_all(wait, d->nranks, COMMAND_TIMEOUT_S);
@@ -360,6 +376,10 @@ int rank_gdbs_next(struct rank_gdbs *d, int rank, int into, unsigned long long s
                      "MPI events)\n", what, rank, rank, rank);
         return -1;
     }
+    if (g->reversed) { /* a memory write in replay mode would cut the log: go live here */
+        record_off(g);
+        fprintf(out, "rank %d: process record stopped: it runs on for real from here\n", rank);
+    }
     /* the stop in the rank's own memory before it runs: the control channel brings the same
      * stop, but maybe only after the rank reached the call it must hold at. The runtime's
      * slot is where its progress pointer points, less the progress field's offset; the word
@@ -375,6 +395,16 @@ int rank_gdbs_next(struct rank_gdbs *d, int rank, int into, unsigned long long s
                      "is mpirr's runtime built without debug information?\n", what, rank,
                 g->mi.message ? g->mi.message : "no answer");
         return -1;
+    }
+    /* recorded, the rank's other threads do not run during the step, so the runtime could not
+     * report it held at its next MPI call, and the call's own code (libc's AVX string functions)
+     * would stop the record: a watchpoint on the event counter, which the runtime counts up
+     * first in every call, ends the record there */
+    int guard = 0;
+    if (g->recording && gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "-break-watch "
+                                   "mpirr_current_event") == 0) {
+        const char *num = gdb_mi_result_text(&g->mi, "wpt.number");
+        guard = num ? atoi(num) : 0;
     }
     if (gdb_mi_start(&g->mi, 1, into ? "-exec-step" : "-exec-next") != 0) {
         fprintf(out, "mpirr: %s: rank %d's gdb exited\n", what, rank);
@@ -403,6 +433,21 @@ int rank_gdbs_next(struct rank_gdbs *d, int rank, int into, unsigned long long s
         }
     }
     struct mi_stop st;
+    if (guard && !g->mi.error && gdb_mi_take_stop(&g->mi, &st)) {
+        if (st.number == guard && strstr(st.reason, "watchpoint")) {
+            /* gdb 13 cannot continue a multi-threaded rank right after `record stop` here
+             * ("Couldn't get registers: No such process"): its gdb keeps it at the call */
+            fprintf(out, "rank %d: process record stopped: it reached its next MPI call "
+                         "(gdb's record cannot step back over MPI); `continue` or `step %d` "
+                         "moves it on\n", rank, rank);
+            record_off(g);
+            gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "-break-delete %d", guard);
+            hold(d, rank, &st, out);
+            return 0;
+        }
+        g->mi.stop_new = 1; /* the stop is the step's: taken below */
+    }
+    if (guard) gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "-break-delete %d", guard);
     if (g->mi.error) {
         fprintf(out, "mpirr: %s: rank %d: %s\n", what, rank, g->mi.message);
         g->held = 1;
@@ -414,6 +459,68 @@ int rank_gdbs_next(struct rank_gdbs *d, int rank, int into, unsigned long long s
         return -1;
     }
     hold(d, rank, &st, out);
+    return 0;
+}
+
+int rank_gdbs_record(struct rank_gdbs *d, int rank, int on, FILE *out)
+{
+    struct rank_gdb *g = &d->g[rank];
+    if (!g->held || g->pid <= 0) {
+        fprintf(out, "mpirr: record: rank %d is not stopped in its own code by the session's gdb "
+                     "(`break %d FILE:LINE` and `continue` get it there)\n", rank, rank);
+        return -1;
+    }
+    if (!on) {
+        if (!g->recording) fprintf(out, "mpirr: record: rank %d is not recorded\n", rank);
+        else fprintf(out, "rank %d: process record stopped%s\n", rank,
+                     g->reversed ? ": it runs on for real from here" : "");
+        record_off(g);
+        return 0;
+    }
+    if (g->recording) {
+        fprintf(out, "mpirr: record: rank %d is already recorded (since `record %d`)\n", rank, rank);
+        return -1;
+    }
+    /* recorded, a step must run the rank's own thread alone: its other threads (the runtime's
+     * mpirr-control, the MPI library's progress threads) loop in poll() forever, and gdb
+     * would record them without end */
+    if (gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "set scheduler-locking step") != 0 ||
+        gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "record full") != 0 || g->mi.error) {
+        gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "set scheduler-locking replay");
+        fprintf(out, "mpirr: record: rank %d: gdb cannot record it: %s\n", rank,
+                g->mi.message ? g->mi.message : "no answer");
+        return -1;
+    }
+    g->recording = 1;
+    fprintf(out, "rank %d: process record on at %s\n", rank, g->stop);
+    return 0;
+}
+
+int rank_gdbs_reverse(struct rank_gdbs *d, int rank, const char *how, FILE *out)
+{
+    struct rank_gdb *g = &d->g[rank];
+    if (!g->held || g->pid <= 0 || !g->recording) {
+        fprintf(out, "mpirr: reverse-%s: rank %d has no process record to go back in (`record %d` "
+                     "where its gdb holds it, then `next %d`)\n", how, rank, rank, rank);
+        return -1;
+    }
+    struct mi_stop st;
+    /* going back, even a continue must move the recorded thread alone: gdb waits without end
+     * for the others, which have no history to replay */
+    gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "set scheduler-locking on");
+    int failed = gdb_mi_run(&g->mi, 1, COMMAND_TIMEOUT_S, "-exec-%s --reverse", how) != 0 ||
+                 !gdb_mi_take_stop(&g->mi, &st);
+    gdb_mi_run(&g->mi, 0, COMMAND_TIMEOUT_S, "set scheduler-locking step");
+    if (failed) {
+        fprintf(out, "mpirr: reverse-%s: rank %d: %s\n", how, rank,
+                g->mi.message ? g->mi.message : "gdb did not stop it");
+        return -1;
+    }
+    g->reversed = 1;
+    hold(d, rank, &st, out);
+    if (!strcmp(st.reason, "no-history") || !st.reason[0])
+        fprintf(out, "rank %d: at the start of its process record (where `record %d` began)\n",
+                rank, rank);
     return 0;
 }
 

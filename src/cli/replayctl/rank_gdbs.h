@@ -56,6 +56,13 @@ void rank_gdbs_note_points(struct rank_gdbs *d, int rank);
  * holds it, 0 if its gdb does, -1 after a line (no gdb holds it, its process ended). */
 int rank_gdbs_next(struct rank_gdbs *d, int rank, int into, unsigned long long stop,
                    double stall_s, FILE *out);
+/* Process record (gdb's `record full`) of a rank its gdb holds: on 1 starts it, on 0 ends it
+ * (the rank is live where it is). The record ends by itself when the rank reaches its next MPI
+ * call, runs on (continue, step) or is detached. 0, or -1 after a line. */
+int rank_gdbs_record(struct rank_gdbs *d, int rank, int on, FILE *out);
+/* Steps a recorded rank back (how: "next", "step", "continue": gdb's -exec-HOW --reverse)
+ * within its record; held by its gdb where it stops (its line on out). 0, or -1 after a line. */
+int rank_gdbs_reverse(struct rank_gdbs *d, int rank, const char *how, FILE *out);
 /* The session releases ranks: every rank its gdb holds (only that one, if only >= 0) runs on. */
 void rank_gdbs_release(struct rank_gdbs *d, int only);
 /* Before the job is re-executed (relaunch 1: re-attach to the new ranks that had points) or

@@ -280,6 +280,10 @@ static const struct {
     {"info", "info breakpoints [SET]", "the breakpoints and watchpoints of each rank"},
     {"next", "next R", "rank R, stopped by its gdb, runs one source line (over calls)"},
     {"stepin", "stepin R", "rank R, stopped by its gdb, runs one source line (into calls)"},
+    {"record", "record R [stop]", "gdb's process record of rank R from here (reverse-* go back)"},
+    {"reverse-next", "reverse-next R", "rank R, recorded, goes back one source line (over calls)"},
+    {"reverse-step", "reverse-step R", "rank R, recorded, goes back one source line (into calls)"},
+    {"reverse-continue", "reverse-continue R", "rank R, recorded, goes back to a breakpoint or its record's start"},
     {"quit", "quit", "end the job"},
     {"help", "help", "this list"},
 };

@@ -1,0 +1,39 @@
+#!/bin/bash
+# undo_bench.sh [BUILD] [IMPL] [ROUNDS]: what `undo` costs against the stopline's position, on
+# wildcard_storm (4 ranks, ROUNDS rounds) recorded with its event history. For stoplines early,
+# middle and late in rank 0's events (1/10, 1/2, 9/10): the wall time from the session's start
+# to its first prompt (reaching the stopline once), and the wall time of an `undo` back to it
+# (from a stopline one event further on: the session's `undo` line to its next prompt, the old
+# job's teardown and the relaunch included). One `bench undo` line per stopline with both and
+# their ratio (undo / reach once); the issue asks for at most 1 plus a small constant.
+set -eu
+BUILD=${1:-build}
+IMPL=${2:-openmpi}
+ROUNDS=${3:-400}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+MPIRR=$BUILD/bin/mpirr
+PROG=$BUILD/tests/programs/$IMPL/wildcard_storm
+case $IMPL in openmpi) LAUNCH="mpirun.openmpi -np 4" ;; *) LAUNCH="mpiexec.mpich -n 4" ;; esac
+TMP=$(mktemp -d /tmp/mpirr-ub.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+now() { date +%s.%N; }
+
+"$MPIRR" record --events -o "$TMP/rec" -- $LAUNCH "$PROG" "$ROUNDS" >/dev/null 2>&1
+events=$("$MPIRR" events "$TMP/rec" --rank 0 | tail -1 | cut -d' ' -f1 | cut -d: -f2)
+for part in early:10 middle:50 late:90; do
+    name=${part%%:*}
+    e=$((events * ${part#*:} / 100))
+    # each output line stamped with the time it arrived; commands echo as they are read, once
+    # the previous one is done
+    t0=$(now)
+    printf 'continue 0:%s\nundo\nquit\n' $((e + 1)) |
+        "$MPIRR" replay --stop 0:"$e" "$TMP/rec" 2>&1 |
+        while IFS= read -r line; do printf '%s %s\n' "$(now)" "$line"; done >"$TMP/$name.out"
+    stamp() { awk -v w="$1" 'index($0, w) { print $1; exit }' "$TMP/$name.out"; }
+    first=$(stamp '(mpirr) continue') undo=$(stamp '(mpirr) undo') back=$(stamp '(mpirr) quit')
+    [ -n "$first" ] && [ -n "$undo" ] && [ -n "$back" ] || { cat "$TMP/$name.out" >&2; exit 1; }
+    reach=$(echo "$first - $t0" | bc -l)
+    took=$(echo "$back - $undo" | bc -l)
+    printf 'bench undo impl %s ranks 4 rounds %s stop %s event %s of %s reach_s %.3f undo_s %.3f undo_ratio %.3f\n' \
+        "$IMPL" "$ROUNDS" "$name" "$e" "$events" "$reach" "$took" "$(echo "$took / $reach" | bc -l)"
+done
