@@ -35,7 +35,7 @@ unsigned mpirr_call_int_variant(unsigned id);
 /* For an UNREPLAYED call, what of its outcome is not replayed ("the values fetched"), in the
  * order mpirr_unreplayed_outcome_at enumerates the phrases (0 ..
  * MPIRR_UNREPLAYED_OUTCOMES - 1); -1 for other calls. */
-enum { MPIRR_UNREPLAYED_OUTCOMES = 9 };
+enum { MPIRR_UNREPLAYED_OUTCOMES = 8 };
 int mpirr_call_unreplayed_outcome(unsigned id);
 const char *mpirr_unreplayed_outcome_at(int i);
 /* "send", "recv", ...: lower-case category names for reports. */
