@@ -10,12 +10,14 @@
 # damaged; the replays are then left to the other variants. With "local" the run records with
 # --local into a node-local folder (here a scratch folder): the dying ranks (and mpirr record,
 # for those killed outright) must leave the whole recording in the recording directory and
-# nothing in the local folder.
+# nothing in the local folder, and replay (once).
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3 MODE=${4:-sources} EVENTS=${5:-} NP=4 REPLAYS=3
 EVOPT=()
 [ "$EVENTS" = events ] && EVOPT=(--events) && REPLAYS=0
-[ "$EVENTS" = local ] && EVOPT=(--local "$TMP/node")
+# the local variant checks the gathered files and that they replay once; deaths.<impl>, with
+# the same program and recorder, replays 3 times under noise
+[ "$EVENTS" = local ] && EVOPT=(--local "$TMP/node") && REPLAYS=1
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 
 # run_until_hang OUT_PREFIX SIGNAL DOING CMD...: runs CMD, and when it prints "dying: DOING" (rank 0
