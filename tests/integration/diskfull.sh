@@ -124,8 +124,10 @@ PY
 # (two): the logs fill it. 120k with a 4 KiB history stage fits every history too, barely. 48k
 # does not fit every rank's log, and 1m takes the default stages until it is full.
 # MPICH's ranks spin while they wait (4 ranks on 2 cores: 20 s a case here): there, one case
-# per mode, on each of the small sizes, with and without a history.
+# per mode, on each of the small sizes, with and without a history, and 600 rounds (its ranks
+# fill these sizes by event 4,800-5,800, about round 350 of 16 events each).
 if [ "$IMPL" = mpich ]; then
+    ROUNDS=600
     one 56k sources 0
     one 120k races 1 4
     one 48k all 1 4
