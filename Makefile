@@ -40,10 +40,14 @@ test: build
 
 # ASan+UBSan (and LeakSanitizer) on the format and analysis libraries, the unit tests and the CLI, which the
 # bad-input tests drive through corrupted, truncated and missing logs.
+# Only the folders those tests run programs of are built (the CLI and runtime in src, the unit
+# and analysis tests, the error tests' programs, the race simulator unit.races_sim runs), one
+# quarter less to compile than the whole tree; a Makefile tree, so that each folder builds alone.
+SAN_DIRS = src tests/unit tests/analysis tests/integration bench/races_sim
 sanitize: deps
-	cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMPIRR_SANITIZE=ON
-	cmake --build $(SAN_BUILD) -j $(JOBS)
-	cd $(SAN_BUILD) && ctest --output-on-failure -R '^(unit|errors|analysis)\.'
+	cmake -S . -B $(SAN_BUILD) -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Debug -DMPIRR_SANITIZE=ON
+	for d in $(SAN_DIRS); do $(MAKE) --no-print-directory -C $(SAN_BUILD)/$$d -j $(JOBS) || exit 1; done
+	cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(unit|errors|analysis)\.'
 
 # libFuzzer targets (clang only): built apart, since the whole build stays with the default
 # compiler; skipped with a note where clang's fuzzer runtime is missing.

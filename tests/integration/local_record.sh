@@ -100,7 +100,7 @@ if ! mount -t tmpfs -o size=48k tmpfs "$MNT" 2>/dev/null; then
     echo "SKIP: cannot mount a tmpfs here: the full-disk part did not run"
     exit 0
 fi
-run "$TMP/full" "$MPIRR" record --local "$MNT/loc" -o "$TMP/r3" -- "${LAUNCH[@]}" "$ENDLESS" "$TMP/fullout" 1200
+run "$TMP/full" "$MPIRR" record --local "$MNT/loc" -o "$TMP/r3" -- "${LAUNCH[@]}" "$ENDLESS" "$TMP/fullout" 600 # the disk is full by about round 300
 [ "$STATUS" -eq 0 ] || { cat "$TMP/full.err" >&2; fail "full local disk: the program exited $STATUS"; }
 [ "$(grep -c "No space left on device; the recording of this rank stops" "$TMP/full.err")" -eq "$NP" ] ||
     { cat "$TMP/full.err" >&2; fail "full local disk: not every rank said its recording stopped"; }
