@@ -43,7 +43,7 @@ test: build
 # Only the folders those tests run programs of are built (the CLI and runtime in src, the unit
 # and analysis tests, the error tests' programs, the race simulator unit.races_sim runs), one
 # quarter less to compile than the whole tree; a Makefile tree, so that each folder builds alone.
-SAN_DIRS = src tests/unit tests/analysis tests/integration bench/races_sim
+SAN_DIRS = src/format src/runtime src/analysis src/cli tests/unit tests/analysis tests/integration bench/races_sim
 sanitize: deps
 	cmake -S . -B $(SAN_BUILD) -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Debug -DMPIRR_SANITIZE=ON
 	for d in $(SAN_DIRS); do $(MAKE) --no-print-directory -C $(SAN_BUILD)/$$d -j $(JOBS) || exit 1; done
