@@ -92,7 +92,9 @@ for i in 1 2 3 4 5; do
     [ "$at_later" = "$later" ] || fail "round $i: the later stopline's table differs: $at_later"
     [ "$back" = "$first" ] || fail "round $i: undo gave a different table: $back"
 done
-echo "ok: continue 1:$LATER and undo, 5 times: identical where tables"
+# each undo starts the new job while the old one's launcher ends it: all ended with the session
+pgrep -f "$PROG" >/dev/null && { pgrep -af "$PROG" >&2; fail "undo session: ranks of a replaced job left running"; }
+echo "ok: continue 1:$LATER and undo, 5 times: identical where tables; no rank of a replaced job left"
 
 # 4. bad input: one line each, the session goes on (and ends cleanly on quit)
 session bad --stop 0:"$E" "$REC" <<EOF

@@ -128,23 +128,60 @@ static struct {
     pid_t pid;
 } watched;
 
-/* SIGTERM, then SIGKILL if it is still there after grace_polls polls; its exit status. */
+enum { END_POLL_MS = 20, KILL_AFTER_POLLS = 10000 / END_POLL_MS };
+
+/* One poll of a child sent SIGTERM: 1 when it is gone (*status set), else 0; SIGKILL once it
+ * has had KILL_AFTER_POLLS polls. */
+static int ended_poll(pid_t pid, int *polls, int *status)
+{
+    int st;
+    pid_t got = waitpid(pid, &st, WNOHANG);
+    if (got == pid || (got < 0 && errno != EINTR)) {
+        *status = got == pid ? status_of(st) : -1;
+        return 1;
+    }
+    if (++*polls == KILL_AFTER_POLLS)
+        kill(pid, SIGKILL);
+    return 0;
+}
+
+static void poll_pause(void)
+{
+    struct timespec ts = {0, END_POLL_MS * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* SIGTERM, then SIGKILL if it is still there after 10 s; its exit status. */
 static int end_child(pid_t pid)
 {
-    enum { POLL_MS = 20, KILL_AFTER_POLLS = 10000 / POLL_MS };
+    int polls = 0, status;
     kill(pid, SIGTERM);
-    for (int polls = 0;; polls++) {
-        int st;
-        pid_t got = waitpid(pid, &st, WNOHANG);
-        if (got == pid)
-            return status_of(st);
-        if (got < 0 && errno != EINTR)
-            return -1;
-        if (polls == KILL_AFTER_POLLS)
-            kill(pid, SIGKILL);
-        struct timespec ts = {0, POLL_MS * 1000000L};
-        nanosleep(&ts, NULL);
-    }
+    while (!ended_poll(pid, &polls, &status))
+        poll_pause();
+    return status;
+}
+
+/* Launchers of jobs a restart replaced, sent SIGTERM and still ending: the new job starts at
+ * once rather than after the old one's teardown (Open MPI's mpirun takes about a second to
+ * end its daemons and ranks, more than reaching a stopline), and they are reaped while it
+ * runs, and all before child_run returns. */
+enum { MAX_ENDING = 16 };
+static struct ending_job { pid_t pid; int polls; } ending[MAX_ENDING];
+static int nending;
+
+static void reap_ending(int wait_all)
+{
+    do {
+        for (int i = 0; i < nending;) {
+            int status;
+            if (ended_poll(ending[i].pid, &ending[i].polls, &status))
+                ending[i] = ending[--nending];
+            else
+                i++;
+        }
+        if (wait_all && nending)
+            poll_pause();
+    } while (wait_all && nending);
 }
 
 /* Forks and execs c with the signal mask mask; its pid, or -1 after a message. */
@@ -172,7 +209,12 @@ int child_restart(void)
 {
     if (!watched.spec || watched.pid <= 0)
         return -1;
-    end_child(watched.pid);
+    if (nending < MAX_ENDING) {
+        kill(watched.pid, SIGTERM);
+        ending[nending++] = (struct ending_job){watched.pid, 0};
+    } else {
+        end_child(watched.pid);
+    }
     child_pid = 0;
     fflush(NULL);
     watched.pid = start_child(watched.spec, watched.old, watched.mask);
@@ -196,7 +238,6 @@ int child_exited(void)
 static int wait_watched(pid_t pid, const struct child_spec *c, const struct sigaction *old,
                         const sigset_t *mask)
 {
-    enum { POLL_MS = 20 };
     watched.spec = c;
     watched.old = old;
     watched.mask = mask;
@@ -230,10 +271,11 @@ static int wait_watched(pid_t pid, const struct child_spec *c, const struct siga
             status = -1;
             break;
         }
-        struct timespec ts = {0, POLL_MS * 1000000L};
-        nanosleep(&ts, NULL);
+        reap_ending(0);
+        poll_pause();
     }
     memset(&watched, 0, sizeof watched);
+    reap_ending(1);
     return status;
 }
 

@@ -39,11 +39,10 @@ int replay_control_create(struct replay_control *c, int nranks)
     return 0;
 }
 
-void replay_control_reset(struct replay_control *c, int keep_open)
+void replay_control_reset(struct replay_control *c)
 {
     pthread_mutex_lock(&c->lock);
     c->epoch++;
-    if (!keep_open) c->open_epoch = c->epoch;
     for (int r = 0; r < c->nranks; r++) {
         mpirr_ctl_slot *s = mpirr_ctl_slot_of(&c->ctl, r);
         memset((char *)s + MPIRR_CTL_RANK_PART, 0, MPIRR_CTL_RANK_PART_SIZE);

@@ -25,9 +25,10 @@ struct replay_control {
     /* guards ctl's slots (but a slot's state is also read alone, atomically), epoch and
      * set_version between the session and the server thread */
     pthread_mutex_t lock;
-    unsigned epoch;       /* bumped by replay_control_reset: older connections are ignored */
-    unsigned open_epoch;  /* connections of older epochs are closed (their ranks end: mpirr
-                             is gone for them); kept open while their job is being ended */
+    /* bumped by replay_control_reset: older connections are ignored, but stay open until
+     * their ranks end (the replaced job's launcher ends them; to a rank, a closed connection
+     * means that mpirr is gone, and it would end the job with a line of its own) */
+    unsigned epoch;
     uint64_t set_version; /* bumped whenever a rank's SET changes */
     struct control_server *server;
     /* stall detection: the progress each rank showed, and since when (CLOCK_MONOTONIC s) */
@@ -56,7 +57,7 @@ void replay_control_set_ends_itself(struct replay_control *c, int rank, int reco
  * endings; nothing the ranks connected until now send counts any more. keep_open: their
  * connections stay open until the next reset without it (while the launcher ends their job,
  * ranks of it that lost mpirr would end it themselves, with a line each, racing the launcher). */
-void replay_control_reset(struct replay_control *c, int keep_open);
+void replay_control_reset(struct replay_control *c);
 /* Sets every rank's stop (MPIRR_POS_NONE: none) as one new stopline. */
 void replay_control_set_stops(struct replay_control *c, const uint64_t *stops);
 void replay_control_set_flags(struct replay_control *c, uint32_t flags);

@@ -174,7 +174,9 @@ static int hello(struct control_server *sv, size_t i, const mpirr_cw_hello *h)
     int rc = send_set(sv, k);
     pthread_mutex_unlock(&c->lock);
     sv->conn_of_rank[h->rank] = (int)i;
-    if (old >= 0) sv->conns[old].fd = -sv->conns[old].fd - 1; /* replaced: dropped below */
+    /* replaced: dropped below; but a replaced job's rank keeps its connection (ignored) until
+     * its launcher ends it, since to the rank a closed one means that mpirr is gone */
+    if (old >= 0 && sv->conns[old].epoch == k->epoch) sv->conns[old].fd = -sv->conns[old].fd - 1;
     sv->view_dirty = 1;
     return rc;
 }
@@ -320,7 +322,7 @@ static void read_conn(struct control_server *sv, size_t i)
     }
 }
 
-/* The SETs the ranks have not got, and the end of the connections of an earlier epoch. */
+/* The SETs the ranks have not got. */
 static void send_sets(struct control_server *sv)
 {
     struct replay_control *c = sv->c;
@@ -328,9 +330,8 @@ static void send_sets(struct control_server *sv)
     for (size_t i = 0; i < sv->nconns; i++) {
         struct conn *k = &sv->conns[i];
         if (k->fd < 0 || k->rank < 0) continue;
-        if (k->epoch < c->open_epoch) k->fd = -k->fd - 1; /* its job was replaced and ended */
-        else if (k->epoch != c->epoch) continue;          /* its job is being ended */
-        else if (k->set_version != c->set_version && send_set(sv, k)) k->fd = -k->fd - 1;
+        if (k->epoch != c->epoch) continue; /* its job was replaced: its launcher ends it */
+        if (k->set_version != c->set_version && send_set(sv, k)) k->fd = -k->fd - 1;
     }
     pthread_mutex_unlock(&c->lock);
 }

@@ -192,17 +192,15 @@ static void push_undo(struct replay_session *s)
     s->nundo++;
 }
 
-/* Re-executes the job from the start. The ranks' reports are forgotten before (the old job's
- * ranks are ended) and again once the old job is gone: a rank of it that reached mpirr while
- * it was being ended would otherwise leave its state for the new job's rank (control.h).
- * 0, or -1 if the job could not be started again. */
+/* Re-executes the job from the start: the new job starts while the old one's launcher ends it
+ * (child_restart). The ranks' reports are forgotten, and the old job's connections ignored
+ * from then on (control.h), so that nothing of the old job's ranks reaches the new one's
+ * state. 0, or -1 if the job could not be started again. */
 static int relaunch(struct replay_session *s)
 {
     rank_gdbs_detach_all(s->gdbs, 1);
-    replay_control_reset(&s->control, 1);
-    int rc = child_restart();
-    replay_control_reset(&s->control, 0);
-    return rc;
+    replay_control_reset(&s->control);
+    return child_restart();
 }
 
 /* Makes stops the stopline in force: released ranks run on to it; if some rank is already
