@@ -8,6 +8,8 @@
 #  - `gdb 2 -batch -ex bt ...` runs gdb on mpirr-node2 over ssh: the backtrace reaches main,
 #    the selected frame (the extension's `mpirr frame`) is the receive's source line, and
 #    `print round`/`print k` give 2 and 0; the session goes on with rank 2 held (same pid);
+#  - the session's kept gdbs on both nodes (ranks 2 and 3's through ssh): `print 0-3 round`,
+#    `bt 2`, `stacks`; none left on either node after the session;
 #  - `step 2`, `undo` (every rank on both nodes relaunched and held again, rank 2 under a new
 #    pid, gdb attaches to it) and `continue` to the end: the replay finishes as recorded and
 #    prints what the recording printed;
@@ -101,6 +103,30 @@ undone=$(pid_of "$F" 5 2)
 grep -q "^rank 2  mpirr-node2  pid $undone  stopped before event $E:" "$F" ||
     { cat "$F" >&2; fail "undo: rank 2 is not back before event $E"; }
 echo "ok: step 2 on node 2; undo relaunched every rank (rank 2: pid $held, then $undone), gdb attached again; continue finished as recorded"
+
+# 1b. the session's kept gdbs (gdb/MI, one per rank) on both nodes: ranks 2 and 3's run on
+# mpirr-node2 through ssh, their pipes forwarded; print on a set, bt, merged stacks; continue
+# to the end; no gdb is left on either node
+session kept <<EOF
+print 0-3 round
+bt 2
+stacks
+continue
+EOF
+F=$TMP/kept.out
+for r in 0 1 2 3; do
+    grep -q "^rank $r  round = [0-9]*\$" "$F" || { cat "$F" "$TMP/kept.err" >&2; fail "kept gdbs: print 0-3 round: no value for rank $r"; }
+done
+grep -q "^rank 2  round = 2\$" "$F" || { cat "$F" >&2; fail "kept gdbs: rank 2's round (on mpirr-node2) is not 2"; }
+grep -q "^rank 2  MPI_Recv <- main (wildcard_storm.c:$RECV_LINE)\$" "$F" ||
+    { cat "$F" >&2; fail "kept gdbs: bt 2 (on mpirr-node2) is not MPI_Recv <- main at wildcard_storm.c:$RECV_LINE"; }
+# every rank is held before a wildcard receive of main's loop: one merged line, both nodes
+grep -q "^0-3  MPI_Recv <- main (wildcard_storm.c:$RECV_LINE)\$" "$F" ||
+    { cat "$F" >&2; fail "kept gdbs: stacks is not one line 0-3 in MPI_Recv <- main"; }
+for node in 1 2; do
+    "$VCLUSTER" run "$node" -- pgrep -x gdb >/dev/null && fail "kept gdbs: a gdb is left on mpirr-node$node"
+done
+echo "ok: the session's kept gdbs on both nodes: print 0-3, bt 2 and stacks across mpirr-node1 and mpirr-node2; none left after the session"
 
 # 2. a node gdb cannot reach: one line naming it, the session goes on and ends as recorded
 for how in "PubkeyAuthentication=no:Permission denied" "Port=1:Connection refused"; do

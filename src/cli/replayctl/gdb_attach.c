@@ -427,7 +427,9 @@ int gdb_attach(const struct gdb_link *s, int rank, const char *args_line, FILE *
         rc = run_gdb(s, rank, argv, NULL, out);
     } else {
         char **rsh = gdb_remote_argv(slot.host, argc, argv,
-                                     on_terminal() && !is_batch(nwords, words), out);
+                                     on_terminal() && !is_batch(nwords, words) ? GDB_REMOTE_TTY
+                                                                               : GDB_REMOTE_NONE,
+                                     out);
         if (rsh)
             rc = run_gdb(s, rank, rsh, slot.host, out);
         gdb_remote_free(rsh);

@@ -191,7 +191,22 @@ static int write_all(int fd, const char *buf, size_t len)
     return rc;
 }
 
-int gdb_mi_spawn(struct gdb_mi *g, const char *gdb, const char *extension, char *err, size_t n)
+int gdb_mi_argv(const char *gdb, const char *extension, char **argv)
+{
+    int argc = 0;
+    argv[argc++] = (char *)gdb;
+    argv[argc++] = "--interpreter=mi3";
+    argv[argc++] = "-q";
+    argv[argc++] = "-nx";
+    if (extension) {
+        argv[argc++] = "-x";
+        argv[argc++] = (char *)extension;
+    }
+    argv[argc] = NULL;
+    return argc;
+}
+
+int gdb_mi_spawn(struct gdb_mi *g, char *const *argv, char *err, size_t n)
 {
     memset(g, 0, sizeof *g);
     int in[2], out[2];
@@ -213,18 +228,7 @@ int gdb_mi_spawn(struct gdb_mi *g, const char *gdb, const char *extension, char 
         int devnull = open("/dev/null", O_WRONLY);
         if (devnull >= 0) dup2(devnull, STDERR_FILENO); /* its stderr would interleave */
         signal(SIGINT, SIG_DFL);
-        char *argv[8];
-        int argc = 0;
-        argv[argc++] = (char *)gdb;
-        argv[argc++] = "--interpreter=mi3";
-        argv[argc++] = "-q";
-        argv[argc++] = "-nx";
-        if (extension) {
-            argv[argc++] = "-x";
-            argv[argc++] = (char *)extension;
-        }
-        argv[argc] = NULL;
-        execvp(gdb, argv);
+        execvp(argv[0], argv);
         _exit(127);
     }
     close(in[0]);

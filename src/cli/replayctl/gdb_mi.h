@@ -53,12 +53,16 @@ struct gdb_mi {
     int exited;                 /* =thread-group-exited: no inferior any more */
 };
 
-/* Starts `GDB --interpreter=mi3 -q -nx [-x EXTENSION]` (extension may be NULL) in its own
- * process group, with async execution on and every signal passed to the inferior without a
- * stop (a replay's signals are the runtime's business; SIGINT stays gdb's, for interrupts).
- * The setting commands are queued: the first gdb_mi_start waits for them. 0, or -1 with a
- * reason in err. */
-int gdb_mi_spawn(struct gdb_mi *g, const char *gdb, const char *extension, char *err, size_t n);
+/* The words of `GDB --interpreter=mi3 -q -nx [-x EXTENSION]` (extension may be NULL) in
+ * argv[GDB_MI_ARGV_MAX], NULL-terminated; their number. */
+enum { GDB_MI_ARGV_MAX = 8 };
+int gdb_mi_argv(const char *gdb, const char *extension, char **argv);
+/* Starts argv (gdb_mi_argv's words, or a remote shell that runs them on another host, its
+ * standard input and output forwarded) in its own process group, with async execution on and
+ * every signal passed to the inferior without a stop (a replay's signals are the runtime's
+ * business; SIGINT stays gdb's, for interrupts). The setting commands are queued: the first
+ * gdb_mi_start waits for them. 0, or -1 with a reason in err. */
+int gdb_mi_spawn(struct gdb_mi *g, char *const *argv, char *err, size_t n);
 /* Sends one command line (a MI command, or a CLI one). stops: also wait for the inferior's
  * next *stopped record. 0, or -1 if gdb is gone. */
 int gdb_mi_start(struct gdb_mi *g, int stops, const char *fmt, ...)

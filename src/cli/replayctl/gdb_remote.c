@@ -24,10 +24,12 @@ enum { NO_GDB = 3, NO_EXTENSION = 4 };
 #define CHECK_LIMIT_S 60.0
 
 /* MPIRR_RSH's words, its options, host and the one remote command word (remote_shell.h). */
-static char **rsh_argv(const char *host, const char *remote, int tty, FILE *out)
+static char **rsh_argv(const char *host, const char *remote, enum gdb_remote_stdin in, FILE *out)
 {
+    static const char *const flag[] = {[GDB_REMOTE_NONE] = "-n", [GDB_REMOTE_TTY] = "-t",
+                                       [GDB_REMOTE_PIPE] = "-T"};
     char err[400];
-    char **argv = remote_shell_argv(host, tty ? "-t" : "-n", remote, err, sizeof err);
+    char **argv = remote_shell_argv(host, flag[in], remote, err, sizeof err);
     if (!argv) fprintf(out, "mpirr: gdb: %s\n", err);
     return argv;
 }
@@ -50,14 +52,15 @@ static char *quoted_line(int argc, char *const *argv)
     return line;
 }
 
-char **gdb_remote_argv(const char *host, int argc, char *const *gdb_argv, int tty, FILE *out)
+char **gdb_remote_argv(const char *host, int argc, char *const *gdb_argv,
+                       enum gdb_remote_stdin in, FILE *out)
 {
     char *remote = quoted_line(argc, gdb_argv);
     if (!remote) {
         fprintf(out, "mpirr: gdb: out of memory\n");
         return NULL;
     }
-    char **argv = rsh_argv(host, remote, tty, out);
+    char **argv = rsh_argv(host, remote, in, out);
     free(remote);
     return argv;
 }
@@ -165,7 +168,7 @@ int gdb_remote_check(const char *host, int rank, const char *ext, int *ext_ok, F
         fprintf(out, "mpirr: gdb: out of memory\n");
         return -1;
     }
-    char **argv = rsh_argv(host, script, 0, out);
+    char **argv = rsh_argv(host, script, GDB_REMOTE_NONE, out);
     free(script);
     if (!argv)
         return -1;

@@ -17,10 +17,15 @@
  * gdb there). Bounded: a remote shell that does not answer within a minute is ended. */
 int gdb_remote_check(const char *host, int rank, const char *ext, int *ext_ok, FILE *out);
 
+/* What the remote gdb's standard input is: nothing (ssh -n), mpirr's terminal (ssh -t: gdb
+ * is interactive there), or a pipe from mpirr (ssh -T: the session's kept gdb/MI, whose
+ * commands and answers are lines on its standard input and output). */
+enum gdb_remote_stdin { GDB_REMOTE_NONE, GDB_REMOTE_TTY, GDB_REMOTE_PIPE };
 /* The remote shell's command line that runs gdb_argv (argc words) on host, each word quoted
- * for the remote shell; tty: gdb is interactive on mpirr's terminal (ssh -t, else -n). A
- * malloc'ed NULL-terminated array for gdb_remote_free, or NULL after one line. */
-char **gdb_remote_argv(const char *host, int argc, char *const *gdb_argv, int tty, FILE *out);
+ * for the remote shell. A malloc'ed NULL-terminated array for gdb_remote_free, or NULL after
+ * one line. */
+char **gdb_remote_argv(const char *host, int argc, char *const *gdb_argv,
+                       enum gdb_remote_stdin in, FILE *out);
 void gdb_remote_free(char **argv);
 
 /* After the remote shell ended with wait status st: one line if it says the connection failed

@@ -12,6 +12,7 @@
 #include "control.h"
 #include "gdb_attach.h"
 #include "gdb_mi.h"
+#include "gdb_remote.h"
 #include "paths.h"
 #include "rank_process.h"
 
@@ -29,6 +30,9 @@ struct rank_gdb {
     int transient;      /* started for one call (stacks without a kept gdb) */
     int recording;      /* gdb's process record is on (rank_gdbs_record) */
     int reversed;       /* and the rank was stepped back: gdb replays its log */
+    /* the host its gdb runs on when the rank runs on another host than mpirr's ("" here):
+     * gdb/MI through the remote shell (gdb_remote.h), its pipes forwarded */
+    char host[sizeof ((mpirr_ctl_slot *)0)->host];
 };
 
 struct rank_gdbs {
@@ -67,8 +71,9 @@ static int find_gdb(struct rank_gdbs *d, FILE *out)
     return d->found > 0 ? 0 : -1;
 }
 
-/* Whether rank's process can be attached to here; if not, one line on out. */
-static pid_t attachable(struct rank_gdbs *d, int rank, FILE *out)
+/* Whether rank's process can be attached to; if not, one line on out. host: "" when it runs
+ * on this host, else its host (whose pids are not ours to look at: its state says). */
+static pid_t attachable(struct rank_gdbs *d, int rank, char *host, FILE *out)
 {
     mpirr_ctl_slot sl;
     replay_control_read(d->control, rank, &sl);
@@ -77,12 +82,9 @@ static pid_t attachable(struct rank_gdbs *d, int rank, FILE *out)
                 rank);
         return 0;
     }
-    if (!rank_on_this_host(&sl)) {
-        fprintf(out, "mpirr: rank %d runs on host %s: the session's gdbs attach to ranks on this "
-                     "host only (`gdb %d` reaches it)\n", rank, sl.host, rank);
-        return 0;
-    }
-    if (!rank_pid_alive(sl.pid) || sl.state >= MPIRR_CTL_FINISHED) {
+    int here = rank_on_this_host(&sl);
+    snprintf(host, sizeof sl.host, "%.*s", here ? 0 : (int)sizeof sl.host - 1, sl.host);
+    if ((here && !rank_pid_alive(sl.pid)) || sl.state >= MPIRR_CTL_FINISHED) {
         if (sl.state != MPIRR_CTL_END_OF_RECORDING && sl.state != MPIRR_CTL_HELD_SIGNAL) {
             fprintf(out, "mpirr: rank %d is %s: there is no process to attach to\n", rank,
                     mpirr_ctl_state_name(sl.state));
@@ -99,6 +101,29 @@ static void forget(struct rank_gdb *r)
     memset(r, 0, sizeof *r);
 }
 
+/* Starts rank's gdb on host ("" here; else through the remote shell, after checking that the
+ * host answers and has gdb). 0, or -1 after one line on out. */
+static int spawn(struct rank_gdbs *d, int rank, const char *host, int transient, FILE *out)
+{
+    struct rank_gdb *g = &d->g[rank];
+    char *argv[GDB_MI_ARGV_MAX], **rsh = NULL, err[256];
+    int have_ext = d->have_ext;
+    if (host[0] && gdb_remote_check(host, rank, have_ext ? d->ext : NULL, &have_ext, out))
+        return -1;
+    int argc = gdb_mi_argv(host[0] ? "gdb" : d->gdb, have_ext ? d->ext : NULL, argv);
+    if (host[0] && !(rsh = gdb_remote_argv(host, argc, argv, GDB_REMOTE_PIPE, out))) return -1;
+    int rc = gdb_mi_spawn(&g->mi, rsh ? rsh : argv, err, sizeof err);
+    gdb_remote_free(rsh);
+    if (rc) {
+        fprintf(out, "mpirr: rank %d: %s\n", rank, err);
+        return -1;
+    }
+    snprintf(g->host, sizeof g->host, "%s", host);
+    g->transient = transient;
+    rank_tracer_own(g->mi.pid, 1);
+    return 0;
+}
+
 /* Attaches the gdbs of the ranks of set that have none attached, in parallel; a rank that
  * cannot be attached leaves set (one line on out). */
 static void attach_set(struct rank_gdbs *d, unsigned char *set, int transient, FILE *out)
@@ -111,20 +136,12 @@ static void attach_set(struct rank_gdbs *d, unsigned char *set, int transient, F
     for (int r = 0; r < d->nranks; r++) {
         struct rank_gdb *g = &d->g[r];
         if (!set[r] || g->pid > 0) continue;
-        pid_t pid = attachable(d, r, out);
-        char err[256];
-        if (!pid) {
+        char host[sizeof g->host];
+        pid_t pid = attachable(d, r, host, out);
+        if (pid && g->mi.pid > 0 && strcmp(host, g->host)) forget(g); /* moved: a gdb there */
+        if (!pid || (g->mi.pid <= 0 && spawn(d, r, host, transient, out))) {
             set[r] = 0;
             continue;
-        }
-        if (g->mi.pid <= 0) {
-            if (gdb_mi_spawn(&g->mi, d->gdb, d->have_ext ? d->ext : NULL, err, sizeof err)) {
-                fprintf(out, "mpirr: rank %d: %s\n", r, err);
-                set[r] = 0;
-                continue;
-            }
-            g->transient = transient;
-            rank_tracer_own(g->mi.pid, 1);
         }
         if (gdb_mi_start(&g->mi, 1, "-target-attach %d", (int)pid)) {
             fprintf(out, "mpirr: rank %d: gdb exited\n", r);
@@ -307,7 +324,7 @@ static void reattach(struct rank_gdbs *d, int rank, FILE *out)
 {
     mpirr_ctl_slot sl;
     replay_control_read(d->control, rank, &sl);
-    if (sl.state == MPIRR_CTL_NOT_STARTED || sl.pid <= 0 || !rank_on_this_host(&sl)) return;
+    if (sl.state == MPIRR_CTL_NOT_STARTED || sl.pid <= 0) return;
     unsigned char *set = calloc((size_t)d->nranks, 1);
     if (!set) return;
     set[rank] = 1;
