@@ -185,25 +185,40 @@ static void put_console(int rank, struct gdb_mi *g, void *arg, FILE *out)
     free(copy);
 }
 
-/* The usage line of each command, and how many words it takes after its name. */
+/* The usage line of each command, what it does (the session's `help`), and how many words it
+ * takes after its name. */
 static const struct {
-    const char *name, *usage;
+    const char *name, *usage, *what;
     int words;          /* after the set: 0 none, 1 the rest of the line (required) */
 } commands[] = {
-    {"stacks", "stacks", -1},
-    {"bt", "bt SET", 0},
-    {"print", "print SET EXPR", 1},
-    {"break", "break SET LOCATION", 1},
-    {"watch", "watch SET EXPR", 1},
-    {"delete", "delete SET N", 1},
-    {"info", "info breakpoints [SET]", -2},
-    {"next", "next R", -3},
-    {"stepin", "stepin R", -3},
-    {"record", "record R [stop]", -4},
-    {"reverse-next", "reverse-next R", -3},
-    {"reverse-step", "reverse-step R", -3},
-    {"reverse-continue", "reverse-continue R", -3},
+    {"stacks", "stacks", "every held or blocked rank's stack, merged into one tree", -1},
+    {"bt", "bt SET", "each rank's stack, one line a rank (SET: 0-3, 1,5 or all)", 0},
+    {"print", "print SET EXPR", "EXPR in each rank of SET, in its application frame", 1},
+    {"break", "break SET LOCATION", "a breakpoint in each rank of SET (kept across continue)", 1},
+    {"watch", "watch SET EXPR", "a watchpoint in each rank of SET (kept across continue)", 1},
+    {"delete", "delete SET N", "delete breakpoint or watchpoint N in each rank of SET", 1},
+    {"info", "info breakpoints [SET]", "the breakpoints and watchpoints of each rank", -2},
+    {"next", "next R", "rank R, stopped by its gdb, runs one source line (over calls)", -3},
+    {"stepin", "stepin R", "rank R, stopped by its gdb, runs one source line (into calls)", -3},
+    {"record", "record R [stop]", "gdb's process record of rank R from here (reverse-* go back)",
+     -4},
+    {"reverse-next", "reverse-next R", "rank R, recorded, goes back one source line (over calls)",
+     -3},
+    {"reverse-step", "reverse-step R", "rank R, recorded, goes back one source line (into calls)",
+     -3},
+    {"reverse-continue", "reverse-continue R",
+     "rank R, recorded, goes back to a breakpoint or its record's start", -3},
 };
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+int debug_command_row(int i, const char **name, const char **usage, const char **what)
+{
+    if (i < 0 || i >= NCOMMANDS) return -1;
+    *name = commands[i].name;
+    *usage = commands[i].usage;
+    *what = commands[i].what;
+    return 0;
+}
 
 static int find_command(const char *word)
 {

@@ -8,6 +8,9 @@
 
 struct replay_session;
 
+/* Row i of the commands' table: its name, usage line and what it does (for the session's
+ * `help`, "did you mean" and usage lines); -1 past the last row. */
+int debug_command_row(int i, const char **name, const char **usage, const char **what);
 /* Whether word names one of these commands. */
 int debug_is_command(const char *word);
 /* Runs one (argv[0] names it); rest is the line after its second word (an expression or a

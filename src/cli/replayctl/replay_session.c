@@ -258,7 +258,8 @@ static const char *after_words(const char *line, int n)
 }
 
 /* Each command's usage and what it does: `help` prints them, and the line that refuses
- * missing or extra words names the usage. */
+ * missing or extra words names the usage. The debugger's commands (debug_commands.h) keep
+ * their own rows, listed where the NULL row stands. */
 static const struct {
     const char *name, *usage, *what;
 } commands[] = {
@@ -269,43 +270,50 @@ static const struct {
     {"step", "step R [N]", "rank R alone executes N more events (default 1)"},
     {"stop", "stop R:E [--after] [--past]", "set the next stopline (continue goes there)"},
     {"undo", "undo", "back to the previous stopline (re-executes the replay to it)"},
-    {"stacks", "stacks", "every held or blocked rank's stack, merged into one tree"},
-    {"bt", "bt SET", "each rank's stack, one line a rank (SET: 0-3, 1,5 or all)"},
-    {"print", "print SET EXPR", "EXPR in each rank of SET, in its application frame"},
-    {"break", "break SET LOCATION", "a breakpoint in each rank of SET (kept across continue)"},
-    {"watch", "watch SET EXPR", "a watchpoint in each rank of SET (kept across continue)"},
-    {"delete", "delete SET N", "delete breakpoint or watchpoint N in each rank of SET"},
-    {"info", "info breakpoints [SET]", "the breakpoints and watchpoints of each rank"},
-    {"next", "next R", "rank R, stopped by its gdb, runs one source line (over calls)"},
-    {"stepin", "stepin R", "rank R, stopped by its gdb, runs one source line (into calls)"},
-    {"record", "record R [stop]", "gdb's process record of rank R from here (reverse-* go back)"},
-    {"reverse-next", "reverse-next R", "rank R, recorded, goes back one source line (over calls)"},
-    {"reverse-step", "reverse-step R", "rank R, recorded, goes back one source line (into calls)"},
-    {"reverse-continue", "reverse-continue R", "rank R, recorded, goes back to a breakpoint or its record's start"},
+    {NULL, NULL, NULL}, /* the debugger's */
     {"quit", "quit", "end the job"},
     {"help", "help", "this list"},
 };
+enum { NSESSION = sizeof commands / sizeof commands[0], MAX_COMMANDS = NSESSION + 32 };
+
+/* Every command's row in help's order, the debugger's in place of the NULL row; how many. */
+static int all_commands(const char **name, const char **usage, const char **what)
+{
+    int n = 0;
+    for (int i = 0; i < NSESSION && n < MAX_COMMANDS; i++) {
+        if (commands[i].name) {
+            name[n] = commands[i].name, usage[n] = commands[i].usage, what[n] = commands[i].what;
+            n++;
+            continue;
+        }
+        for (int k = 0; n < MAX_COMMANDS && !debug_command_row(k, &name[n], &usage[n], &what[n]); k++)
+            n++;
+    }
+    return n;
+}
 
 static const char *usage_of(const char *command)
 {
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(commands[i].name, command)) return commands[i].usage;
+    const char *name[MAX_COMMANDS], *usage[MAX_COMMANDS], *what[MAX_COMMANDS];
+    int n = all_commands(name, usage, what);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(name[i], command)) return usage[i];
     return command;
 }
 
 /* The session command a mistyped word probably meant, or NULL. */
 static const char *suggest(const char *word)
 {
-    enum { N = sizeof commands / sizeof commands[0] };
-    const char *names[N];
-    for (size_t i = 0; i < N; i++) names[i] = commands[i].name;
-    return did_you_mean(word, names, N);
+    const char *name[MAX_COMMANDS], *usage[MAX_COMMANDS], *what[MAX_COMMANDS];
+    int n = all_commands(name, usage, what);
+    return did_you_mean(word, name, (size_t)n);
 }
 
 static void print_help(FILE *out)
 {
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "%-35s %s\n", commands[i].usage, commands[i].what);
+    const char *name[MAX_COMMANDS], *usage[MAX_COMMANDS], *what[MAX_COMMANDS];
+    int n = all_commands(name, usage, what);
+    for (int i = 0; i < n; i++) fprintf(out, "%-35s %s\n", usage[i], what[i]);
 }
 
 /* Whether command got between min and max words after its name (max < 0: any); if not, one
