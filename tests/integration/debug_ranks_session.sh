@@ -1,52 +1,14 @@
 # debug_ranks_session.sh: sourced by the session tests on debug_ranks (session_mi.sh,
 # session_reverse.sh) with the script's arguments MPIRR IMPL PROG and TAG (the test's name) set:
-# sources lib.sh, records the program once with its event history (REC; E: rank 1's MPI_Recv event) and gives line_of,
-# `mi NAME OPTIONS... <<< COMMANDS` (a session under timing noise that must end with status 0,
-# leave no process of it behind and never wait for its own gdbs as a user's debugger's), `has`
-# and `after_cmd`.
+# sources lib.sh and session_mi_lib.sh (line_of, mi, has, after_cmd) and records the program
+# once with its event history (REC; E: rank 1's MPI_Recv event).
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3
 read -r -a LAUNCH <<<"$(launcher "$IMPL" 4)"
 SRC=$(dirname "$0")/debug_ranks.c
-command -v gdb >/dev/null || fail "gdb is not installed (apt-get install gdb)"
-line_of() { # MARK: the line of debug_ranks.c marked /* @MARK */
-    local n
-    n=$(grep -n "/\* @$1 \*/" "$SRC" | cut -d: -f1)
-    [ -n "$n" ] || fail "no @$1 line in $SRC"
-    echo "$n"
-}
+. "$(dirname "$0")/session_mi_lib.sh"
 run "$TMP/rec" "$MPIRR" record --events -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG"
 [ "$STATUS" -eq 0 ] || { cat "$TMP/rec.err" >&2; fail "record exited $STATUS"; }
 REC=$TMP/rec
 E=$("$MPIRR" events "$REC" --rank 1 | awk -F'[: ]' '/ MPI_Recv / { print $2; exit }')
 [ -n "$E" ] || fail "no MPI_Recv of rank 1 in the history"
-
-# every process a session started carries this in its environment (mpirr passes it on)
-export MPIRR_TEST_TAG=${TAG}_$$
-left_behind() {
-    local p
-    for p in /proc/[0-9]*; do
-        tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "MPIRR_TEST_TAG=$MPIRR_TEST_TAG" &&
-            echo "${p#/proc/} $(tr '\0' ' ' 2>/dev/null <"$p/cmdline")"
-    done
-}
-# mi NAME OPTIONS... <<< COMMANDS: a session that must end with status 0, leaving nothing
-mi() {
-    local name=$1
-    shift
-    session "$name" "$@"
-    [ "$STATUS" -eq 0 ] || { cat "$TMP/$name.out" "$TMP/$name.err" >&2; fail "$name: session exited $STATUS"; }
-    local left
-    left=$(left_behind)
-    [ -z "$left" ] || fail "$name: processes left behind: $left"
-    ! grep -q 'traced by a debugger' "$TMP/$name.out" "$TMP/$name.err" ||
-        fail "$name: a rank under the session's own gdb was waited for as a user's debugger's"
-}
-has() { # NAME LINE WHAT: the transcript has LINE exactly
-    grep -qxF -- "$2" "$TMP/$1.out" || { cat "$TMP/$1.out" >&2; fail "$1: $3 (no line '$2')"; }
-}
-# the lines of NAME's transcript after the echoed command CMD, up to the next command
-after_cmd() {
-    awk -v c="(mpirr) $2" '$0 == c { on = 1; next } on && /^\(mpirr\)/ { exit } on' "$TMP/$1.out"
-}
-

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_stacks.h"
 #include "gdb_link.h"
 #include "gdb_mi.h"
 #include "number_parse.h"
@@ -25,48 +26,6 @@ static struct rank_gdbs *gdbs_of(struct replay_session *s, FILE *out)
     return s->gdbs;
 }
 
-/* The console lines of `mpirr frames` (mpirr-gdb.py) as labels, outermost first, into
- * labels (malloc'd each). The number of labels. */
-static int frame_labels(const char *console, char **labels, int max)
-{
-    int n = 0;
-    char *copy = strdup(console ? console : ""), *save = NULL;
-    if (!copy) return 0;
-    for (char *line = strtok_r(copy, "\n", &save); line && n < max;
-         line = strtok_r(NULL, "\n", &save)) {
-        char *f[4] = {0};
-        int nf = 0;
-        for (char *p = line; nf < 4; nf++) {
-            f[nf] = p;
-            p = strchr(p, '\t');
-            if (!p) {
-                nf++;
-                break;
-            }
-            *p++ = 0;
-        }
-        char label[512];
-        if (nf == 2 && !strcmp(f[0], "M")) snprintf(label, sizeof label, "%s", f[1]);
-        else if (nf == 4 && !strcmp(f[0], "F") && f[2][0])
-            snprintf(label, sizeof label, "%s (%s:%s)", f[1], f[2], f[3]);
-        else if (nf == 4 && !strcmp(f[0], "F")) snprintf(label, sizeof label, "%s", f[1]);
-        else continue; /* gdb's own chatter */
-        labels[n++] = strdup(label);
-    }
-    free(copy);
-    for (int i = 0; i < n / 2; i++) { /* newest first -> outermost first */
-        char *t = labels[i];
-        labels[i] = labels[n - 1 - i];
-        labels[n - 1 - i] = t;
-    }
-    return n;
-}
-
-static void free_labels(char **labels, int n)
-{
-    for (int i = 0; i < n; i++) free(labels[i]);
-}
-
 /* A rank's answer was ^error: its line. 1 if so. */
 static int said_error(int rank, const struct gdb_mi *g, FILE *out)
 {
@@ -81,11 +40,20 @@ static void add_stack(int rank, struct gdb_mi *g, void *arg, FILE *out)
 {
     char *labels[MAX_FRAMES];
     if (said_error(rank, g, out)) return;
-    int n = frame_labels(g->console, labels, MAX_FRAMES);
+    int n = app_stack_labels(g->console, labels, MAX_FRAMES);
     if (n == 0) fprintf(out, "rank %d  no application frame on its stack\n", rank);
     else if (stack_tree_add(arg, rank, (const char *const *)labels, n))
         fprintf(out, "mpirr: out of memory\n");
-    free_labels(labels, n);
+    app_stack_free(labels, n);
+}
+
+/* stacks --threads: every thread of the rank, its thread numbers in the leaves. */
+static void add_thread_stacks(int rank, struct gdb_mi *g, void *arg, FILE *out)
+{
+    if (said_error(rank, g, out)) return;
+    int n = app_stacks_add_threads(arg, rank, g->console);
+    if (n == 0) fprintf(out, "rank %d  no application frame on any thread's stack\n", rank);
+    else if (n < 0) fprintf(out, "mpirr: out of memory\n");
 }
 
 /* Whether rank is stopped (held, blocked, held by its gdb): it has a stack to show. */
@@ -99,7 +67,8 @@ static int is_stopped(struct replay_session *s, int rank)
     return v == RANK_AT_STOP || v == RANK_BLOCKED;
 }
 
-static void cmd_stacks(struct replay_session *s, FILE *out)
+/* threads: every thread's stack (`stacks --threads`), else the held thread's. */
+static void cmd_stacks(struct replay_session *s, int threads, FILE *out)
 {
     unsigned char *set = calloc((size_t)s->nranks, 1), *rest = calloc((size_t)s->nranks, 1);
     struct stack_tree *t = stack_tree_new(s->nranks);
@@ -109,11 +78,11 @@ static void cmd_stacks(struct replay_session *s, FILE *out)
             set[r] = (unsigned char)is_stopped(s, r);
             rest[r] = !set[r];
         }
-        static const char *const cmds[] = {"mpirr frames"};
+        const char *cmds[] = {threads ? "mpirr frames --threads" : "mpirr frames"};
         if (rank_set_count(set, s->nranks) == 0)
             fprintf(out, "mpirr: stacks: no rank is held or blocked\n");
         else
-            rank_gdbs_on(d, set, cmds, 1, 1, add_stack, t, out);
+            rank_gdbs_on(d, set, cmds, 1, 1, threads ? add_thread_stacks : add_stack, t, out);
         stack_tree_print(t, out);
         char text[1024];
         rank_set_format(rest, s->nranks, text, sizeof text);
@@ -131,11 +100,11 @@ static void put_bt(int rank, struct gdb_mi *g, void *arg, FILE *out)
     (void)arg;
     char *labels[MAX_FRAMES];
     if (said_error(rank, g, out)) return;
-    int n = frame_labels(g->console, labels, MAX_FRAMES);
+    int n = app_stack_labels(g->console, labels, MAX_FRAMES);
     fprintf(out, "rank %d  ", rank);
     for (int i = n - 1; i >= 0; i--) fprintf(out, "%s%s", labels[i], i ? " <- " : "");
     fprintf(out, "%s\n", n ? "" : "no application frame on its stack");
-    free_labels(labels, n);
+    app_stack_free(labels, n);
 }
 
 static void put_value(int rank, struct gdb_mi *g, void *arg, FILE *out)
@@ -191,7 +160,8 @@ static const struct {
     const char *name, *usage, *what;
     int words;          /* after the set: 0 none, 1 the rest of the line (required) */
 } commands[] = {
-    {"stacks", "stacks", "every held or blocked rank's stack, merged into one tree", -1},
+    {"stacks", "stacks [--threads]",
+     "every held or blocked rank's stack (--threads: every thread's), merged into one tree", -1},
     {"bt", "bt SET", "each rank's stack, one line a rank (SET: 0-3, 1,5 or all)", 0},
     {"print", "print SET EXPR", "EXPR in each rank of SET, in its application frame", 1},
     {"break", "break SET LOCATION", "a breakpoint in each rank of SET (kept across continue)", 1},
@@ -282,9 +252,12 @@ void debug_command(struct replay_session *s, int argc, char **argv, const char *
     snprintf(rest, sizeof rest, "%s", line_rest);
     rest[strcspn(rest, "\r\n")] = 0;
     const char *set_word = argc > 1 ? argv[1] : NULL;
-    if (commands[i].words == -1) { /* stacks */
-        if (argc > 1) fprintf(out, "mpirr: stacks: unexpected '%s' (usage: stacks)\n", argv[1]);
-        else cmd_stacks(s, out);
+    if (commands[i].words == -1) { /* stacks [--threads] */
+        int threads = argc > 1 && !strcmp(argv[1], "--threads");
+        if (argc > 1 + threads)
+            fprintf(out, "mpirr: stacks: unexpected '%s' (usage: %s)\n", argv[1 + threads],
+                    commands[i].usage);
+        else cmd_stacks(s, threads, out);
         return;
     }
     if (commands[i].words <= -3) { /* next R, stepin R, reverse-* R; record R [stop] */

@@ -93,14 +93,11 @@ def _mpi_name(frame):
     return name if name.startswith("MPI_") else None
 
 
-def stack_lines():
-    """The held thread's stack as the session shows it, newest first: one line per
+def _app_stack():
+    """The selected thread's stack as the session shows it, newest first: one line per
     application frame ("F<tab>func<tab>file<tab>line"), and each run of frames that are not the
     application's collapsed to the outermost MPI call in it ("M<tab>MPI_Recv"), or dropped when
     it has none (mpirr's runtime, libc)."""
-    if not gdb.selected_inferior().pid:
-        raise gdb.GdbError("mpirr: no process")
-    _held_thread()
     lines = []
     mpi = None
     in_run = False
@@ -117,6 +114,36 @@ def stack_lines():
             mpi = _mpi_name(f) or mpi  # the outermost MPI_ name of the run wins
     if in_run and mpi:
         lines.append("M\t" + mpi)
+    return lines
+
+
+def stack_lines(threads=False):
+    """The held thread's stack (_app_stack's lines); threads: every thread's, each headed by
+    "T<tab>N" (gdb's thread number), in thread order. A thread with no line (mpirr's channel
+    thread, the MPI library's progress threads: nothing of the application on their stacks) is
+    left out."""
+    if not gdb.selected_inferior().pid:
+        raise gdb.GdbError("mpirr: no process")
+    if not threads:
+        _held_thread()
+        return _app_stack()
+    current = gdb.selected_thread()
+    lines = []
+    try:
+        for t in sorted(gdb.selected_inferior().threads(), key=lambda t: t.num):
+            if t.name == _CHANNEL_THREAD:
+                continue
+            t.switch()
+            try:
+                stack = _app_stack()
+            except gdb.error:  # a thread gone meanwhile, or its registers unreadable
+                continue
+            if stack:
+                lines.append("T\t%d" % t.num)
+                lines.extend(stack)
+    finally:
+        if current is not None and current.is_valid():
+            current.switch()
     return lines
 
 
@@ -240,7 +267,7 @@ def _session_command(line):
 class _Mpirr(gdb.Command):
     """mpirr: replay session commands (docs/cli/replay.md, "Inside gdb").
 mpirr frame        select the application's frame (the call site of the held MPI call)
-mpirr frames       the application's stack, one frame a line (MPI calls collapsed)
+mpirr frames [--threads]  the application's stack, one frame a line (MPI calls collapsed)
 mpirr where        where every rank is
 mpirr continue [R:E]   release the ranks to the next stopline (R:E: a new one)
 mpirr step R [N]   let rank R make N more events (1)
@@ -265,13 +292,17 @@ class _Frame(gdb.Command):
 
 class _Frames(gdb.Command):
     """The application's stack, one frame a line (mpirr's runtime hidden, MPI calls collapsed):
-the session's stacks and bt read it."""
+the session's stacks and bt read it. mpirr frames --threads: every thread's, each after a line
+"T<tab>N" (its gdb thread number); threads without application frames left out."""
 
     def __init__(self):
         super().__init__("mpirr frames", gdb.COMMAND_USER)
 
     def invoke(self, arg, from_tty):
-        gdb.write("".join(line + "\n" for line in stack_lines()))
+        if arg.strip() not in ("", "--threads"):
+            raise gdb.GdbError("usage: mpirr frames [--threads]")
+        lines = stack_lines(threads=arg.strip() == "--threads")
+        gdb.write("".join(line + "\n" for line in lines))
 
 
 class _Where(gdb.Command):
