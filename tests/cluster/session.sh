@@ -9,7 +9,9 @@
 #    the selected frame (the extension's `mpirr frame`) is the receive's source line, and
 #    `print round`/`print k` give 2 and 0; the session goes on with rank 2 held (same pid);
 #  - the session's kept gdbs on both nodes (ranks 2 and 3's through ssh): `print 0-3 round`,
-#    `bt 2`, `stacks`; none left on either node after the session;
+#    `bt 2`, `stacks`, then `break 0-3 digest_finish` and `continue`: all four stop there,
+#    `bt all` and `stacks --threads` show them in it; continue ends as recorded; no gdb is left
+#    on either node, no ssh on node 1;
 #  - `step 2`, `undo` (every rank on both nodes relaunched and held again, rank 2 under a new
 #    pid, gdb attaches to it) and `continue` to the end: the replay finishes as recorded and
 #    prints what the recording printed;
@@ -105,12 +107,20 @@ grep -q "^rank 2  mpirr-node2  pid $undone  stopped before event $E:" "$F" ||
 echo "ok: step 2 on node 2; undo relaunched every rank (rank 2: pid $held, then $undone), gdb attached again; continue finished as recorded"
 
 # 1b. the session's kept gdbs (gdb/MI, one per rank) on both nodes: ranks 2 and 3's run on
-# mpirr-node2 through ssh, their pipes forwarded; print on a set, bt, merged stacks; continue
-# to the end; no gdb is left on either node
+# mpirr-node2 through ssh, their pipes forwarded; print on a set, bt, merged stacks; a
+# breakpoint in every rank (digest_finish, after the last receive: each rank reaches it once)
+# stops all four, bt all and every thread's stack there; continue to the end; no gdb is left
+# on either node, and no ssh (the gdbs' remote shells) on node 1
+FINISH_LINE=$(grep -n -m1 'return digest_finish' "$SRC" | cut -d: -f1)
+[ -n "$FINISH_LINE" ] || fail "no digest_finish call in $SRC"
 session kept <<EOF
 print 0-3 round
 bt 2
 stacks
+break 0-3 digest_finish
+continue
+bt all
+stacks --threads
 continue
 EOF
 F=$TMP/kept.out
@@ -123,10 +133,21 @@ grep -q "^rank 2  MPI_Recv <- main (wildcard_storm.c:$RECV_LINE)\$" "$F" ||
 # every rank is held before a wildcard receive of main's loop: one merged line, both nodes
 grep -q "^0-3  MPI_Recv <- main (wildcard_storm.c:$RECV_LINE)\$" "$F" ||
     { cat "$F" >&2; fail "kept gdbs: stacks is not one line 0-3 in MPI_Recv <- main"; }
+for r in 0 1 2 3; do
+    grep -q "^rank $r  breakpoint 1 at common.h:[0-9]*\$" "$F" ||
+        { cat "$F" >&2; fail "kept gdbs: break 0-3 digest_finish: no breakpoint in rank $r"; }
+    grep -q "^rank $r stopped at breakpoint 1, common.h:[0-9]* (digest_finish)\$" "$F" ||
+        { cat "$F" >&2; fail "kept gdbs: rank $r (on mpirr-node$((r / 2 + 1))) did not stop at its breakpoint in digest_finish"; }
+    grep -q "^rank $r  digest_finish (common.h:[0-9]*) <- main (wildcard_storm.c:$FINISH_LINE)\$" "$F" ||
+        { cat "$F" >&2; fail "kept gdbs: bt all: rank $r not in digest_finish <- main"; }
+done
+grep -q "^0-3  thread 1 <- digest_finish (common.h:[0-9]*) <- main (wildcard_storm.c:$FINISH_LINE)\$" "$F" ||
+    { cat "$F" >&2; fail "kept gdbs: stacks --threads is not one line 0-3, thread 1 in digest_finish"; }
 for node in 1 2; do
     "$VCLUSTER" run "$node" -- pgrep -x gdb >/dev/null && fail "kept gdbs: a gdb is left on mpirr-node$node"
 done
-echo "ok: the session's kept gdbs on both nodes: print 0-3, bt 2 and stacks across mpirr-node1 and mpirr-node2; none left after the session"
+"${NODE1[@]}" pgrep -x ssh >/dev/null && fail "kept gdbs: an ssh is left on mpirr-node1"
+echo "ok: the session's kept gdbs on both nodes: print 0-3, bt 2, stacks, break 0-3 + continue, bt all and stacks --threads across mpirr-node1 and mpirr-node2; no gdb left on either, no ssh on node 1"
 
 # 2. a node gdb cannot reach: one line naming it, the session goes on and ends as recorded
 for how in "PubkeyAuthentication=no:Permission denied" "Port=1:Connection refused"; do

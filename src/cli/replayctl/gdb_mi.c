@@ -466,7 +466,7 @@ void gdb_mi_close(struct gdb_mi *g)
         static const char quit[] = "-gdb-exit\n";
         write_all(g->to_gdb, quit, sizeof quit - 1); /* gone already: reaped below */
         close(g->to_gdb);
-        double until = mono_seconds() + 1.0;
+        double until = mono_seconds() + (g->close_wait_s > 0 ? g->close_wait_s : 1.0);
         int st;
         pid_t got;
         struct timespec tick = {0, 10 * 1000 * 1000};

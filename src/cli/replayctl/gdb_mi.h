@@ -51,6 +51,7 @@ struct gdb_mi {
     int stop_new;               /* a *stopped record not yet taken */
     struct mi_stop stop;
     int exited;                 /* =thread-group-exited: no inferior any more */
+    double close_wait_s;        /* how long gdb_mi_close waits for it to exit (0: a second) */
 };
 
 /* The words of `GDB --interpreter=mi3 -q -nx [-x EXTENSION]` (extension may be NULL) in
@@ -85,8 +86,8 @@ int gdb_mi_take_stop(struct gdb_mi *g, struct mi_stop *stop);
 const char *gdb_mi_result_text(const struct gdb_mi *g, const char *path);
 /* Writes s as an MI c-string (quoted, escaped) into out (n bytes). -1 if it does not fit. */
 int gdb_mi_quote(const char *s, char *out, size_t n);
-/* Ends gdb: -gdb-exit, then SIGKILL to its group if it has not exited within a second; reaps
- * it. The inferior must be detached first (gdb_mi_run(g, 0, .., "-target-detach")), or it
+/* Ends gdb: -gdb-exit, then SIGKILL to its group if it has not exited within close_wait_s (a
+ * second if 0); reaps it. The inferior must be detached first (gdb_mi_run(g, 0, .., "-target-detach")), or it
  * dies with gdb. */
 void gdb_mi_close(struct gdb_mi *g);
 

@@ -19,6 +19,7 @@
 /* gdb reads the rank's libraries' symbols when it attaches: seconds under load, each. */
 #define ATTACH_TIMEOUT_S 180.0
 #define COMMAND_TIMEOUT_S 60.0
+#define REMOTE_CLOSE_WAIT_S 5.0
 
 struct rank_gdb {
     struct gdb_mi mi;
@@ -119,6 +120,9 @@ static int spawn(struct rank_gdbs *d, int rank, const char *host, int transient,
         return -1;
     }
     snprintf(g->host, sizeof g->host, "%s", host);
+    /* a remote gdb exits, and its ssh with it, a few round trips after -gdb-exit; an ssh
+     * killed before would leave gdb on its node until it noticed the end of its input */
+    if (host[0]) g->mi.close_wait_s = REMOTE_CLOSE_WAIT_S;
     g->transient = transient;
     rank_tracer_own(g->mi.pid, 1);
     return 0;

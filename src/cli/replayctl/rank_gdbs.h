@@ -8,7 +8,7 @@
  * run again. A breakpoint or watchpoint that stops it is reported in one line, "rank R stopped
  * at breakpoint N, FILE:LINE (FUNC)", and the rank then counts as held for the session (its gdb
  * keeps it stopped) until the session releases ranks again (continue, or a step of that rank).
- * Only ranks on this host: a rank elsewhere gets a one-line refusal.
+ * A rank on another host gets its gdb there, through the remote shell (gdb_remote.h).
  *
  * Before the job is re-executed (undo) or ended, every gdb detaches; gdbs whose rank had
  * breakpoints or watchpoints re-attach to the rank's new process as soon as it reports, so the
