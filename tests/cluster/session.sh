@@ -133,16 +133,18 @@ grep -q "^rank 2  MPI_Recv <- main (wildcard_storm.c:$RECV_LINE)\$" "$F" ||
 # every rank is held before a wildcard receive of main's loop: one merged line, both nodes
 grep -q "^0-3  MPI_Recv <- main (wildcard_storm.c:$RECV_LINE)\$" "$F" ||
     { cat "$F" >&2; fail "kept gdbs: stacks is not one line 0-3 in MPI_Recv <- main"; }
+kept_has() { # PATTERN WHAT: the kept session's transcript has a line matching PATTERN
+    grep -q -- "$1" "$F" || { cat "$F" >&2; fail "kept gdbs: $2"; }
+}
 for r in 0 1 2 3; do
-    grep -q "^rank $r  breakpoint 1 at common.h:[0-9]*\$" "$F" ||
-        { cat "$F" >&2; fail "kept gdbs: break 0-3 digest_finish: no breakpoint in rank $r"; }
-    grep -q "^rank $r stopped at breakpoint 1, common.h:[0-9]* (digest_finish)\$" "$F" ||
-        { cat "$F" >&2; fail "kept gdbs: rank $r (on mpirr-node$((r / 2 + 1))) did not stop at its breakpoint in digest_finish"; }
-    grep -q "^rank $r  digest_finish (common.h:[0-9]*) <- main (wildcard_storm.c:$FINISH_LINE)\$" "$F" ||
-        { cat "$F" >&2; fail "kept gdbs: bt all: rank $r not in digest_finish <- main"; }
+    kept_has "^rank $r  breakpoint 1 at common.h:[0-9]*\$" "break 0-3 digest_finish: no breakpoint in rank $r"
+    kept_has "^rank $r stopped at breakpoint 1, common.h:[0-9]* (digest_finish)\$" \
+        "rank $r (on mpirr-node$((r / 2 + 1))) did not stop at its breakpoint in digest_finish"
+    kept_has "^rank $r  digest_finish (common.h:[0-9]*) <- main (wildcard_storm.c:$FINISH_LINE)\$" \
+        "bt all: rank $r not in digest_finish <- main"
 done
-grep -q "^0-3  thread 1 <- digest_finish (common.h:[0-9]*) <- main (wildcard_storm.c:$FINISH_LINE)\$" "$F" ||
-    { cat "$F" >&2; fail "kept gdbs: stacks --threads is not one line 0-3, thread 1 in digest_finish"; }
+kept_has "^0-3  thread 1 <- digest_finish (common.h:[0-9]*) <- main (wildcard_storm.c:$FINISH_LINE)\$" \
+    "stacks --threads is not one line 0-3, thread 1 in digest_finish"
 for node in 1 2; do
     "$VCLUSTER" run "$node" -- pgrep -x gdb >/dev/null && fail "kept gdbs: a gdb is left on mpirr-node$node"
 done

@@ -1,8 +1,12 @@
-# session_mi_lib.sh: sourced (after lib.sh) by the tests of the session's persistent gdbs
-# (debug_ranks_session.sh for session_mi.sh and session_reverse.sh; session_mi_threads.sh), with
-# TAG (the test's name) and SRC (the program's source) set. Gives line_of, `mi NAME OPTIONS...
-# <<< COMMANDS` (a session under timing noise that must end with status 0, leave no process of
-# it behind and never wait for its own gdbs as a user's debugger's), `has` and `after_cmd`.
+# session_mi_lib.sh: sourced by the tests of the session's persistent gdbs (debug_ranks_session.sh
+# for session_mi.sh and session_reverse.sh; session_mi_threads.sh), whose arguments are MPIRR
+# IMPL PROG, with TAG (the test's name) and SRC (the program's source) set. Sources lib.sh;
+# gives record_prog NP (REC: PROG recorded with its event history on NP ranks), line_of, `mi
+# NAME OPTIONS... <<< COMMANDS` (a session under timing noise that must end with status 0, leave
+# no process of it behind and never wait for its own gdbs as a user's debugger's), `has` and
+# `after_cmd`.
+. "$(dirname "$0")/lib.sh"
+MPIRR=$1 IMPL=$2 PROG=$3
 command -v gdb >/dev/null || fail "gdb is not installed (apt-get install gdb)"
 line_of() { # MARK: the line of SRC marked /* @MARK */
     local n
@@ -38,4 +42,11 @@ has() { # NAME LINE WHAT: the transcript has LINE exactly
 # the lines of NAME's transcript after the echoed command CMD, up to the next command
 after_cmd() {
     awk -v c="(mpirr) $2" '$0 == c { on = 1; next } on && /^\(mpirr\)/ { exit } on' "$TMP/$1.out"
+}
+record_prog() { # NP
+    local launch
+    read -r -a launch <<<"$(launcher "$IMPL" "$1")"
+    run "$TMP/rec" "$MPIRR" record --events -o "$TMP/rec" -- "${launch[@]}" "$PROG"
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/rec.err" >&2; fail "record exited $STATUS"; }
+    REC=$TMP/rec
 }

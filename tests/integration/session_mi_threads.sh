@@ -12,14 +12,9 @@
 #  - `stacks --thread` and `stacks --threads 1` are one line each; the replay then continues to
 #    the end as recorded, and no process of the session is left.
 TAG=session_mi_threads
-. "$(dirname "$0")/lib.sh"
-MPIRR=$1 IMPL=$2 PROG=$3
-read -r -a LAUNCH <<<"$(launcher "$IMPL" 2)"
 SRC=$(dirname "$0")/session_mi_threads.c
 . "$(dirname "$0")/session_mi_lib.sh"
-run "$TMP/rec" "$MPIRR" record --events -o "$TMP/rec" -- "${LAUNCH[@]}" "$PROG"
-[ "$STATUS" -eq 0 ] || { cat "$TMP/rec.err" >&2; fail "record exited $STATUS"; }
-REC=$TMP/rec
+record_prog 2
 E=$("$MPIRR" events "$REC" --rank 0 | awk -F'[: ]' '/ MPI_Barrier / { print $2; exit }')
 [ -n "$E" ] || fail "no MPI_Barrier of rank 0 in the history"
 BARRIER=$(line_of barrier) WAIT=$(line_of wait) READ=$(line_of read) STRAGGLE=$(line_of straggle)
