@@ -13,6 +13,8 @@ struct replay_control;
 /* Listens, fills c->address (MPIRR_CONTROL_HOST, else this host's name) and c->token, starts
  * the thread. 0, or -1 after a message. */
 int control_server_start(struct replay_control *c);
+/* A new job (c->epoch, bumped under c->lock): c->address names it from now on. */
+void control_server_new_job(struct replay_control *c);
 /* Something the ranks must be told changed (c->set_version, c->epoch): send it now. */
 void control_server_wake(struct replay_control *c);
 /* Stops the thread, closes every socket. Nothing if it never started. */
