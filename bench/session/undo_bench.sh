@@ -51,10 +51,11 @@ for part in early:10 middle:50 late:90; do
         [ -n "$first" ] && [ -n "$undo" ] && [ -n "$back" ] || { cat "$TMP/$name.out" >&2; exit 1; }
         reach=$(echo "$first - $t0" | bc -l)
         took=$(echo "$back - $undo" | bc -l)
-        # the launcher before the undo, the one after it, and when each came and went
-        old=$(awk -v u="$undo" '$1 < u && NF > 1 { p = $2 } END { print p }' "$TMP/$name.kids")
-        launch=$(awk -v u="$undo" -v o="$old" '$1 >= u { for (i = 2; i <= NF; i++) if ($i != o) { print $1; exit } }' "$TMP/$name.kids")
-        gone=$(awk -v u="$undo" -v o="$old" '$1 >= u && index(" " $0 " ", " " o " ") == 0 { print $1; exit }' "$TMP/$name.kids")
+        # the first job's launcher (mpirr's first child), when the next one came and when the
+        # first was gone (the stamps of mpirr's lines lag by a few hundredths: each takes a fork)
+        old=$(awk 'NF > 1 { print $2; exit }' "$TMP/$name.kids")
+        launch=$(awk -v o="$old" '{ for (i = 2; i <= NF; i++) if ($i != o) { print $1; exit } }' "$TMP/$name.kids")
+        gone=$(awk -v o="$old" 'NF > 1 { seen = 1 } seen && index(" " $0 " ", " " o " ") == 0 { print $1; exit }' "$TMP/$name.kids")
         stop=$(awk -v u="$undo" '$1 >= u && /every rank is at the stopline/ { print $1; exit }' "$TMP/$name.out")
         since() { if [ -n "$1" ]; then printf '%.3f' "$(echo "$1 - $undo" | bc -l)"; else echo "?"; fi; }
         printf 'bench undo impl %s ranks 4 rounds %s stop %s event %s of %s reach_s %.3f undo_s %.3f undo_ratio %.3f launch_s %s stop_s %s old_end_s %s\n' \
