@@ -98,7 +98,9 @@ echo "ok: a rank with the wrong token is refused in one line, and ends the job"
 
 # 4. a replaced job's rank saying HELLO late, in a session (commands through a fifo)
 BG_PIDS=()
-trap 'st=$?; for p in "${BG_PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$TMP"; exit $st' EXIT
+# lib.sh's ending, after the session in the background
+trap 'st=$?; for p in "${BG_PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+if [ "$st" -ne 0 ] && [ -n "${KEEP_TEST_TMP:-}" ]; then echo "kept $TMP" >&2; else rm -rf "$TMP"; fi' EXIT
 wrapper keep 'echo "$MPIRR_CONTROL" >>"'"$TMP"'/controls"'
 E=$("$MPIRR" events "$REC" --rank 0 | awk -F'[: ]' '/MPI_Recv .*peer=any/ { if (++n == 5) { print $2; exit } }')
 [ -n "$E" ] || fail "no 5 wildcard receives of rank 0 in the history"
@@ -110,18 +112,7 @@ BG_PIDS+=("$SESSION")
 exec 3>"$TMP/late_cmds"
 held0() { grep -c "^rank 0 .*stopped before event $E:" "$TMP/late.out"; }
 held_at_least() { [ "$(held0)" -ge "$1" ]; }
-# wait_for WHAT CMD...: until CMD succeeds (a state the session reaches), at most 60 s
-wait_for() {
-    local what=$1 i
-    shift
-    for i in $(seq 600); do
-        "$@" && return 0
-        kill -0 "$SESSION" 2>/dev/null || { cat "$TMP/late.out" "$TMP/late.err" >&2; fail "late: the session ended while waiting for $what"; }
-        sleep 0.1
-    done
-    cat "$TMP/late.out" "$TMP/late.err" >&2
-    fail "late: no $what after 60 s"
-}
+wait_for() { wait_for_state "$1" "$SESSION" late "${@:2}"; }
 wait_for "first stopline" held_at_least 1
 printf 'continue 0:%s\nundo\n' $((E + 1)) >&3
 wait_for "stopline after the undo" held_at_least 2
