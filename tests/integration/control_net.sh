@@ -10,7 +10,12 @@
 #  2. unreachable: MPIRR_CONTROL names a closed port: every rank ends the job with one line
 #     "cannot reach mpirr at 127.0.0.1:1: Connection refused", within a bounded time;
 #  3. wrong token: mpirr refuses each rank with one line naming the peer ("wrong token"),
-#     and the ranks end the job with one line each, no hang.
+#     and the ranks end the job with one line each, no hang;
+#  4. each job of a session has a token of its own: after an `undo`, a rank of the replaced
+#     job that says HELLO only then (slow to start; played by a client of the wire protocol
+#     with that job's token) is kept apart: not refused, its line acknowledged and dropped,
+#     and the new job's rank 0 stays held where it was (not taken over); a token of a job to
+#     come is refused.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROGS=$3 NP=3
 PROG=$PROGS/wildcard_storm
@@ -90,3 +95,72 @@ grep -q "^mpirr: replay of rank [0-9] on .*: mpirr at .*: it closed the connecti
     { cat "$TMP/stray.err" >&2; fail "wrong token: no rank said mpirr refused it"; }
 ! grep -q "0123456789abcdef" "$TMP/stray.err" || fail "wrong token: a line shows the token"
 echo "ok: a rank with the wrong token is refused in one line, and ends the job"
+
+# 4. a replaced job's rank saying HELLO late, in a session (commands through a fifo)
+BG_PIDS=()
+# lib.sh's ending, after the session in the background
+trap 'st=$?; for p in "${BG_PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+if [ "$st" -ne 0 ] && [ -n "${KEEP_TEST_TMP:-}" ]; then echo "kept $TMP" >&2; else rm -rf "$TMP"; fi' EXIT
+wrapper keep 'echo "$MPIRR_CONTROL" >>"'"$TMP"'/controls"'
+E=$("$MPIRR" events "$REC" --rank 0 | awk -F'[: ]' '/MPI_Recv .*peer=any/ { if (++n == 5) { print $2; exit } }')
+[ -n "$E" ] || fail "no 5 wildcard receives of rank 0 in the history"
+mkfifo "$TMP/late_cmds"
+timeout -k 10 "$RUN_TIMEOUT" "$MPIRR" replay --stop 0:"$E" "$REC" -- "${LAUNCH[@]}" "$TMP/keep.sh" "$PROG" 6 \
+    <"$TMP/late_cmds" >"$TMP/late.out" 2>"$TMP/late.err" &
+SESSION=$!
+BG_PIDS+=("$SESSION")
+exec 3>"$TMP/late_cmds"
+held0() { grep -c "^rank 0 .*stopped before event $E:" "$TMP/late.out"; }
+held_at_least() { [ "$(held0)" -ge "$1" ]; }
+wait_for() { wait_for_state "$1" "$SESSION" late "${@:2}"; }
+wait_for "first stopline" held_at_least 1
+printf 'continue 0:%s\nundo\n' $((E + 1)) >&3
+wait_for "stopline after the undo" held_at_least 2
+jobs=$(cut -d: -f1-2 "$TMP/controls" | sort -u | wc -l)
+mapfile -t tokens < <(awk -F: '{ print $NF }' "$TMP/controls" | awk '!seen[$0]++')
+[ "$jobs" -eq 1 ] && [ "${#tokens[@]}" -eq 2 ] || { cat "$TMP/controls" >&2; fail "late: not one address with 2 jobs' tokens"; }
+address=$(head -1 "$TMP/controls")
+address=${address%:*}
+pid0=$(grep "^rank 0 .*stopped before event $E:" "$TMP/late.out" | tail -1 | grep -o 'pid [0-9]*')
+# hello.py ADDRESS TOKEN RANK NRANKS PID: HELLO, then one error LINE; prints "ack" when mpirr
+# acknowledged the line, "closed" when it closed the connection
+cat >"$TMP/hello.py" <<'EOF'
+import socket, struct, sys
+addr, token, rank, nranks, pid = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
+host, port = addr.rsplit(":", 1)
+magic, version = 0x4C54434D, int(sys.argv[6])
+s = socket.create_connection((host.strip("[]"), int(port)), timeout=60)
+hello = struct.pack("=Iiii32s64s", version, rank, nranks, pid, token.encode(), b"stale")
+line = struct.pack("=QII", 1, 2, 0) + b"zzz a replaced job's line\n"
+s.sendall(struct.pack("=IHHQ", magic, 1, 0, len(hello)) + hello)
+s.sendall(struct.pack("=IHHQ", magic, 5, 0, len(line)) + line)
+got = b""
+while len(got) < 16:
+    try:
+        b = s.recv(64)
+    except ConnectionResetError:  # closed with our line unread
+        b = b""
+    if not b:
+        print("closed")
+        sys.exit(0)
+    got += b
+print("ack" if struct.unpack("=IHHQ", got[:16])[1] == 6 else "type %d" % struct.unpack("=IHHQ", got[:16])[1])
+EOF
+version=$(awk '/#define MPIRR_CTL_VERSION/ { print $3 }' "$(dirname "$0")/../../src/format/replay_control.h")
+future=${tokens[1]:0:24}00000007
+said=$(timeout 60 python3 "$TMP/hello.py" "$address" "${tokens[0]}" 0 "$NP" 4242 "$version")
+[ "$said" = ack ] || { cat "$TMP/late.err" >&2; fail "late: a replaced job's HELLO and line got '$said', not an acknowledgement"; }
+said=$(timeout 60 python3 "$TMP/hello.py" "$address" "$future" 0 "$NP" 4343 "$version")
+[ "$said" = closed ] || fail "late: a HELLO with a job to come's token got '$said', not refused"
+printf 'where\nquit\n' >&3
+exec 3>&-
+wait "$SESSION"
+STATUS=$?
+[ "$STATUS" -eq 0 ] || { cat "$TMP/late.err" >&2; fail "late: the session exited $STATUS"; }
+[ "$(held0)" -eq 3 ] && grep "^rank 0 .*stopped before event $E:" "$TMP/late.out" | tail -1 | grep -q "$pid0 " ||
+    { cat "$TMP/late.out" >&2; fail "late: rank 0 of the new job ($pid0) is no longer held before event $E after the stale HELLO"; }
+! grep -q "pid 4242 " "$TMP/late.err" || { cat "$TMP/late.err" >&2; fail "late: the replaced job's rank was refused"; }
+grep -q "^mpirr: refused a replay control connection from .*pid 4343 .*: wrong token" "$TMP/late.err" ||
+    { cat "$TMP/late.err" >&2; fail "late: a job to come's token was not refused in one line"; }
+! grep -q "zzz" "$TMP/late.out" "$TMP/late.err" || fail "late: the replaced job's line was printed"
+echo "ok: a replaced job's rank saying HELLO after the undo is kept apart (acknowledged, ignored); rank 0 stays held; a job to come's token is refused"

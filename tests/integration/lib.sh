@@ -61,6 +61,21 @@ session() {
     [ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || { cat "$TMP/$name.err" >&2; fail "$name: timed out"; }
 }
 
+# wait_for_state WHAT PID NAME CMD...: until CMD succeeds (a state another process reaches, e.g.
+# a session in the background, PID), at most 60 s; fails, showing $TMP/NAME.out and .err, if
+# PID ends first or the time is up.
+wait_for_state() {
+    local what=$1 pid=$2 name=$3 i
+    shift 3
+    for i in $(seq 600); do
+        "$@" && return 0
+        kill -0 "$pid" 2>/dev/null || { cat "$TMP/$name.out" "$TMP/$name.err" >&2; fail "$name: the session ended while waiting for $what"; }
+        sleep 0.1
+    done
+    cat "$TMP/$name.out" "$TMP/$name.err" >&2
+    fail "$name: no $what after 60 s"
+}
+
 # The line mpirr adds when it ends a launcher that failed to end its job (Open MPI 4.1's mpirun
 # hangs after an MPI_Abort now and then on a loaded machine, every rank defunct; errors.sh
 # tests it): not the error a test looks for, which the ranks' own lines follow with.

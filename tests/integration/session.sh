@@ -92,9 +92,16 @@ for i in 1 2 3 4 5; do
     [ "$at_later" = "$later" ] || fail "round $i: the later stopline's table differs: $at_later"
     [ "$back" = "$first" ] || fail "round $i: undo gave a different table: $back"
 done
-# each undo starts the new job while the old one's launcher ends it: all ended with the session
-pgrep -f "$PROG" >/dev/null && { pgrep -af "$PROG" >&2; fail "undo session: ranks of a replaced job left running"; }
-echo "ok: continue 1:$LATER and undo, 5 times: identical where tables; no rank of a replaced job left"
+# each undo is a new job (other pids), started while the old one ends (its ranks killed, its
+# launcher reaped): every rank of the six jobs and their launchers are gone with the session
+jobs=$(for n in 1 5 9 13 17 21; do awk -v n="$n" '/^stopline:/ { k++ } k == n && /^rank [0-9]/' "$TMP/undo.out" |
+    grep -o 'pid [0-9]*' | sort | tr '\n' ' '; echo; done | sort -u | grep -c pid)
+[ "$jobs" -eq 6 ] || { cat "$TMP/undo.out" >&2; fail "undo session: $jobs distinct jobs' pids in the where tables, not 6 (one a relaunch)"; }
+for pid in $(grep '^rank [0-9]' "$TMP/undo.out" | grep -o 'pid [0-9]*' | cut -d' ' -f2 | sort -u); do
+    ps -o args= -p "$pid" | grep -qF "$PROG" && { ps -o pid,stat,args -p "$pid" >&2; fail "undo session: rank process $pid outlived the session"; }
+done
+pgrep -f "$PROG" >/dev/null && { pgrep -af "$PROG" >&2; fail "undo session: a launcher or rank of a replaced job left running"; }
+echo "ok: continue 1:$LATER and undo, 5 times: identical where tables, 6 jobs; no rank or launcher of a replaced job left"
 
 # 4. bad input: one line each, the session goes on (and ends cleanly on quit)
 session bad --stop 0:"$E" "$REC" <<EOF

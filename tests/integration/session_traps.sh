@@ -122,18 +122,7 @@ timeout -k 10 "$RUN_TIMEOUT" "$MPIRR" replay --stop 0:"$LAST" --after "$REC" <"$
 SESSION=$!
 BG_PIDS+=("$SESSION")
 exec 3>"$TMP/cmds"
-# wait_for WHAT CMD...: until CMD succeeds (a state another process reaches), at most 60 s
-wait_for() {
-    local what=$1 i
-    shift
-    for i in $(seq 600); do
-        "$@" && return 0
-        kill -0 "$SESSION" 2>/dev/null || { show traced; fail "the session ended while waiting for $what"; }
-        sleep 0.1
-    done
-    show traced
-    fail "no $what after 60 s"
-}
+wait_for() { wait_for_state "$1" "$SESSION" traced "${@:2}"; }
 wait_for "stopline" grep -q "^rank 0 .*stopped after event $LAST" "$TMP/traced.out"
 PID0=$(sed -n "s/^rank 0 .* pid \([0-9]*\) .*stopped after event $LAST.*/\1/p" "$TMP/traced.out" | head -1)
 [ -n "$PID0" ] || { show traced; fail "no pid of rank 0 in where"; }

@@ -205,10 +205,23 @@ static pid_t start_child(const struct child_spec *c, const struct sigaction *old
     return pid;
 }
 
-int child_restart(void)
+/* Replaces was by now (as long) in every argument of c, in place. */
+static void replace_in_args(const struct child_spec *c, const char *was, const char *now)
+{
+    size_t n = strlen(was);
+    if (n == 0 || strlen(now) != n)
+        return;
+    for (char *const *a = c->argv; *a; a++)
+        for (char *p = strstr(*a, was); p; p = strstr(p + n, was))
+            memcpy(p, now, n);
+}
+
+int child_restart(const char *was, const char *now)
 {
     if (!watched.spec || watched.pid <= 0)
         return -1;
+    if (was)
+        replace_in_args(watched.spec, was, now);
     if (nending < MAX_ENDING) {
         kill(watched.pid, SIGTERM);
         ending[nending++] = (struct ending_job){watched.pid, 0};

@@ -31,9 +31,13 @@ int child_run(const struct child_spec *c);
 int child_stop_signal(void);
 
 /* From inside the watch of a running child_run only: ends the command (SIGTERM, SIGKILL 10 s
- * later) and starts it again the same way (a replay session's undo). 0, or -1 after a message
- * (then child_run returns once the watch returns). */
-int child_restart(void);
+ * later, reaped while the new one runs and before child_run returns) and starts it again the
+ * same way (a replay session's undo), but for text `was` replaced by `now` (as long) wherever
+ * it stands in the command's arguments: a variable of the new job (MPIRR_CONTROL's token) that
+ * a launcher carries to the ranks as its own option (launch_rewrite.h); was NULL: none. An
+ * environment value (env) is the caller's string: changed in place by the caller. 0, or -1
+ * after a message (then child_run returns once the watch returns). */
+int child_restart(const char *was, const char *now);
 /* From inside the watch: whether the command has ended (its status is left for child_run). */
 int child_exited(void);
 

@@ -49,6 +49,7 @@ void replay_control_reset(struct replay_control *c)
         c->seen_progress[r] = 0;
         c->seen_since[r] = 0;
     }
+    control_server_new_job(c);
     pthread_mutex_unlock(&c->lock);
     control_server_wake(c);
 }

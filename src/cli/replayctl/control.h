@@ -19,9 +19,11 @@ struct control_server;
 struct replay_control {
     mpirr_ctl ctl;      /* the header and every rank's slot, in memory */
     int nranks;
-    /* MPIRR_CONTROL for the ranks: HOST:PORT:TOKEN */
+    /* MPIRR_CONTROL for the current job's ranks: HOST:PORT:TOKEN, TOKEN the replay's secret
+     * (its first CONTROL_SECRET_HEX digits) then the job's epoch (8 hex digits): a rank of a
+     * replaced job that says HELLO late is known as such (control_server.c) */
     char address[300];
-    char token[MPIRR_CW_TOKEN_HEX + 1];
+    char token[MPIRR_CW_TOKEN_HEX + 1]; /* the secret: random, drawn once */
     /* guards ctl's slots (but a slot's state is also read alone, atomically), epoch and
      * set_version between the session and the server thread */
     pthread_mutex_t lock;
@@ -53,10 +55,11 @@ int replay_control_create(struct replay_control *c, int nranks);
  * recorded run ended by the program's own doing, which a replayed MPI_Abort waits for. */
 void replay_control_set_ends_itself(struct replay_control *c, int rank, int recorded_ending,
                                     int detail);
-/* Zeroes every rank's reported state (before and after a relaunch), keeping the stops and
- * endings; nothing the ranks connected until now send counts any more. keep_open: their
- * connections stay open until the next reset without it (while the launcher ends their job,
- * ranks of it that lost mpirr would end it themselves, with a line each, racing the launcher). */
+/* A new job (before a relaunch): zeroes every rank's reported state, keeping the stops and
+ * endings, and gives the next job's ranks a token of their own (c->address); nothing the
+ * ranks of earlier jobs send counts any more, whenever they connect. Their connections stay
+ * open until their launcher ends them (ranks that lost mpirr would end the job themselves,
+ * with a line each, racing the launcher). */
 void replay_control_reset(struct replay_control *c);
 /* Sets every rank's stop (MPIRR_POS_NONE: none) as one new stopline. */
 void replay_control_set_stops(struct replay_control *c, const uint64_t *stops);

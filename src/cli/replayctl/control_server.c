@@ -2,7 +2,10 @@
  * the control state under c->lock and wakes it (an eventfd). A connection belongs to the epoch
  * it said HELLO in: replay_control_reset starts a new one, after which the older connections'
  * messages are dropped (a relaunch must not be undone by a late message of the job it
- * replaced), and a new HELLO for a rank replaces its connection. */
+ * replaced), and a new HELLO for a rank replaces its connection. Each job's ranks get a token
+ * of their own, the replay's secret and the job's epoch: a rank of a replaced job that says
+ * HELLO only after the reset (slow to start, on a loaded host) is kept apart, ignored, rather
+ * than taken for the new job's rank. */
 #include "control_server.h"
 
 #include <errno.h>
@@ -30,6 +33,8 @@
 #include "settings.h"
 
 enum { SEND_WAIT_MS = 1000, VIEW_EVERY_MS = 10 };
+/* a token: the secret's first CONTROL_SECRET_HEX hex digits (96 random bits), the epoch's 8 */
+enum { CONTROL_EPOCH_HEX = 8, CONTROL_SECRET_HEX = MPIRR_CW_TOKEN_HEX - CONTROL_EPOCH_HEX };
 
 struct conn {
     int fd;
@@ -145,6 +150,23 @@ static int send_set(struct control_server *sv, struct conn *k)
     return send_to(k, MPIRR_CW_SET, &m, sizeof m);
 }
 
+/* The epoch of the job whose token a HELLO carries (the current job's or a replaced one's);
+ * -1 if it is no token of this replay's. */
+static long job_of_token(struct replay_control *c, const char *token)
+{
+    if (memcmp(token, c->token, CONTROL_SECRET_HEX)) return -1;
+    unsigned long epoch = 0;
+    for (int i = CONTROL_SECRET_HEX; i < MPIRR_CW_TOKEN_HEX; i++) {
+        const char *digits = "0123456789abcdef", *d = token[i] ? strchr(digits, token[i]) : NULL;
+        if (!d) return -1;
+        epoch = epoch * 16 + (unsigned long)(d - digits);
+    }
+    pthread_mutex_lock(&c->lock);
+    int known = epoch <= c->epoch;
+    pthread_mutex_unlock(&c->lock);
+    return known ? (long)epoch : -1;
+}
+
 /* HELLO on a new connection: who it is. 0, or -1 (drop it) after a line naming the peer. */
 static int hello(struct control_server *sv, size_t i, const mpirr_cw_hello *h)
 {
@@ -154,7 +176,8 @@ static int hello(struct control_server *sv, size_t i, const mpirr_cw_hello *h)
     memcpy(host, h->host, sizeof h->host);
     host[sizeof h->host] = 0;
     const char *why = NULL;
-    if (memcmp(h->token, c->token, MPIRR_CW_TOKEN_HEX)) why = "wrong token";
+    long job = job_of_token(c, h->token);
+    if (job < 0) why = "wrong token";
     else if (h->version != MPIRR_CTL_VERSION) why = "another version of mpirr's runtime";
     else if (h->nranks != c->nranks) why = "a job of another size";
     else if (h->rank < 0 || h->rank >= c->nranks) why = "a rank out of range";
@@ -167,7 +190,12 @@ static int hello(struct control_server *sv, size_t i, const mpirr_cw_hello *h)
     int old = sv->conn_of_rank[h->rank];
     k->rank = h->rank;
     pthread_mutex_lock(&c->lock);
-    k->epoch = c->epoch;
+    k->epoch = (unsigned)job;
+    if (k->epoch != c->epoch) {
+        /* a replaced job's rank: ignored like its other ranks, kept open until they end */
+        pthread_mutex_unlock(&c->lock);
+        return 0;
+    }
     /* whatever an earlier process of this rank said is not this one's */
     memset((char *)mpirr_ctl_slot_of(&c->ctl, k->rank) + MPIRR_CTL_RANK_PART, 0,
            MPIRR_CTL_RANK_PART_SIZE);
@@ -267,12 +295,18 @@ static int append(const char *path, int create, const char *text, size_t n)
 }
 
 /* A LINE: into the hold log (only if the replay made one: replay_hold_start) or the errors
- * file (run_command.c prints it after the run), acknowledged once it is there. */
+ * file (run_command.c prints it after the run), acknowledged once it is there; a replaced
+ * job's, acknowledged and dropped. */
 static int line(struct control_server *sv, size_t i, const mpirr_cw_line *m, uint32_t length)
 {
     struct conn *k = &sv->conns[i];
     size_t n = length - MPIRR_CW_LINE_HEAD;
-    int taken = m->which == MPIRR_CW_LINE_HOLD ? append(sv->holdlog, 0, m->text, n)
+    pthread_mutex_lock(&sv->c->lock);
+    int replaced = k->epoch != sv->c->epoch;
+    pthread_mutex_unlock(&sv->c->lock);
+    /* a replaced job's words are not the new job's: taken (the rank need not print it), dropped */
+    int taken = replaced ? 1
+                : m->which == MPIRR_CW_LINE_HOLD ? append(sv->holdlog, 0, m->text, n)
                                                  : append(sv->errlog, 1, m->text, n);
     if (m->which != MPIRR_CW_LINE_HOLD && !taken) fprintf(stderr, "%.*s", (int)n, m->text);
     mpirr_cw_ack a = {.seq = m->seq, .of = MPIRR_CW_LINE, .taken = (uint32_t)taken};
@@ -421,6 +455,7 @@ int control_server_start(struct replay_control *c)
         return -1;
     }
     snprintf(c->address, sizeof c->address, "%s:%d:%s", host, port_of(sv->listen_fd), c->token);
+    control_server_new_job(c);
     room_for(c->nranks);
     sv->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     int rc = sv->wake_fd < 0 ? errno : pthread_create(&sv->thread, NULL, serve, sv);
@@ -430,6 +465,14 @@ int control_server_start(struct replay_control *c)
     }
     sv->running = 1;
     return 0;
+}
+
+void control_server_new_job(struct replay_control *c)
+{
+    char *epoch = c->address + strlen(c->address) - CONTROL_EPOCH_HEX;
+    char digits[CONTROL_EPOCH_HEX + 1];
+    snprintf(digits, sizeof digits, "%08x", c->epoch);
+    memcpy(epoch, digits, CONTROL_EPOCH_HEX);
 }
 
 void control_server_wake(struct replay_control *c)

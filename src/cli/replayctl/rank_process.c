@@ -79,6 +79,19 @@ static pid_t tracer_of_rank(const struct replay_control *c, int rank)
     return t && (t == rank_tracer(getpid()) || is_own_tracer(t)) ? 0 : t;
 }
 
+int rank_live_pids_here(const struct replay_control *c, pid_t *pids)
+{
+    int n = 0;
+    for (int r = 0; r < c->nranks; r++) {
+        mpirr_ctl_slot sl;
+        replay_control_read(c, r, &sl);
+        int live = sl.state == MPIRR_CTL_RUNNING || sl.state == MPIRR_CTL_HELD ||
+                   sl.state == MPIRR_CTL_HELD_SIGNAL || sl.state == MPIRR_CTL_END_OF_RECORDING;
+        if (live && sl.pid > 0 && rank_on_this_host(&sl)) pids[n++] = sl.pid;
+    }
+    return n;
+}
+
 void rank_tracers_wait(const struct replay_control *c, FILE *out)
 {
     pid_t *said = calloc((size_t)c->nranks + 1, sizeof *said); /* the tracer named, per rank */

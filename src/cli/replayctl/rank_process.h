@@ -18,6 +18,10 @@ int rank_pid_alive(pid_t pid);
 /* The pid of the debugger tracing process pid (TracerPid in /proc/PID/status), 0 if none or
  * the process is gone. */
 pid_t rank_tracer(pid_t pid);
+/* The pids of the ranks on this host whose process is there (held, or running towards a
+ * stop): into pids (room for c->nranks); their number. A rank that said it ended is left out
+ * (its pid may be another process's by now). */
+int rank_live_pids_here(const struct replay_control *c, pid_t *pids);
 /* Before mpirr ends the job: a rank on this host that a debugger traces (the user's own
  * `gdb -p`, stopped at a breakpoint; not a tracer of mpirr itself) would die under it. Says so in one line per rank on out
  * and waits until no debugger traces any of them (they detach, or the process is gone). */

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -195,12 +196,25 @@ static void push_undo(struct replay_session *s)
 /* Re-executes the job from the start: the new job starts while the old one's launcher ends it
  * (child_restart). The ranks' reports are forgotten, and the old job's connections ignored
  * from then on (control.h), so that nothing of the old job's ranks reaches the new one's
- * state. 0, or -1 if the job could not be started again. */
+ * state, whenever they connect (the new job's ranks get a token of their own). The old job's
+ * ranks on this host are killed outright once their launcher has its SIGTERM (it is ending
+ * its job then: a rank killed is no failure to report); they are held, nothing of theirs is
+ * worth a clean end, and their launcher then ends sooner and takes no CPU from the new job.
+ * A rank under the user's own debugger is waited for, as on quit. 0, or -1 if the job could
+ * not be started again. */
 static int relaunch(struct replay_session *s)
 {
     rank_gdbs_detach_all(s->gdbs, 1);
-    replay_control_reset(&s->control);
-    return child_restart();
+    rank_tracers_wait(&s->control, stderr);
+    pid_t *old = malloc((size_t)s->nranks * sizeof *old);
+    int nold = old ? rank_live_pids_here(&s->control, old) : 0;
+    char was[sizeof s->control.address];
+    memcpy(was, s->control.address, sizeof was);
+    replay_control_reset(&s->control); /* the new job's token in its address */
+    int rc = child_restart(was, s->control.address);
+    for (int i = 0; i < nold; i++) kill(old[i], SIGKILL);
+    free(old);
+    return rc;
 }
 
 /* Makes stops the stopline in force: released ranks run on to it; if some rank is already
