@@ -7,17 +7,20 @@
  *   FOVR_<call>_<param>    ~, (KIND, extra...) for one call whose parameter differs
  *   FSKIP_<call>           ~, SKIP: no Fortran binding for that call
  *   FSKIP_CAT_<category>   ~, SKIP: none for the calls of that category
- *   FGEN_<call>            ~, BIND: a binding for that generated row (mpi_calls_generated.def,
- *                          none otherwise)
+ *   FGEN_<call>            ~, BIND: a binding for that generated row (mpi_calls_generated.def):
+ *                          written by scripts/gen_mpi_calls.py into fortran_generated.h, for
+ *                          every row whose parameters all have a kind here that fits their C
+ *                          type (or that their C type decides); the docs list the others
  *
  * Kinds (fortran_convert.h): VAL int by value; PTR int* (scalar out, int arrays, Fortran
  * LOGICAL arrays: gfortran's .TRUE. is 1); LOG_IN, LOG_OUT a LOGICAL scalar; AINT, AINT_PTR
  * INTEGER(MPI_ADDRESS_KIND) by value or pointer; OFFSET, OFFSET_PTR INTEGER(MPI_OFFSET_KIND);
+ * COUNT, COUNT_PTR INTEGER(MPI_COUNT_KIND); RANGES MPI_Group_range_incl's ranges(3, n);
  * ADDR_OUT a variable receiving an address (baseptr: INTEGER(MPI_ADDRESS_KIND) or
  * TYPE(C_PTR), both written as a C pointer, as Open MPI's bindings do); BUF a choice buffer (MPI_IN_PLACE and
  * MPI_BOTTOM translated); H_IN, H_PTR a handle of type T by value, or by address (written
- * back); HS_IN, HS_PTR an array of N handles; STATUS, STATUS_IN, STATUSES a status or array
- * of N (Fortran's ignore constants honoured); INDEX_OUT, INDICES request indices (Fortran
+ * back); HS_IN, HS_PTR an array of N handles; STATUS, STATUS_IN, STATUS_INOUT, STATUSES a
+ * status (out, in, updated) or array of N (Fortran's ignore constants honoured); INDEX_OUT, INDICES request indices (Fortran
  * counts from 1); STR_IN, STR_OUT a CHARACTER argument (hidden length); NOARG no Fortran
  * argument, NULL in C (MPI_Init's argc and argv); NONE the empty list of a call without
  * parameters. */

@@ -3,9 +3,10 @@
 ! generated Fortran bindings make them events. Argument 1: the file the MPI-IO calls write.
 program f_generated
   use mpi
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
   use fcommon
   implicit none
-  integer :: cart, dupcomm, fh, req, info, pair
+  integer :: cart, dupcomm, fh, req, info, pair, wgroup, evens
   integer :: status(MPI_STATUS_SIZE)
 
   include 'generated_body.inc'
