@@ -315,8 +315,6 @@ FORTRAN_UNBOUND = [
      "from C's pointers (the C call would store or return an address)"),
     (r"_create_keyval$|_create_errhandler$|^MPI_Grequest_start$|^MPI_Register_datarep$",
      "user callbacks: a Fortran procedure has another calling convention"),
-    (r"^MPI_Info_get$", "the value's C buffer is sized by valuelen, which Fortran may give "
-                        "larger than its CHARACTER variable"),
 ]
 
 # the kinds (fortran_convert.h) each C parameter type may have; T: a handle's C type
@@ -331,7 +329,7 @@ KIND_TYPES = {
     "H_IN": ["T"], "H_PTR": ["T *"], "HS_IN": ["const T *", "T *"], "HS_PTR": ["T *"],
     "STATUS": ["MPI_Status *"], "STATUS_IN": ["const MPI_Status *", "MPI_Status *"],
     "STATUS_INOUT": ["MPI_Status *"], "STATUSES": ["MPI_Status *"],
-    "STR_IN": ["const char *"], "STR_OUT": ["char *"],
+    "STR_IN": ["const char *"], "STR_OUT": ["char *"], "STR_OUT_N": ["char *"],
 }
 # the C types that decide their kind alone (a handle by value: H_IN of its type)
 NATURAL_KINDS = {"MPI_Aint": "AINT", "MPI_Aint *": "AINT_PTR", "const MPI_Aint *": "AINT_PTR",

@@ -403,6 +403,20 @@ _Static_assert(sizeof(MPI_Aint) == sizeof(void *), "INTEGER(MPI_ADDRESS_KIND) ho
 #define F_BACK_STR_IN(p_, ...)
 #define F_FREE_STR_IN(p_, ...) free(c_##p_);
 
+/* CHARACTER out of n_ characters at most (MPI_Info_get's value: valuelen), written back only
+ * when when_ (the call found it: Fortran's variable stays as it was otherwise) */
+#define F_PARAM_STR_OUT_N(p_, n_, when_) char *p_,
+#define F_TAIL_STR_OUT_N(p_, n_, when_) , size_t p_##_len
+#define F_LOCAL_STR_OUT_N(p_, n_, when_)                                                       \
+    char *c_##p_ = calloc((size_t)((n_) > 0 ? (n_) : 0) + 1, 1);                               \
+    if (!c_##p_)                                                                               \
+        f_ok_ = 0;
+#define F_ARG_STR_OUT_N(p_, n_, when_) c_##p_
+#define F_BACK_STR_OUT_N(p_, n_, when_)                                                        \
+    if (when_)                                                                                 \
+        f_str_out(p_, p_##_len, c_##p_);
+#define F_FREE_STR_OUT_N(p_, n_, when_) free(c_##p_);
+
 #define F_PARAM_STR_OUT(p_, max_) char *p_,
 #define F_TAIL_STR_OUT(p_, max_) , size_t p_##_len
 #define F_LOCAL_STR_OUT(p_, max_) char c_##p_[(max_) + 1] = "";

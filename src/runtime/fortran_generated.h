@@ -13,8 +13,6 @@
  *   MPI_File_create_errhandler: user callbacks: a Fortran procedure has another calling
  *     convention
  *   MPI_Grequest_start: user callbacks: a Fortran procedure has another calling convention
- *   MPI_Info_get: the value's C buffer is sized by valuelen, which Fortran may give larger than
- *     its CHARACTER variable
  *   MPI_Register_datarep: user callbacks: a Fortran procedure has another calling convention
  *   MPI_Type_create_keyval: user callbacks: a Fortran procedure has another calling convention
  *   MPI_Type_get_attr: attribute values: Fortran's are INTEGER(MPI_ADDRESS_KIND) values, which
@@ -149,6 +147,8 @@
 #define FGEN_MPI_Info_delete ~, BIND
 #define FGEN_MPI_Info_dup ~, BIND
 #define FGEN_MPI_Info_free ~, BIND
+#define FOVR_MPI_Info_get_key ~, (STR_IN)
+#define FGEN_MPI_Info_get ~, BIND
 #define FGEN_MPI_Info_get_nkeys ~, BIND
 #define FGEN_MPI_Info_get_nthkey ~, BIND
 #define FOVR_MPI_Info_get_valuelen_key ~, (STR_IN)

@@ -21,9 +21,9 @@
  * MPI_BOTTOM translated); H_IN, H_PTR a handle of type T by value, or by address (written
  * back); HS_IN, HS_PTR an array of N handles; STATUS, STATUS_IN, STATUS_INOUT, STATUSES a
  * status (out, in, updated) or array of N (Fortran's ignore constants honoured); INDEX_OUT, INDICES request indices (Fortran
- * counts from 1); STR_IN, STR_OUT a CHARACTER argument (hidden length); NOARG no Fortran
- * argument, NULL in C (MPI_Init's argc and argv); NONE the empty list of a call without
- * parameters. */
+ * counts from 1); STR_IN, STR_OUT, STR_OUT_N a CHARACTER argument (hidden length); NOARG no
+ * Fortran argument, NULL in C (MPI_Init's argc and argv); NONE the empty list of a call
+ * without parameters. */
 #ifndef MPIRR_FORTRAN_KINDS_H
 #define MPIRR_FORTRAN_KINDS_H
 
@@ -308,6 +308,10 @@
 #define FOVR_MPI_Type_match_size_type ~, (H_PTR, Type)
 #define FOVR_MPI_Comm_join_intercomm ~, (H_PTR, Comm)
 #define FOVR_MPI_Info_get_nthkey_key ~, (STR_OUT, MPI_MAX_INFO_KEY)
+/* MPI_Info_get: the value's C buffer holds the valuelen characters Fortran asks for (more than
+ * its CHARACTER variable may hold), and the variable is written only when the key was found */
+#define FOVR_MPI_Info_get_valuelen ~, (VAL)
+#define FOVR_MPI_Info_get_value ~, (STR_OUT_N, *valuelen, c_flag)
 #define FOVR_MPI_Open_port_port_name ~, (STR_OUT, MPI_MAX_PORT_NAME)
 #define FOVR_MPI_Lookup_name_port_name ~, (STR_OUT, MPI_MAX_PORT_NAME)
 #define FOVR_MPI_Type_get_name_type_name ~, (STR_OUT, MPI_MAX_OBJECT_NAME)

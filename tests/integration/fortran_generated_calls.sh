@@ -13,7 +13,7 @@ MPIRR=$1 IMPL=$2 PROG=$3 NP=4
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 
 calls="MPI_Cart_create MPI_Neighbor_allgather MPI_Ineighbor_alltoall MPI_Neighbor_alltoallw
-MPI_Iallreduce MPI_Wait MPI_Comm_idup MPI_Info_create MPI_Info_set MPI_Info_get_valuelen
+MPI_Iallreduce MPI_Wait MPI_Comm_idup MPI_Info_create MPI_Info_set MPI_Info_get_valuelen MPI_Info_get
 MPI_Type_size_x MPI_Type_set_name MPI_Type_get_name MPI_Group_range_incl MPI_Alloc_mem
 MPI_Free_mem MPI_File_open MPI_File_set_size MPI_File_write_shared
 MPI_File_sync MPI_File_get_size MPI_File_seek_shared MPI_File_read_ordered MPI_File_close
