@@ -72,6 +72,25 @@ static inline long f_comm_peers(MPI_Fint fcomm)
     return n;
 }
 
+/* The number of neighbours of a process topology's communicator, its sources (out: 0) or its
+ * destinations (out: 1): the entries of a neighborhood collective's type arrays. PMPI, as above. */
+static inline long f_comm_neighbors(MPI_Fint fcomm, int out)
+{
+    MPI_Comm c = f2c_Comm(fcomm);
+    int topo = MPI_UNDEFINED, n = 0, in_n = 0, out_n = 0, weighted = 0, rank = 0;
+    if (PMPI_Topo_test(c, &topo) != MPI_SUCCESS)
+        return 0;
+    if (topo == MPI_CART && PMPI_Cartdim_get(c, &n) == MPI_SUCCESS)
+        return 2L * n;
+    if (topo == MPI_GRAPH && PMPI_Comm_rank(c, &rank) == MPI_SUCCESS &&
+        PMPI_Graph_neighbors_count(c, rank, &n) == MPI_SUCCESS)
+        return n;
+    if (topo == MPI_DIST_GRAPH &&
+        PMPI_Dist_graph_neighbors_count(c, &in_n, &out_n, &weighted) == MPI_SUCCESS)
+        return out ? out_n : in_n;
+    return 0;
+}
+
 /* ---- choice buffers: Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM are common blocks, one
  * symbol per Fortran name mangling; weak, since a build defines only some of them ---- */
 #define F_COMMON_BLOCK(UP, low)                                                                \
@@ -192,6 +211,14 @@ static inline void f_str_out(char *f, size_t len, const char *c)
 #define F_BACK_PTR(p_, ...)
 #define F_FREE_PTR(p_, ...)
 
+/* MPI_Group_range_incl's ranges(3, n): Fortran's columns are C's rows of int[3] */
+#define F_PARAM_RANGES(p_, ...) MPI_Fint *p_,
+#define F_TAIL_RANGES(p_, ...)
+#define F_LOCAL_RANGES(p_, ...)
+#define F_ARG_RANGES(p_, ...) (int(*)[3])p_
+#define F_BACK_RANGES(p_, ...)
+#define F_FREE_RANGES(p_, ...)
+
 #define F_PARAM_AINT(p_, ...) MPI_Aint *p_,
 #define F_TAIL_AINT(p_, ...)
 #define F_LOCAL_AINT(p_, ...)
@@ -220,6 +247,21 @@ _Static_assert(sizeof(MPI_Offset) == 8, "Fortran's MPI_OFFSET_KIND (8) is not MP
 #define F_ARG_OFFSET_PTR(p_, ...) p_
 #define F_BACK_OFFSET_PTR(p_, ...)
 #define F_FREE_OFFSET_PTR(p_, ...)
+
+_Static_assert(sizeof(MPI_Count) == 8, "Fortran's MPI_COUNT_KIND (8) is not MPI_Count");
+#define F_PARAM_COUNT(p_, ...) MPI_Count *p_,
+#define F_TAIL_COUNT(p_, ...)
+#define F_LOCAL_COUNT(p_, ...)
+#define F_ARG_COUNT(p_, ...) *p_
+#define F_BACK_COUNT(p_, ...)
+#define F_FREE_COUNT(p_, ...)
+
+#define F_PARAM_COUNT_PTR(p_, ...) MPI_Count *p_,
+#define F_TAIL_COUNT_PTR(p_, ...)
+#define F_LOCAL_COUNT_PTR(p_, ...)
+#define F_ARG_COUNT_PTR(p_, ...) p_
+#define F_BACK_COUNT_PTR(p_, ...)
+#define F_FREE_COUNT_PTR(p_, ...)
 
 /* the address of the variable that receives an address (MPI_Win_allocate's baseptr): C's
  * void * parameter is really a void ** */
@@ -315,6 +357,14 @@ _Static_assert(sizeof(MPI_Aint) == sizeof(void *), "INTEGER(MPI_ADDRESS_KIND) ho
 #define F_BACK_STATUS_IN(p_, ...)
 #define F_FREE_STATUS_IN(p_, ...)
 
+/* a status the call updates (MPI_Status_set_elements): read in, written back */
+#define F_PARAM_STATUS_INOUT(p_, ...) MPI_Fint *p_,
+#define F_TAIL_STATUS_INOUT(p_, ...)
+#define F_LOCAL_STATUS_INOUT(p_, ...) F_LOCAL_STATUS_IN(p_, ~)
+#define F_ARG_STATUS_INOUT(p_, ...) c_##p_
+#define F_BACK_STATUS_INOUT(p_, ...) F_BACK_STATUS(p_, ~)
+#define F_FREE_STATUS_INOUT(p_, ...)
+
 #define F_PARAM_STATUSES(p_, count_) MPI_Fint *p_,
 #define F_TAIL_STATUSES(p_, count_)
 #define F_LOCAL_STATUSES(p_, count_)                                                               \
@@ -352,6 +402,20 @@ _Static_assert(sizeof(MPI_Aint) == sizeof(void *), "INTEGER(MPI_ADDRESS_KIND) ho
 #define F_ARG_STR_IN(p_, ...) c_##p_
 #define F_BACK_STR_IN(p_, ...)
 #define F_FREE_STR_IN(p_, ...) free(c_##p_);
+
+/* CHARACTER out of n_ characters at most (MPI_Info_get's value: valuelen), written back only
+ * when when_ (the call found it: Fortran's variable stays as it was otherwise) */
+#define F_PARAM_STR_OUT_N(p_, n_, when_) char *p_,
+#define F_TAIL_STR_OUT_N(p_, n_, when_) , size_t p_##_len
+#define F_LOCAL_STR_OUT_N(p_, n_, when_)                                                       \
+    char *c_##p_ = calloc((size_t)((n_) > 0 ? (n_) : 0) + 1, 1);                               \
+    if (!c_##p_)                                                                               \
+        f_ok_ = 0;
+#define F_ARG_STR_OUT_N(p_, n_, when_) c_##p_
+#define F_BACK_STR_OUT_N(p_, n_, when_)                                                        \
+    if (when_)                                                                                 \
+        f_str_out(p_, p_##_len, c_##p_);
+#define F_FREE_STR_OUT_N(p_, n_, when_) free(c_##p_);
 
 #define F_PARAM_STR_OUT(p_, max_) char *p_,
 #define F_TAIL_STR_OUT(p_, max_) , size_t p_##_len

@@ -7,20 +7,23 @@
  *   FOVR_<call>_<param>    ~, (KIND, extra...) for one call whose parameter differs
  *   FSKIP_<call>           ~, SKIP: no Fortran binding for that call
  *   FSKIP_CAT_<category>   ~, SKIP: none for the calls of that category
- *   FGEN_<call>            ~, BIND: a binding for that generated row (mpi_calls_generated.def,
- *                          none otherwise)
+ *   FGEN_<call>            ~, BIND: a binding for that generated row (mpi_calls_generated.def):
+ *                          written by scripts/gen_mpi_calls.py into fortran_generated.h, for
+ *                          every row whose parameters all have a kind here that fits their C
+ *                          type (or that their C type decides); the docs list the others
  *
  * Kinds (fortran_convert.h): VAL int by value; PTR int* (scalar out, int arrays, Fortran
  * LOGICAL arrays: gfortran's .TRUE. is 1); LOG_IN, LOG_OUT a LOGICAL scalar; AINT, AINT_PTR
  * INTEGER(MPI_ADDRESS_KIND) by value or pointer; OFFSET, OFFSET_PTR INTEGER(MPI_OFFSET_KIND);
+ * COUNT, COUNT_PTR INTEGER(MPI_COUNT_KIND); RANGES MPI_Group_range_incl's ranges(3, n);
  * ADDR_OUT a variable receiving an address (baseptr: INTEGER(MPI_ADDRESS_KIND) or
  * TYPE(C_PTR), both written as a C pointer, as Open MPI's bindings do); BUF a choice buffer (MPI_IN_PLACE and
  * MPI_BOTTOM translated); H_IN, H_PTR a handle of type T by value, or by address (written
- * back); HS_IN, HS_PTR an array of N handles; STATUS, STATUS_IN, STATUSES a status or array
- * of N (Fortran's ignore constants honoured); INDEX_OUT, INDICES request indices (Fortran
- * counts from 1); STR_IN, STR_OUT a CHARACTER argument (hidden length); NOARG no Fortran
- * argument, NULL in C (MPI_Init's argc and argv); NONE the empty list of a call without
- * parameters. */
+ * back); HS_IN, HS_PTR an array of N handles; STATUS, STATUS_IN, STATUS_INOUT, STATUSES a
+ * status (out, in, updated) or array of N (Fortran's ignore constants honoured); INDEX_OUT, INDICES request indices (Fortran
+ * counts from 1); STR_IN, STR_OUT, STR_OUT_N a CHARACTER argument (hidden length); NOARG no
+ * Fortran argument, NULL in C (MPI_Init's argc and argv); NONE the empty list of a call
+ * without parameters. */
 #ifndef MPIRR_FORTRAN_KINDS_H
 #define MPIRR_FORTRAN_KINDS_H
 
@@ -220,14 +223,105 @@
 #define FOVR_MPI_File_get_position_shared_offset ~, (OFFSET_PTR)
 #define FOVR_MPI_File_open_fh ~, (H_PTR, File)
 #define FOVR_MPI_File_close_fh ~, (H_PTR, File)
-/* generated rows bound too (FGEN_): opening and closing a file and its plain reads and writes,
- * so that a Fortran program's MPI-IO counts the events a C program's does */
-#define FGEN_MPI_File_open ~, BIND
-#define FGEN_MPI_File_close ~, BIND
-#define FGEN_MPI_File_read ~, BIND
-#define FGEN_MPI_File_write ~, BIND
-#define FGEN_MPI_File_read_at ~, BIND
-#define FGEN_MPI_File_write_at ~, BIND
+/* ---- the generated rows (mpi_calls_generated.def): scripts/gen_mpi_calls.py binds each row
+ * whose parameters all have a kind that fits their C type (fortran_generated.h: FGEN_<call>,
+ * and FOVR_ for the parameters whose C type alone decides the kind: MPI_Aint, MPI_Offset,
+ * MPI_Count, const char *, a handle by value). These are the names and overrides it needs. ---- */
+#define FDEF_comm_keyval (VAL)
+#define FDEF_type_keyval (VAL)
+#define FDEF_win_keyval (VAL)
+#define FDEF_commute (LOG_OUT)
+#define FDEF_weighted (LOG_OUT)
+#define FDEF_inneighbors (PTR)
+#define FDEF_outneighbors (PTR)
+#define FDEF_info_used (H_PTR, Info)
+#define FDEF_newinfo (H_PTR, Info)
+#define FDEF_parent (H_PTR, Comm)
+#define FDEF_fd (VAL)
+#define FDEF_inoutbuf (BUF)
+#define FDEF_location (BUF)
+#define FDEF_address (AINT_PTR)
+#define FDEF_maxindex (VAL)
+#define FDEF_maxedges (VAL)
+#define FDEF_maxneighbors (VAL)
+#define FDEF_neighbors (PTR)
+#define FDEF_nneighbors (PTR)
+#define FDEF_nedges (PTR)
+#define FDEF_newrank (PTR)
+#define FDEF_nkeys (PTR)
+#define FDEF_num_integers (PTR)
+#define FDEF_num_addresses (PTR)
+#define FDEF_num_datatypes (PTR)
+#define FDEF_combiner (PTR)
+#define FDEF_max_integers (VAL)
+#define FDEF_max_addresses (VAL)
+#define FDEF_max_datatypes (VAL)
+#define FDEF_array_of_integers (PTR)
+#define FDEF_array_of_datatypes (HS_PTR, Type, *max_datatypes)
+#define FDEF_p (VAL)
+#define FDEF_r (VAL)
+#define FDEF_typeclass (VAL)
+#define FDEF_whence (VAL)
+#define FDEF_ranges (RANGES)
+/* MPI_Dist_graph_neighbors fills the weights only of a weighted graph: an unweighted one's
+ * MPI_UNWEIGHTED (a common block) is never written to */
+#define FDEF_maxindegree (VAL)
+#define FDEF_maxoutdegree (VAL)
+#define FDEF_sources (PTR)
+#define FDEF_sourceweights (PTR)
+#define FDEF_destinations (PTR)
+#define FDEF_destweights (PTR)
+#define FOVR_MPI_File_get_amode_amode ~, (PTR)
+#define FOVR_MPI_Comm_free_keyval_comm_keyval ~, (PTR)
+#define FOVR_MPI_Type_free_keyval_type_keyval ~, (PTR)
+#define FOVR_MPI_Win_free_keyval_win_keyval ~, (PTR)
+#define FOVR_MPI_Comm_disconnect_comm ~, (H_PTR, Comm)
+#define FOVR_MPI_File_get_errhandler_errhandler ~, (H_PTR, Errhandler)
+#define FOVR_MPI_Win_get_errhandler_errhandler ~, (H_PTR, Errhandler)
+#define FOVR_MPI_Errhandler_free_errhandler ~, (H_PTR, Errhandler)
+#define FOVR_MPI_Add_error_code_errorclass ~, (VAL)
+#define FOVR_MPI_Add_error_code_errorcode ~, (PTR)
+#define FOVR_MPI_File_get_view_etype ~, (H_PTR, Type)
+#define FOVR_MPI_File_get_view_filetype ~, (H_PTR, Type)
+#define FOVR_MPI_File_get_view_datarep ~, (STR_OUT, MPI_MAX_DATAREP_STRING)
+#define FOVR_MPI_File_set_atomicity_flag ~, (LOG_IN)
+#define FOVR_MPI_Status_set_cancelled_flag ~, (LOG_IN)
+#define FOVR_MPI_Status_set_cancelled_status ~, (STATUS_INOUT)
+#define FOVR_MPI_Status_set_elements_status ~, (STATUS_INOUT)
+#define FOVR_MPI_Status_set_elements_x_status ~, (STATUS_INOUT)
+#define FOVR_MPI_Get_elements_x_status ~, (STATUS_IN)
+#define FOVR_MPI_Comm_remote_group_group ~, (H_PTR, Group)
+#define FOVR_MPI_File_get_group_group ~, (H_PTR, Group)
+#define FOVR_MPI_Info_create_info ~, (H_PTR, Info)
+#define FOVR_MPI_Info_free_info ~, (H_PTR, Info)
+/* a graph's index array is no request index (FDEF_index) */
+#define FOVR_MPI_Graph_get_index ~, (PTR)
+#define FOVR_MPI_Graph_map_index ~, (PTR)
+#define FOVR_MPI_Graph_neighbors_rank ~, (VAL)
+#define FOVR_MPI_Graph_neighbors_count_rank ~, (VAL)
+#define FOVR_MPI_Cartdim_get_ndims ~, (PTR)
+#define FOVR_MPI_Graphdims_get_nnodes ~, (PTR)
+#define FOVR_MPI_Unpack_external_outcount ~, (VAL)
+#define FOVR_MPI_Topo_test_status ~, (PTR)
+#define FOVR_MPI_Info_get_valuelen_valuelen ~, (PTR)
+#define FOVR_MPI_Type_match_size_size ~, (VAL)
+#define FOVR_MPI_Type_match_size_type ~, (H_PTR, Type)
+#define FOVR_MPI_Comm_join_intercomm ~, (H_PTR, Comm)
+#define FOVR_MPI_Info_get_nthkey_key ~, (STR_OUT, MPI_MAX_INFO_KEY)
+/* MPI_Info_get: the value's C buffer holds the valuelen characters Fortran asks for (more than
+ * its CHARACTER variable may hold), and the variable is written only when the key was found */
+#define FOVR_MPI_Info_get_valuelen ~, (VAL)
+#define FOVR_MPI_Info_get_value ~, (STR_OUT_N, *valuelen, c_flag)
+#define FOVR_MPI_Open_port_port_name ~, (STR_OUT, MPI_MAX_PORT_NAME)
+#define FOVR_MPI_Lookup_name_port_name ~, (STR_OUT, MPI_MAX_PORT_NAME)
+#define FOVR_MPI_Type_get_name_type_name ~, (STR_OUT, MPI_MAX_OBJECT_NAME)
+#define FOVR_MPI_Win_get_name_win_name ~, (STR_OUT, MPI_MAX_OBJECT_NAME)
+/* a neighborhood collective has one type per neighbour, not per member of the communicator */
+#define FOVR_MPI_Neighbor_alltoallw_sendtypes ~, (HS_IN, Type, f_comm_neighbors(*comm, 1))
+#define FOVR_MPI_Neighbor_alltoallw_recvtypes ~, (HS_IN, Type, f_comm_neighbors(*comm, 0))
+#define FOVR_MPI_Ineighbor_alltoallw_sendtypes ~, (HS_IN, Type, f_comm_neighbors(*comm, 1))
+#define FOVR_MPI_Ineighbor_alltoallw_recvtypes ~, (HS_IN, Type, f_comm_neighbors(*comm, 0))
+
 /* No generated binding: Fortran's argv of MPI_Comm_spawn(_multiple) is a CHARACTER array whose
  * entries end at a blank, with MPI_ARGV_NULL, MPI_ARGVS_NULL and MPI_ERRCODES_IGNORE as common
  * block sentinels, which no kind translates: Open MPI's bindings serve them (uncounted, the same

@@ -13,6 +13,7 @@
  * the INTEGER status array). MPICH needs none of this: its Fortran bindings call MPI_*, and
  * wrapping them too would count every Fortran call twice. */
 #include "fortran_convert.h"
+#include "fortran_generated.h" /* scripts/gen_mpi_calls.py: which generated rows are bound */
 #include "fortran_kinds.h"
 #include "fortran_names.h" /* generated: F_LOWER_<name>, F_UPPER_<name> */
 #include "fortran_pp.h"
@@ -62,9 +63,9 @@
 #ifndef MPIRR_CALL_MPI4
 #define MPIRR_CALL_MPI4(...) /* Open MPI 4.1 (MPI-3) has no MPI-4 function to bind */
 #endif
-/* The generated rows (mpi_calls_generated.def) get no Fortran binding unless fortran_kinds.h opts
- * one in (FGEN_<name>): a Fortran program's calls of the others reach Open MPI's own bindings,
- * unseen (docs/runtime.md, Fortran). */
+/* A generated row (mpi_calls_generated.def) gets a Fortran binding when scripts/gen_mpi_calls.py
+ * found a kind for each of its parameters (fortran_generated.h: FGEN_<name>); a Fortran program's
+ * calls of the others reach Open MPI's own bindings, unseen (docs/runtime.md, Fortran). */
 #define MPIRR_CALLG(id, ret, name, cat, how, params, args, ev)                                 \
     F_CAT(F_GEN_G_, F_SECOND(FGEN_##name, SKIP))(ret, name, cat, args)
 #define F_GEN_G_SKIP(ret, name, cat, args)
@@ -84,6 +85,7 @@
 F_CPTR_ALIASES(MPI_Win_allocate)
 F_CPTR_ALIASES(MPI_Win_allocate_shared)
 F_CPTR_ALIASES(MPI_Win_shared_query)
+F_CPTR_ALIASES(MPI_Alloc_mem)
 
 /* MPI_BUFFER_DETACH, the one call whose bindings differ in what they return: mpif.h and `use
  * mpi` leave the address argument alone (MPI-3.1 section 3.6: Fortran cannot use it; Open

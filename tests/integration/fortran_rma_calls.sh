@@ -19,14 +19,7 @@ REC=$TMP/rec
 run "$TMP/record" "$MPIRR" record --events -o "$REC" -- "${LAUNCH[@]}" "$PROG"
 [ "$STATUS" -eq 0 ] || { cat "$TMP/record.err" >&2; fail "the recording exited $STATUS"; }
 grep -q '^digest ' "$TMP/record.out" || fail "the recorded run printed no digest"
-"$MPIRR" events "$REC" --check >"$TMP/check.out" 2>&1 || { cat "$TMP/check.out" >&2; fail "mpirr events --check"; }
-"$MPIRR" events "$REC" >"$TMP/events" || fail "mpirr events failed"
-for c in $calls; do
-    for k in $(seq 0 $((NP - 1))); do
-        grep -q "^$k:[0-9]* $c " "$TMP/events" || fail "the event history has no $c on rank $k"
-    done
-done
-echo "ok: the event history names on every rank" $calls
+events_name_calls "$REC" "$NP" $calls
 
 for i in 1 2; do
     run "$TMP/replay$i" "$MPIRR" replay --noise "$NOISE_US" "$REC"

@@ -130,6 +130,21 @@ expected
 $2"
 }
 
+# events_name_calls REC NP CALL...: the recording REC (made with --events) passes `mpirr events
+# --check`, and its event history names every CALL on each of ranks 0 .. NP-1.
+events_name_calls() {
+    local rec=$1 np=$2 c k
+    shift 2
+    "$MPIRR" events "$rec" --check >"$TMP/check.out" 2>&1 || { cat "$TMP/check.out" >&2; fail "mpirr events --check"; }
+    "$MPIRR" events "$rec" >"$TMP/events" || fail "mpirr events failed"
+    for c in "$@"; do
+        for k in $(seq 0 $((np - 1))); do
+            grep -q "^$k:[0-9]* $c " "$TMP/events" || fail "the event history has no $c on rank $k"
+        done
+    done
+    echo "ok: the event history names on every rank" "$@"
+}
+
 # native_distinct NAME RUNS CMD...: runs CMD natively until two runs printed different outputs,
 # at most RUNS times (each must exit 0), and fails if none did (the program did not race: a
 # replay test is only worth something on a program whose runs differ). Sets NATIVE_RAN to the
