@@ -21,6 +21,7 @@
 
 #define SPILL_CHUNK ((size_t)64 << 20) /* the file and its mapping grow by this much */
 #define SPILL_TRIM_NS 20000000L        /* how often the resident pages are checked */
+#define SPILL_RESIDENT ((size_t)1 << 30) /* the file's bytes the process may keep mapped */
 
 struct an_spill {
     int fd;
@@ -68,18 +69,8 @@ static void *trim_loop(void *arg)
     return NULL;
 }
 
-static size_t env_size(const char *name, size_t dflt)
-{
-    const char *v = getenv(name);
-    if (!v || !*v) return dflt;
-    char *end;
-    unsigned long long n = strtoull(v, &end, 10);
-    return *end ? dflt : (size_t)n;
-}
-
 an_spill *an_spill_open(void)
 {
-    if (env_size("MPIRR_ANALYSIS_SPILL", 1) == 0) return NULL;
     an_spill *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     const char *dir = getenv("TMPDIR");
@@ -100,7 +91,7 @@ an_spill *an_spill_open(void)
         }
     }
     s->page = sysconf(_SC_PAGESIZE);
-    s->budget = env_size("MPIRR_ANALYSIS_RESIDENT_MB", 1024) << 20;
+    s->budget = SPILL_RESIDENT;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
     if (!s->base || pthread_create(&s->trimmer, NULL, trim_loop, s)) {
@@ -177,6 +168,14 @@ int an_spill_reserve(an_spill *s, void **p, size_t *cap, size_t need, size_t siz
     *p = s->last;
     *cap = c;
     return 0;
+}
+
+void *an_spill_calloc(an_spill *s, size_t n, size_t size)
+{
+    if (!s) return calloc(n, size);
+    void *p = NULL;
+    size_t cap = 0;
+    return an_spill_reserve(s, &p, &cap, n, size) ? NULL : p;
 }
 
 void an_spill_free(an_spill *s, void *p)
