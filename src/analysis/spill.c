@@ -32,6 +32,8 @@ struct an_spill {
     char *last;       /* the array placed last (grows in place) */
     size_t budget;    /* resident file bytes the trimmer allows */
     long page;
+    struct spill_block { size_t off, bytes; } *blocks; /* the arrays, in file order */
+    size_t nblocks, capblocks;
     pthread_t trimmer;
     pthread_mutex_t mu; /* mapped and the mapping vs. the trimmer's madvise */
     pthread_cond_t cv;
@@ -117,6 +119,7 @@ void an_spill_close(an_spill *s)
     pthread_cond_destroy(&s->cv);
     munmap(s->base, s->reserved);
     close(s->fd);
+    free(s->blocks);
     free(s);
 }
 
@@ -152,13 +155,17 @@ int an_spill_reserve(an_spill *s, void **p, size_t *cap, size_t need, size_t siz
         size_t off = (size_t)(s->last - s->base);
         if (c > (SIZE_MAX - off) / size || spill_extend(s, off + c * size)) return -1;
         s->used = off + c * size;
+        s->blocks[s->nblocks - 1].bytes = c * size;
         *cap = c;
         return 0;
     }
     size_t c = *cap ? *cap * 2 : need + need / 16 + 1024;
     while (c < need) c *= 2;
     size_t off = (s->used + 63) & ~(size_t)63;
-    if (c > (SIZE_MAX - off) / size || spill_extend(s, off + c * size)) return -1;
+    if (c > (SIZE_MAX - off) / size || spill_extend(s, off + c * size) ||
+        an_reserve((void **)&s->blocks, &s->capblocks, s->nblocks + 1, sizeof *s->blocks))
+        return -1;
+    s->blocks[s->nblocks++] = (struct spill_block){off, c * size};
     if (*p) {
         memcpy(s->base + off, *p, *cap * size);
         an_spill_free(s, *p);
@@ -180,5 +187,24 @@ void *an_spill_calloc(an_spill *s, size_t n, size_t size)
 
 void an_spill_free(an_spill *s, void *p)
 {
-    if (!owns(s, p)) free(p);
+    if (!owns(s, p)) {
+        free(p);
+        return;
+    }
+    size_t off = (size_t)((char *)p - s->base), lo = 0, hi = s->nblocks;
+    while (lo < hi) { /* blocks are in file order */
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->blocks[mid].off < off) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == s->nblocks || s->blocks[lo].off != off) return;
+    /* its whole pages leave the process, the page cache and the disk (never reused: the
+     * file's unused space reads as zeros, which an_spill_calloc relies on) */
+    size_t pg = (size_t)s->page, from = (off + pg - 1) / pg * pg;
+    size_t to = (off + s->blocks[lo].bytes) / pg * pg;
+    if (to > from) {
+        madvise(s->base + from, to - from, MADV_DONTNEED);
+        fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from, (off_t)(to - from));
+    }
+    s->blocks[lo].bytes = 0;
 }
