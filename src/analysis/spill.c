@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,7 +97,14 @@ an_spill *an_spill_open(void)
     s->budget = SPILL_RESIDENT;
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
-    if (!s->base || pthread_create(&s->trimmer, NULL, trim_loop, s)) {
+    /* the trimmer takes no signal: they stay the CLI's, delivered where it expects them
+     * (a thread with a signal unblocked would take one the main thread blocks for signalfd) */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int started = s->base && !pthread_create(&s->trimmer, NULL, trim_loop, s);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!started) {
         if (s->base) munmap(s->base, s->reserved);
         pthread_mutex_destroy(&s->mu);
         pthread_cond_destroy(&s->cv);
