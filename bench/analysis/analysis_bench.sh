@@ -16,9 +16,14 @@
 # event), SYNTH_WILD (sizes of all-wildcard histories, synth_trace's wild mix, default none),
 # SYNTH_HUGE (sizes of mixed histories of SYNTH_HUGE_RANKS ranks, default 4096: the
 # billion-event case of issue 35, e.g. SYNTH_HUGE="10000000 100000000"; default none; check
-# free space in /tmp first, about 1.7 MB per million events), BENCH_PROGS (default
-# "sp_skeleton lu_skeleton"; empty: none), BENCH_TIMEOUT (seconds per run, default 300; the huge
-# rows need far more).
+# free space in /tmp first, about 1.7 MB per million events; the analysis's spill file takes
+# about 60 bytes per event more while it runs), BENCH_PROGS (default "sp_skeleton lu_skeleton";
+# empty: none), BENCH_TIMEOUT (seconds per run, default 300; the huge rows need far more),
+# BENCH_BASE (another build directory, e.g. main's: each trace is also analysed by its mpirr,
+# in a row "before" just above this build's "after", on the same traces in the same run).
+# SYNTH_EVENTS may list several sizes (SYNTH_EVENTS="10000000 100000000"). The peak RSS column
+# is wait4's ru_maxrss: it counts the spill file's pages while they are mapped, which the
+# analysis keeps to about 1 GiB (docs/analysis.md, "Memory").
 set -u
 BUILD=${1:-build}
 NP=${NP:-16}
@@ -133,26 +138,37 @@ else
     echo "analysis_bench: no $SYNTH (build $BUILD first): no synthetic rows" >&2
 fi
 
+BUILDS=("$BUILD")
+[ -n "${BENCH_BASE:-}" ] && BUILDS=("$BENCH_BASE" "$BUILD")
+# version B: the label of build B's rows (only when there is a BENCH_BASE)
+version() {
+    [ -z "${BENCH_BASE:-}" ] && return
+    if [ "$1" = "$BENCH_BASE" ]; then echo " (before)"; else echo " (after)"; fi
+}
 printf '| trace | ranks | events | messages | racing receives | read s | matching s | happened-before s | races s | chu-huang s | cover s | M events/s (match+hb+races) | peak MB | bytes/event (peak) | wall s (--json) | JSON MB |\n'
 printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 for name in "${traces[@]}"; do
-    m=$TMP/$name.races
-    measure "$m" "${T[@]}" "${PIN[@]}" "$MPIRR" races "$TMP/$name" --json
-    read -r _ _ _ status <"$m"
-    [ "$status" = 0 ] || echo "analysis_bench: mpirr races $name exited with status $status: $(head -c 400 "$m.err")" >&2
-    [ "$status" = 0 ] && [ -s "$m.err" ] && echo "analysis_bench: mpirr races $name said: $(head -c 400 "$m.err")" >&2
-    row "$name" "$(cat "$TMP/$name.ranks" 2>/dev/null || echo "$NP")" "$m"
+    for b in "${BUILDS[@]}"; do
+        m=$TMP/$name.races
+        measure "$m" "${T[@]}" "${PIN[@]}" "$b/bin/mpirr" races "$TMP/$name" --json
+        read -r _ _ _ status <"$m"
+        [ "$status" = 0 ] || echo "analysis_bench: $b: mpirr races $name exited with status $status: $(head -c 400 "$m.err")" >&2
+        [ "$status" = 0 ] && [ -s "$m.err" ] && echo "analysis_bench: $b: mpirr races $name said: $(head -c 400 "$m.err")" >&2
+        row "$name$(version "$b")" "$(cat "$TMP/$name.ranks" 2>/dev/null || echo "$NP")" "$m"
+    done
 done
 last=
 for name in "${traces[@]}"; do case $name in synthetic-farm-* | synthetic-wild-* | synthetic-huge-*) ;; synthetic-*) last=$name ;; esac; done
 if [ -n "$last" ]; then
-    m=$TMP/$last.frontier
-    measure "$m" "${T[@]}" "${PIN[@]}" "$MPIRR" frontier "$TMP/$last" --at 0:1000 --json
-    read -r wall kb _ status <"$m"
-    [ "$status" = 0 ] || echo "analysis_bench: mpirr frontier $last exited with status $status: $(head -c 400 "$m.err")" >&2
-    # shellcheck disable=SC2016 # the backquotes are markdown
-    printf '\n`mpirr frontier %s --at 0:1000 --json` (read, matching, one happened-before sweep): %s s wall, peak %s MB\n' \
-        "$last" "$wall" "$(awk -v kb="$kb" 'BEGIN {printf "%.0f", kb / 1024}')"
+    for b in "${BUILDS[@]}"; do
+        m=$TMP/$last.frontier
+        measure "$m" "${T[@]}" "${PIN[@]}" "$b/bin/mpirr" frontier "$TMP/$last" --at 0:1000 --json
+        read -r wall kb _ status <"$m"
+        [ "$status" = 0 ] || echo "analysis_bench: $b: mpirr frontier $last exited with status $status: $(head -c 400 "$m.err")" >&2
+        # shellcheck disable=SC2016 # the backquotes are markdown
+        printf '\n`mpirr frontier %s --at 0:1000 --json`%s (read, matching, one happened-before sweep): %s s wall, peak %s MB\n' \
+            "$last" "$(version "$b")" "$wall" "$(awk -v kb="$kb" 'BEGIN {printf "%.0f", kb / 1024}')"
+    done
 fi
 if [ ${#PIN[@]} -gt 0 ]; then pinned="pinned to one core (\`${PIN[*]}\`)"; else pinned="not pinned (no taskset)"; fi
 printf '\nThe analysis ran %s. The traces:\n' "$pinned"

@@ -98,6 +98,7 @@ typedef struct an_rank {
     size_t nacc, capacc, acc_open; /* acc_open: the first that may still be in flight */
     uint32_t *win_of;      /* this rank's window id -> run-wide (AN_NIL: unknown) */
     uint32_t nwin_of;
+    struct an_spill *spill; /* where ops live (spill.h; NULL: the heap) */
 } an_rank;
 
 typedef struct an_run {
@@ -113,6 +114,8 @@ typedef struct an_run {
     uint32_t unmatched_sends, unmatched_recvs;
     /* happened_before.c: operations it could not place (a cut-off or inconsistent trace) */
     uint32_t hb_unresolved;
+    /* the file the ops and msgs live in (spill.h; NULL: the heap), closed by an_free */
+    struct an_spill *spill;
 } an_run;
 
 /* ---- loading (trace_load.c) ---- */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "spill.h"
 #include "u64_map.h"
 
 enum step_type { STEP_POST = 0, STEP_DONE = 1 };
@@ -131,8 +132,9 @@ static int build_steps(sweep *s, int p)
         else b[nb++] = (done_step){o->done, (uint32_t)i};
     }
     qsort(b, nb, sizeof *b, by_done);
-    step *m = malloc((na + nb + 1) * sizeof *m);
-    if (!m) {
+    step *m = NULL; /* kept for the whole sweep: in the spill file with the ops */
+    size_t cap = 0;
+    if (an_spill_reserve(s->run->spill, (void **)&m, &cap, na + nb + 1, sizeof *m)) {
         free(a);
         free(b);
         return -1;
@@ -330,7 +332,7 @@ static void sweep_free(sweep *s)
     free(s->inst);
     u64_map_free(&s->insts);
     if (s->steps)
-        for (int p = 0; p < s->n; p++) free(s->steps[p]);
+        for (int p = 0; p < s->n; p++) an_spill_free(s->run->spill, s->steps[p]);
     free(s->steps);
     free(s->nsteps);
     free(s->at);
@@ -339,8 +341,8 @@ static void sweep_free(sweep *s)
     free(s->vc);
     free(s->vecs);
     free(s->freevec);
-    free(s->msg_vec);
-    free(s->msg_sent);
+    an_spill_free(s->run->spill, s->msg_vec);
+    an_spill_free(s->run->spill, s->msg_sent);
     free(s->next_wait);
     free(s->runnable);
     free(s->queued);
@@ -357,8 +359,9 @@ int an_happened_before(an_run *run, const an_hb_observer *obs)
     s.nsteps = calloc((size_t)n, sizeof *s.nsteps);
     s.at = calloc((size_t)n, sizeof *s.at);
     s.vc = calloc((size_t)n, sizeof *s.vc);
-    s.msg_vec = malloc((run->nmsgs + 1) * sizeof *s.msg_vec);
-    s.msg_sent = calloc(run->nmsgs + 1, 1);
+    /* one entry per message: in the spill file */
+    s.msg_vec = an_spill_calloc(run->spill, run->nmsgs + 1, sizeof *s.msg_vec);
+    s.msg_sent = an_spill_calloc(run->spill, run->nmsgs + 1, 1);
     s.next_wait = malloc((size_t)n * sizeof *s.next_wait);
     s.runnable = malloc((size_t)n * sizeof *s.runnable);
     s.queued = calloc((size_t)n, 1);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "analysis.h"
+#include "spill.h"
 #include "u64_map.h"
 
 int an_accepts(const an_op *r, uint32_t comm, int32_t src, int32_t tag)
@@ -82,9 +83,11 @@ int an_match(an_run *run)
         nmsgs += ns;
     }
     uint32_t *seen = calloc(2 * (size_t)nchan + 1, sizeof *seen); /* sends, receives so far */
-    free(run->msgs);
-    run->msgs = malloc((nmsgs ? nmsgs : 1) * sizeof *run->msgs);
-    if (!seen || !run->msgs) {
+    an_spill_free(run->spill, run->msgs);
+    run->msgs = NULL;
+    size_t msgs_cap = 0;
+    if (!seen || an_spill_reserve(run->spill, (void **)&run->msgs, &msgs_cap, nmsgs ? nmsgs : 1,
+                                  sizeof *run->msgs)) {
         free(seen);
         goto out;
     }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "spill.h"
 #include "cand_index.h"
 #include "reserve.h"
 #include "u64_map.h"
@@ -116,9 +117,10 @@ static int rgraph_init(rgraph *g, const an_run *run, const an_races *r)
     g->p_hint = calloc(r->nraces + 1, sizeof *g->p_hint);
     g->p_op = malloc((r->nraces + 1) * sizeof *g->p_op);
     g->cands = malloc((g->ix->max_senders + 1) * sizeof *g->cands);
-    g->flags = calloc((size_t)run->nmsgs + 1, 1);
-    g->deg = malloc(((size_t)run->nmsgs + 1) * sizeof *g->deg);
-    g->parent = malloc(((size_t)run->nmsgs + 1) * sizeof *g->parent);
+    /* one entry per message: in the spill file with the messages */
+    g->flags = an_spill_calloc(run->spill, (size_t)run->nmsgs + 1, 1);
+    g->deg = an_spill_calloc(run->spill, (size_t)run->nmsgs + 1, sizeof *g->deg);
+    g->parent = an_spill_calloc(run->spill, (size_t)run->nmsgs + 1, sizeof *g->parent);
     if (!of || !g->racing || !g->p_start || !g->p_len || !g->p_hint || !g->p_op || !g->cands ||
         !g->flags || !g->deg || !g->parent) {
         free(of);
@@ -160,9 +162,9 @@ static void rgraph_free(rgraph *g)
     free(g->rank_races);
     free(g->cands);
     free(g->nb);
-    free(g->flags);
-    free(g->deg);
-    free(g->parent);
+    an_spill_free(g->run->spill, g->flags);
+    an_spill_free(g->run->spill, g->deg);
+    an_spill_free(g->run->spill, g->parent);
 }
 
 static int push_nb(rgraph *g, uint32_t v)

@@ -14,6 +14,7 @@
 #include "manifest.h"
 #include "reserve.h"
 #include "rma_load.h"
+#include "spill.h"
 
 /* A request slot: the op it stands for now, or a persistent request's template. */
 struct slot {
@@ -71,7 +72,8 @@ static int32_t world_member(const an_rank *rk, uint32_t lc, int32_t r)
 
 an_op *an_new_op(an_rank *rk)
 {
-    if (an_reserve((void **)&rk->ops, &rk->cap, rk->nops + 1, sizeof *rk->ops)) return NULL;
+    if (an_spill_reserve(rk->spill, (void **)&rk->ops, &rk->cap, rk->nops + 1, sizeof *rk->ops))
+        return NULL;
     an_op *o = &rk->ops[rk->nops++];
     memset(o, 0, sizeof *o);
     o->msg = AN_NIL;
@@ -446,6 +448,8 @@ an_run *an_load(const char *dir, int nranks, char *err, size_t errlen)
         return NULL;
     }
     run->nranks = nranks;
+    run->spill = an_spill_open();
+    for (int p = 0; p < nranks; p++) run->ranks[p].spill = run->spill;
     snprintf(run->dir, sizeof run->dir, "%s", dir);
     struct loader L = {.run = run};
     int rc = 0;
@@ -469,7 +473,7 @@ void an_free(an_run *run)
     if (!run) return;
     for (int p = 0; p < run->nranks; p++) {
         an_rank *rk = &run->ranks[p];
-        free(rk->ops);
+        an_spill_free(run->spill, rk->ops);
         free(rk->site_addr);
         for (uint32_t i = 0; i < rk->nmods; i++) free(rk->mods[i].path);
         free(rk->mods);
@@ -483,6 +487,7 @@ void an_free(an_run *run)
     for (uint32_t i = 0; i < run->ncomms; i++) free(run->comms[i].world);
     free(run->comms);
     free(run->ranks);
-    free(run->msgs);
+    an_spill_free(run->spill, run->msgs);
+    an_spill_close(run->spill);
     free(run);
 }

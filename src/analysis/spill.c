@@ -1,0 +1,218 @@
+/* spill.c: the run model's big arrays in an unlinked temp file mapped into one reserved range
+ * of addresses (spill.h). Arrays are placed one after the other; the one placed last grows in
+ * place (ranks load one at a time, so each rank's operations are one block). A thread drops
+ * the file's pages from the process (madvise DONTNEED: shared pages stay in the page cache,
+ * written back to the file when the kernel needs the memory) whenever the process's resident
+ * file pages exceed the budget, so the peak RSS stays bounded whatever the trace's size. */
+#include "spill.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "reserve.h"
+
+#define SPILL_CHUNK ((size_t)64 << 20) /* the file and its mapping grow by this much */
+#define SPILL_TRIM_NS 20000000L        /* how often the resident pages are checked */
+#define SPILL_RESIDENT ((size_t)1 << 30) /* the file's bytes the process may keep mapped */
+
+struct an_spill {
+    int fd;
+    char *base;       /* the reserved range */
+    size_t reserved;  /* its bytes */
+    size_t mapped;    /* bytes of the file mapped at base (the file's size) */
+    size_t used;      /* end of the last array */
+    char *last;       /* the array placed last (grows in place) */
+    size_t budget;    /* resident file bytes the trimmer allows */
+    long page;
+    struct spill_block { size_t off, bytes; } *blocks; /* the arrays, in file order */
+    size_t nblocks, capblocks;
+    pthread_t trimmer;
+    pthread_mutex_t mu; /* mapped and the mapping vs. the trimmer's madvise */
+    pthread_cond_t cv;
+    int stop;
+};
+
+/* Resident shared (file-backed) bytes of this process: statm's third field. */
+static size_t resident_file_bytes(long page)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long size, rss, shared = 0;
+    if (!f) return 0;
+    if (fscanf(f, "%lu %lu %lu", &size, &rss, &shared) != 3) shared = 0;
+    fclose(f);
+    return (size_t)shared * (size_t)page;
+}
+
+static void *trim_loop(void *arg)
+{
+    an_spill *s = arg;
+    pthread_mutex_lock(&s->mu);
+    while (!s->stop) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_nsec += SPILL_TRIM_NS;
+        if (t.tv_nsec >= 1000000000L) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&s->cv, &s->mu, &t);
+        if (!s->stop && s->mapped && resident_file_bytes(s->page) > s->budget)
+            madvise(s->base, s->mapped, MADV_DONTNEED);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+an_spill *an_spill_open(void)
+{
+    an_spill *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mpirr-analysis-XXXXXX", dir && *dir ? dir : "/tmp");
+    s->fd = mkostemp(path, O_CLOEXEC);
+    if (s->fd < 0) {
+        free(s);
+        return NULL;
+    }
+    unlink(path); /* nobody else needs its name: it goes with the process, however it ends */
+    /* as much address space as the machine gives, from 1 TiB down */
+    for (s->reserved = (size_t)1 << 40; s->reserved >= ((size_t)1 << 32); s->reserved /= 2) {
+        void *b = mmap(NULL, s->reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (b != MAP_FAILED) {
+            s->base = b;
+            break;
+        }
+    }
+    s->page = sysconf(_SC_PAGESIZE);
+    s->budget = SPILL_RESIDENT;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    /* the trimmer takes no signal: they stay the CLI's, delivered where it expects them
+     * (a thread with a signal unblocked would take one the main thread blocks for signalfd) */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int started = s->base && !pthread_create(&s->trimmer, NULL, trim_loop, s);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!started) {
+        if (s->base) munmap(s->base, s->reserved);
+        pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->cv);
+        close(s->fd);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void an_spill_close(an_spill *s)
+{
+    if (!s) return;
+    pthread_mutex_lock(&s->mu);
+    s->stop = 1;
+    pthread_cond_signal(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    pthread_join(s->trimmer, NULL);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    munmap(s->base, s->reserved);
+    close(s->fd);
+    free(s->blocks);
+    free(s);
+}
+
+/* Makes the file and its mapping reach end (bytes from base). 0 or -1 (no room). */
+static int spill_extend(an_spill *s, size_t end)
+{
+    if (end <= s->mapped) return 0;
+    size_t to = (end + SPILL_CHUNK - 1) / SPILL_CHUNK * SPILL_CHUNK;
+    if (to > s->reserved || to < end) return -1;
+    /* blocks allocated now: a full disk is an error here, not a SIGBUS at some store later */
+    int rc = fallocate(s->fd, 0, (off_t)s->mapped, (off_t)(to - s->mapped));
+    if (rc && (errno == EOPNOTSUPP || errno == ENOSYS)) rc = ftruncate(s->fd, (off_t)to);
+    if (rc) return -1;
+    pthread_mutex_lock(&s->mu);
+    void *m = mmap(s->base + s->mapped, to - s->mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                   s->fd, (off_t)s->mapped);
+    if (m != MAP_FAILED) s->mapped = to;
+    pthread_mutex_unlock(&s->mu);
+    return m == MAP_FAILED ? -1 : 0;
+}
+
+static int owns(const an_spill *s, const void *p)
+{
+    return s && (const char *)p >= s->base && (const char *)p < s->base + s->reserved;
+}
+
+int an_spill_reserve(an_spill *s, void **p, size_t *cap, size_t need, size_t size)
+{
+    if (!s) return an_reserve(p, cap, need, size);
+    if (need <= *cap) return 0;
+    if (*p && *p == s->last) { /* in place: no copy, so grow by a little only */
+        size_t c = need + need / 16 + 1024;
+        size_t off = (size_t)(s->last - s->base);
+        if (c > (SIZE_MAX - off) / size || spill_extend(s, off + c * size)) return -1;
+        s->used = off + c * size;
+        s->blocks[s->nblocks - 1].bytes = c * size;
+        *cap = c;
+        return 0;
+    }
+    size_t c = *cap ? *cap * 2 : need + need / 16 + 1024;
+    while (c < need) c *= 2;
+    size_t off = (s->used + 63) & ~(size_t)63;
+    if (c > (SIZE_MAX - off) / size || spill_extend(s, off + c * size) ||
+        an_reserve((void **)&s->blocks, &s->capblocks, s->nblocks + 1, sizeof *s->blocks))
+        return -1;
+    s->blocks[s->nblocks++] = (struct spill_block){off, c * size};
+    if (*p) {
+        memcpy(s->base + off, *p, *cap * size);
+        an_spill_free(s, *p);
+    }
+    s->last = s->base + off;
+    s->used = off + c * size;
+    *p = s->last;
+    *cap = c;
+    return 0;
+}
+
+void *an_spill_calloc(an_spill *s, size_t n, size_t size)
+{
+    if (!s) return calloc(n, size);
+    void *p = NULL;
+    size_t cap = 0;
+    return an_spill_reserve(s, &p, &cap, n, size) ? NULL : p;
+}
+
+void an_spill_free(an_spill *s, void *p)
+{
+    if (!owns(s, p)) {
+        free(p);
+        return;
+    }
+    size_t off = (size_t)((char *)p - s->base), lo = 0, hi = s->nblocks;
+    while (lo < hi) { /* blocks are in file order */
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->blocks[mid].off < off) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == s->nblocks || s->blocks[lo].off != off) return;
+    /* its whole pages leave the process, the page cache and the disk (never reused: the
+     * file's unused space reads as zeros, which an_spill_calloc relies on) */
+    size_t pg = (size_t)s->page, from = (off + pg - 1) / pg * pg;
+    size_t to = (off + s->blocks[lo].bytes) / pg * pg;
+    if (to > from) {
+        madvise(s->base + from, to - from, MADV_DONTNEED);
+        fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from, (off_t)(to - from));
+    }
+    s->blocks[lo].bytes = 0;
+}
