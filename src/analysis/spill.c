@@ -28,7 +28,8 @@ struct an_spill {
     int fd;
     char *base;       /* the reserved range */
     size_t reserved;  /* its bytes */
-    size_t mapped;    /* bytes of the file mapped at base (the file's size) */
+    size_t mapped;    /* bytes mapped at base: the file's, then anonymous memory's */
+    size_t file_end;  /* the file's part of them (what the trimmer may drop) */
     size_t used;      /* end of the last array */
     char *last;       /* the array placed last (grows in place) */
     size_t budget;    /* resident file bytes the trimmer allows */
@@ -65,8 +66,8 @@ static void *trim_loop(void *arg)
             t.tv_nsec -= 1000000000L;
         }
         pthread_cond_timedwait(&s->cv, &s->mu, &t);
-        if (!s->stop && s->mapped && resident_file_bytes(s->page) > s->budget)
-            madvise(s->base, s->mapped, MADV_DONTNEED);
+        if (!s->stop && s->file_end && resident_file_bytes(s->page) > s->budget)
+            madvise(s->base, s->file_end, MADV_DONTNEED);
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
@@ -131,19 +132,28 @@ void an_spill_close(an_spill *s)
     free(s);
 }
 
-/* Makes the file and its mapping reach end (bytes from base). 0 or -1 (no room). */
+/* Makes the mapping reach end (bytes from base): the file's, or, once the file cannot grow
+ * (a full disk, a file size limit), anonymous memory, as without the spill (never trimmed:
+ * its pages are the only copy). 0 or -1 (no memory either). */
 static int spill_extend(an_spill *s, size_t end)
 {
     if (end <= s->mapped) return 0;
     size_t to = (end + SPILL_CHUNK - 1) / SPILL_CHUNK * SPILL_CHUNK;
     if (to > s->reserved || to < end) return -1;
-    /* blocks allocated now: a full disk is an error here, not a SIGBUS at some store later */
-    int rc = fallocate(s->fd, 0, (off_t)s->mapped, (off_t)(to - s->mapped));
-    if (rc && (errno == EOPNOTSUPP || errno == ENOSYS)) rc = ftruncate(s->fd, (off_t)to);
-    if (rc) return -1;
+    int rc = -1;
+    if (s->file_end == s->mapped) { /* the file still grows */
+        /* blocks allocated now: a full disk is an error here, not a SIGBUS at some store later */
+        rc = fallocate(s->fd, 0, (off_t)s->mapped, (off_t)(to - s->mapped));
+        if (rc && (errno == EOPNOTSUPP || errno == ENOSYS)) rc = ftruncate(s->fd, (off_t)to);
+    }
     pthread_mutex_lock(&s->mu);
-    void *m = mmap(s->base + s->mapped, to - s->mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-                   s->fd, (off_t)s->mapped);
+    void *m = rc ? MAP_FAILED
+                 : mmap(s->base + s->mapped, to - s->mapped, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_FIXED, s->fd, (off_t)s->mapped);
+    if (m != MAP_FAILED) s->file_end = to;
+    else
+        m = mmap(s->base + s->mapped, to - s->mapped, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (m != MAP_FAILED) s->mapped = to;
     pthread_mutex_unlock(&s->mu);
     return m == MAP_FAILED ? -1 : 0;
