@@ -26,6 +26,7 @@
 #include "control.h"
 #include "diag.h"
 #include "mono_clock.h"
+#include "number_parse.h"
 #include "recording.h"
 #include "reserve.h"
 #include "run_id.h"
@@ -154,13 +155,10 @@ static int send_set(struct control_server *sv, struct conn *k)
  * -1 if it is no token of this replay's. */
 static long job_of_token(struct replay_control *c, const char *token)
 {
-    if (memcmp(token, c->token, CONTROL_SECRET_HEX)) return -1;
-    unsigned long epoch = 0;
-    for (int i = CONTROL_SECRET_HEX; i < MPIRR_CW_TOKEN_HEX; i++) {
-        const char *digits = "0123456789abcdef", *d = token[i] ? strchr(digits, token[i]) : NULL;
-        if (!d) return -1;
-        epoch = epoch * 16 + (unsigned long)(d - digits);
-    }
+    uint64_t epoch;
+    if (memcmp(token, c->token, CONTROL_SECRET_HEX) ||
+        mpirr_parse_digits(token + CONTROL_SECRET_HEX, CONTROL_EPOCH_HEX, 16, UINT32_MAX, &epoch))
+        return -1;
     pthread_mutex_lock(&c->lock);
     int known = epoch <= c->epoch;
     pthread_mutex_unlock(&c->lock);

@@ -181,12 +181,10 @@ static const struct {
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
-int debug_command_row(int i, const char **name, const char **usage, const char **what)
+int debug_command_row(int i, struct command_help *row)
 {
     if (i < 0 || i >= NCOMMANDS) return -1;
-    *name = commands[i].name;
-    *usage = commands[i].usage;
-    *what = commands[i].what;
+    *row = (struct command_help){commands[i].name, commands[i].usage, commands[i].what};
     return 0;
 }
 

@@ -8,9 +8,13 @@
 
 struct replay_session;
 
-/* Row i of the commands' table: its name, usage line and what it does (for the session's
- * `help`, "did you mean" and usage lines); -1 past the last row. */
-int debug_command_row(int i, const char **name, const char **usage, const char **what);
+/* A command's name, usage line and what it does: a row of the session's `help`, also what
+ * its "did you mean" and usage lines read. */
+struct command_help {
+    const char *name, *usage, *what;
+};
+/* Row i of these commands' table in *row; -1 past the last row. */
+int debug_command_row(int i, struct command_help *row);
 /* Whether word names one of these commands. */
 int debug_is_command(const char *word);
 /* Runs one (argv[0] names it); rest is the line after its second word (an expression or a

@@ -84,7 +84,7 @@ static pid_t attachable(struct rank_gdbs *d, int rank, char *host, FILE *out)
         return 0;
     }
     int here = rank_on_this_host(&sl);
-    snprintf(host, sizeof sl.host, "%.*s", here ? 0 : (int)sizeof sl.host - 1, sl.host);
+    snprintf(host, sizeof sl.host, "%.*s", (int)sizeof sl.host - 1, here ? "" : sl.host);
     if ((here && !rank_pid_alive(sl.pid)) || sl.state >= MPIRR_CTL_FINISHED) {
         if (sl.state != MPIRR_CTL_END_OF_RECORDING && sl.state != MPIRR_CTL_HELD_SIGNAL) {
             fprintf(out, "mpirr: rank %d is %s: there is no process to attach to\n", rank,

@@ -274,9 +274,7 @@ static const char *after_words(const char *line, int n)
 /* Each command's usage and what it does: `help` prints them, and the line that refuses
  * missing or extra words names the usage. The debugger's commands (debug_commands.h) keep
  * their own rows, listed where the NULL row stands. */
-static const struct {
-    const char *name, *usage, *what;
-} commands[] = {
+static const struct command_help commands[] = {
     {"where", "where", "one line per rank: where it is, the call, its source line"},
     {"gdb", "gdb R [GDB ARGS...]", "gdb attached to rank R at its call site (ARGS go to gdb)"},
     {"continue", "continue [R:E [--after] [--past]]",
@@ -291,43 +289,41 @@ static const struct {
 enum { NSESSION = sizeof commands / sizeof commands[0], MAX_COMMANDS = NSESSION + 32 };
 
 /* Every command's row in help's order, the debugger's in place of the NULL row; how many. */
-static int all_commands(const char **name, const char **usage, const char **what)
+static int all_commands(struct command_help *rows)
 {
     int n = 0;
     for (int i = 0; i < NSESSION && n < MAX_COMMANDS; i++) {
-        if (commands[i].name) {
-            name[n] = commands[i].name, usage[n] = commands[i].usage, what[n] = commands[i].what;
-            n++;
-            continue;
-        }
-        for (int k = 0; n < MAX_COMMANDS && !debug_command_row(k, &name[n], &usage[n], &what[n]); k++)
-            n++;
+        if (commands[i].name) rows[n++] = commands[i];
+        else
+            for (int k = 0; n < MAX_COMMANDS && !debug_command_row(k, &rows[n]); k++) n++;
     }
     return n;
 }
 
 static const char *usage_of(const char *command)
 {
-    const char *name[MAX_COMMANDS], *usage[MAX_COMMANDS], *what[MAX_COMMANDS];
-    int n = all_commands(name, usage, what);
+    struct command_help rows[MAX_COMMANDS];
+    int n = all_commands(rows);
     for (int i = 0; i < n; i++)
-        if (!strcmp(name[i], command)) return usage[i];
+        if (!strcmp(rows[i].name, command)) return rows[i].usage;
     return command;
 }
 
 /* The session command a mistyped word probably meant, or NULL. */
 static const char *suggest(const char *word)
 {
-    const char *name[MAX_COMMANDS], *usage[MAX_COMMANDS], *what[MAX_COMMANDS];
-    int n = all_commands(name, usage, what);
-    return did_you_mean(word, name, (size_t)n);
+    struct command_help rows[MAX_COMMANDS];
+    const char *names[MAX_COMMANDS];
+    int n = all_commands(rows);
+    for (int i = 0; i < n; i++) names[i] = rows[i].name;
+    return did_you_mean(word, names, (size_t)n);
 }
 
 static void print_help(FILE *out)
 {
-    const char *name[MAX_COMMANDS], *usage[MAX_COMMANDS], *what[MAX_COMMANDS];
-    int n = all_commands(name, usage, what);
-    for (int i = 0; i < n; i++) fprintf(out, "%-35s %s\n", usage[i], what[i]);
+    struct command_help rows[MAX_COMMANDS];
+    int n = all_commands(rows);
+    for (int i = 0; i < n; i++) fprintf(out, "%-35s %s\n", rows[i].usage, rows[i].what);
 }
 
 /* Whether command got between min and max words after its name (max < 0: any); if not, one
