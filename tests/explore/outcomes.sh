@@ -1,10 +1,11 @@
 #!/bin/bash
 # outcomes.sh MPIRR IMPL EXPLORE_BIN: mpirr races --outcomes (issue 34) on real MPI runs.
-#  1. outcomes_races (3 ranks) has two racing receives: a sum taken in any order (benign) and an
-#     order printed (harmful). The verdicts are exactly benign then harmful, exit status 1; the
-#     harmful run printed the other order and its recording replays to it under noise, 3 times;
+#  1. outcomes_races (3 ranks) has two racing receives: an order printed (harmful) and a sum
+#     taken in any order (benign). The verdicts are exactly harmful then benign, exit status 1;
+#     the harmful run printed the other order and its recording replays to it under noise, 3
+#     times;
 #  2. --json parses and says the same; the verdict lines go to stderr;
-#  3. --budget 1: the first receive benign, the second untested (budget), exit status 0;
+#  3. --budget 1: the first receive harmful, the second untested (budget), exit status 1;
 #  4. bad input: one line each, exit status 2, nothing made: bad numbers, an unknown option, no
 #     or two recordings, nothing after --, a races-mode recording, a recording without an event
 #     history, not a recording, an OUTDIR that is not empty;
@@ -29,9 +30,11 @@ ORDER_LINE=$(line_of 'MPI_Recv(&first')
 REC=$TMP/rec
 run "$TMP/rec" "$MPIRR" record --events -o "$REC" -- "${L3[@]}" "$P"
 [ "$STATUS" -eq 0 ] || { cat "$TMP/rec.err" >&2; fail "record: exit status $STATUS"; }
-# the token makes the native order certain; the benign verdict relies on it (the harmful race
-# runs free after the benign one is forced)
-[ "$(cat "$TMP/rec.out")" = "$(printf 'sum 30\norder 1 2')" ] || fail "record: the program printed $(cat "$TMP/rec.out")"
+# the token and a pause make "order 1 2" the usual native order, but nothing depends on it: the
+# recording's order is the one the flip reverses
+[[ $(cat "$TMP/rec.out") =~ ^order\ ([12])\ ([12])$'\n'sum\ 30$ ]] || fail "record: the program printed $(cat "$TMP/rec.out")"
+took=${BASH_REMATCH[1]} forced=${BASH_REMATCH[2]}
+[ "$took" != "$forced" ] || fail "record: the program printed $(cat "$TMP/rec.out")"
 
 # --- 1. the verdicts ---------------------------------------------------------------------------
 OUT=$TMP/out
@@ -40,17 +43,17 @@ run "$TMP/v" "$MPIRR" races --outcomes -o "$OUT" "$REC"
 cat "$TMP/v.out"
 mapfile -t verdicts < <(grep '^rank ' "$TMP/v.out")
 [ "${#verdicts[@]}" -eq 2 ] || fail "outcomes: ${#verdicts[@]} verdict lines, expected 2"
-[[ ${verdicts[0]} =~ ^rank\ 0\ event\ [0-9]+\ \(.*outcomes_races\.c:$SUM_LINE\):\ benign\ \(1\ alternative,\ all\ ended\ alike\)$ ]] ||
-    fail "outcomes: the sum's receive: ${verdicts[0]}"
-re="^rank 0 event [0-9]+ \(.*outcomes_races\.c:$ORDER_LINE\): harmful: forcing rank 2's message \(the recording took rank 1's\) ended otherwise \(exit 0, stdout [0-9a-f]{16}\); its recording: (.*)$"
-[[ ${verdicts[1]} =~ $re ]] || fail "outcomes: the order's receive: ${verdicts[1]}"
+re="^rank 0 event [0-9]+ \(.*outcomes_races\.c:$ORDER_LINE\): harmful: forcing rank $forced's message \(the recording took rank $took's\) ended otherwise \(exit 0, stdout [0-9a-f]{16}\); its recording: (.*)$"
+[[ ${verdicts[0]} =~ $re ]] || fail "outcomes: the order's receive: ${verdicts[0]}"
 harm=${BASH_REMATCH[1]}
-[ "$harm" = "$(realpath "$OUT")/run-0002" ] || fail "outcomes: the harmful run is $harm"
+[ "$harm" = "$(realpath "$OUT")/run-0001" ] || fail "outcomes: the harmful run is $harm"
+[[ ${verdicts[1]} =~ ^rank\ 0\ event\ [0-9]+\ \(.*outcomes_races\.c:$SUM_LINE\):\ benign\ \(1\ alternative,\ all\ ended\ alike\)$ ]] ||
+    fail "outcomes: the sum's receive: ${verdicts[1]}"
 line=$(summary "$TMP/v")
 [[ $line =~ ^races\ --outcomes:\ 2\ racing\ receives:\ 1\ benign,\ 1\ harmful,\ 0\ untested\;\ 2\ flipped\ runs\ in\ .*\ \(the\ recording:\ exit\ 0,\ stdout\ [0-9a-f]{16}\)$ ]] ||
     fail "outcomes: summary: $line"
-[ "$(cat "$OUT/run-0001/stdout")" = "$(cat "$TMP/rec.out")" ] || fail "outcomes: the benign run printed $(cat "$OUT/run-0001/stdout")"
-[ "$(cat "$harm/stdout")" = "$(printf 'sum 30\norder 2 1')" ] || fail "outcomes: the harmful run printed $(cat "$harm/stdout")"
+[ "$(cat "$OUT/run-0002/stdout")" = "$(cat "$TMP/rec.out")" ] || fail "outcomes: the benign run printed $(cat "$OUT/run-0002/stdout")"
+[ "$(cat "$harm/stdout")" = "$(printf 'order %s %s\nsum 30' "$forced" "$took")" ] || fail "outcomes: the harmful run printed $(cat "$harm/stdout")"
 # the harmful run's recording replays to its output, every time
 for i in 1 2 3; do
     run "$TMP/replay$i" "$MPIRR" replay --noise "$NOISE_US" "$harm"
@@ -58,27 +61,27 @@ for i in 1 2 3; do
     same_output "$TMP/replay$i.out" "$harm/stdout" || fail "replay $i: output differs from the harmful run's"
     replay_as_recorded "$TMP/replay$i" || fail "replay $i: $(grep '^mpirr: ' "$TMP/replay$i.err")"
 done
-echo "ok: benign then harmful; the harmful run replays 'order 2 1' 3 times"
+echo "ok: harmful then benign; the harmful run replays 'order $forced $took' 3 times"
 
 # --- 2. --json ---------------------------------------------------------------------------------
 run "$TMP/j" "$MPIRR" races --outcomes --json -o "$TMP/j.d" "$REC"
 [ "$STATUS" -eq 1 ] || { cat "$TMP/j.err" >&2; fail "--json: exit status $STATUS, expected 1"; }
 jq -e . "$TMP/j.out" >/dev/null || fail "--json: does not parse: $(cat "$TMP/j.out")"
-[ "$(jq -c '[.receives[].verdict]' "$TMP/j.out")" = '["benign","harmful"]' ] || fail "--json: verdicts $(jq -c '[.receives[].verdict]' "$TMP/j.out")"
+[ "$(jq -c '[.receives[].verdict]' "$TMP/j.out")" = '["harmful","benign"]' ] || fail "--json: verdicts $(jq -c '[.receives[].verdict]' "$TMP/j.out")"
 [ "$(jq -c '[.runs, .benign, .harmful, .untested, .interrupted]' "$TMP/j.out")" = '[2,1,1,0,null]' ] ||
     fail "--json: counts $(jq -c '[.runs, .benign, .harmful, .untested, .interrupted]' "$TMP/j.out")"
-[ "$(jq -r '.receives[1].runs[0] | "\(.source) \(.forced_got) \(.alike) \(.recording)"' "$TMP/j.out")" = "2 2 false $(realpath "$TMP/j.d")/run-0002" ] ||
-    fail "--json: the harmful run $(jq -c '.receives[1].runs[0]' "$TMP/j.out")"
-[ "$(jq -r '.receives[1].runs[0].outcome.stdout_digest != .recorded.stdout_digest' "$TMP/j.out")" = true ] ||
+[ "$(jq -r '.receives[0].runs[0] | "\(.source) \(.forced_got) \(.alike) \(.recording)"' "$TMP/j.out")" = "$forced $forced false $(realpath "$TMP/j.d")/run-0001" ] ||
+    fail "--json: the harmful run $(jq -c '.receives[0].runs[0]' "$TMP/j.out")"
+[ "$(jq -r '.receives[0].runs[0].outcome.stdout_digest != .recorded.stdout_digest' "$TMP/j.out")" = true ] ||
     fail "--json: the harmful run's digest is the recording's"
 [ "$(grep -c '^rank 0 event ' "$TMP/j.err")" -eq 2 ] || fail "--json: the verdict lines are not on stderr: $(cat "$TMP/j.err")"
 echo "ok: --json"
 
 # --- 3. --budget 1 -----------------------------------------------------------------------------
 run "$TMP/b" "$MPIRR" races --outcomes --budget 1 -o "$TMP/b.d" "$REC"
-[ "$STATUS" -eq 0 ] || { cat "$TMP/b.err" >&2; fail "--budget 1: exit status $STATUS, expected 0"; }
-grep -q "outcomes_races\.c:$ORDER_LINE): untested (budget)$" "$TMP/b.out" || fail "--budget 1: $(cat "$TMP/b.out")"
-[[ $(summary "$TMP/b") == *": 2 racing receives: 1 benign, 0 harmful, 1 untested; 1 flipped run in "* ]] ||
+[ "$STATUS" -eq 1 ] || { cat "$TMP/b.err" >&2; fail "--budget 1: exit status $STATUS, expected 1"; }
+grep -q "outcomes_races\.c:$SUM_LINE): untested (budget)$" "$TMP/b.out" || fail "--budget 1: $(cat "$TMP/b.out")"
+[[ $(summary "$TMP/b") == *": 2 racing receives: 0 benign, 1 harmful, 1 untested; 1 flipped run in "* ]] ||
     fail "--budget 1: $(summary "$TMP/b")"
 [ "$(ls "$TMP/b.d")" = "$(printf 'replay\nrun-0001')" ] || fail "--budget 1: OUTDIR holds $(ls "$TMP/b.d" | tr '\n' ' ')"
 echo "ok: --budget 1"
@@ -117,7 +120,7 @@ echo "ok: bad input refused"
 
 # --- 5. interrupted: SIGINT once the replay of the recording has printed ------------------------
 D=$TMP/int
-sigint_when_printed int "$D/replay.stdout" '^order ' \
+sigint_when_printed int "$D/replay.stdout" '^sum ' \
     "$MPIRR" races --outcomes -o "$D" "$REC" -- "${L3[@]}" "$P" 600
 line=$(summary "$TMP/int")
 [[ $line == "races --outcomes: interrupted by SIGINT after 0 runs; 2 racing receives: 0 benign, 0 harmful, 2 untested;"* ]] ||
