@@ -29,8 +29,10 @@ int mpirr_MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm
 
 /* A nonblocking dup of parent was started (rc): in races mode its request is tracked, and its
  * shadow's idup started right behind it, in the same order on every member. The new
- * communicator cannot be used before its request completes, and MPI may write its handle only
- * then (Open MPI does), so it is registered at completion (mpirr_comm_idup_done). */
+ * communicator cannot be used before its request completes, so it is registered then
+ * (mpirr_comm_idup_done), under the handle MPI wrote when the call returned: both libraries
+ * write it then, and the pointer itself may be gone by completion (the Fortran bindings pass
+ * a local of theirs, fortran_wrappers.c, converted back as soon as the call returns). */
 static int idup_started(int rc, MPI_Comm parent, MPI_Comm *newcomm, const MPI_Request *request)
 {
     if (rc != MPI_SUCCESS || !mpirr_rt.piggyback) return rc;
@@ -39,7 +41,7 @@ static int idup_started(int rc, MPI_Comm parent, MPI_Comm *newcomm, const MPI_Re
     mpirr_lock();
     tracked_request *e = mpirr_track_add(*request);
     e->flags = TRACK_COMM_NEW;
-    e->newcomm = newcomm;
+    e->newcomm = *newcomm;
     e->made = made;
     mpirr_unlock();
     return rc;
@@ -63,7 +65,7 @@ int mpirr_MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcom
 
 void mpirr_comm_idup_done(MPI_Request handle, tracked_request *e, int rc)
 {
-    if (rc == MPI_SUCCESS && *e->newcomm != MPI_COMM_NULL) mpirr_comm_adopt(e->made, *e->newcomm);
+    if (rc == MPI_SUCCESS && e->newcomm != MPI_COMM_NULL) mpirr_comm_adopt(e->made, e->newcomm);
     mpirr_lock();
     mpirr_track_done(handle, e);
     mpirr_unlock();

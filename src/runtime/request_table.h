@@ -44,9 +44,9 @@ typedef struct tracked_request {
     MPI_Comm comm;         /* also: races mode receives and persistent sends */
     int race_id;           /* races mode: the wildcard entry (race_check.h), or -1 */
     mpirr_wire_data wire;  /* races mode: the receive's (or send's) slot and storage */
-    /* TRACK_COMM_NEW: where MPI writes the new communicator (Open MPI only at completion),
+    /* TRACK_COMM_NEW: the new communicator's handle, as MPI wrote it when the idup returned,
      * and its registry entry, adopted at completion (comm_calls.c) */
-    MPI_Comm *newcomm;
+    MPI_Comm newcomm;
     mpirr_comm_info *made;
     /* TRACK_EXCHANGE: the send half the program never sees (isendrecv.c), and the storage
      * it uses until it completes (its wire's heap, MPI_Isendrecv_replace's packed copy) */
