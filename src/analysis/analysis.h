@@ -106,6 +106,8 @@ typedef struct an_run {
     an_rank *ranks;
     an_comm *comms;
     uint32_t ncomms;
+    uint64_t *comm_keys;   /* each communicator's identity (comm_ids.c), the same whatever order
+                            * the histories are read in: the parallel analysis merges by it */
     an_msg *msgs;
     uint32_t nmsgs;
     uint64_t events;       /* total call records read */
@@ -124,6 +126,9 @@ typedef struct an_run {
  * or damaged history is not a failure: what it holds up to the damage is analysed, and
  * ranks[].damage says why it stops. */
 an_run *an_load(const char *dir, int nranks, char *err, size_t errlen);
+/* The same for ranks [lo, hi) only (the parallel analysis: each process reads its block); the
+ * other ranks are left empty. Communicator ids are numbered as these ranks define them. */
+an_run *an_load_ranks(const char *dir, int nranks, int lo, int hi, char *err, size_t errlen);
 void an_free(an_run *run);
 /* The world rank of rank's peer r on its communicator lc (its own id; the remote group of an
  * inter-communicator); AN_ANY passes through; AN_NONE for PROC_NULL or out of range. */

@@ -54,29 +54,33 @@ static int copy_members(an_comm *c, const mpirr_event *e, int inter)
 }
 
 /* The next run-wide communicator, grown into (world NULL); the caller counts it in. */
-static an_comm *next_comm(an_run *run)
+static an_comm *next_comm(an_run *run, uint64_t key)
 {
     if (run->ncomms % 64 == 0) {
         an_comm *c = realloc(run->comms, (run->ncomms + 64) * sizeof *c);
         if (!c) return NULL;
         run->comms = c;
+        uint64_t *k = realloc(run->comm_keys, (run->ncomms + 64) * sizeof *k);
+        if (!k) return NULL;
+        run->comm_keys = k;
     }
+    run->comm_keys[run->ncomms] = key;
     an_comm *c = &run->comms[run->ncomms];
     c->world = NULL;
     return c;
 }
 
-static int new_comm(an_run *run, const mpirr_event *e, int inter, uint64_t *gid)
+static int new_comm(an_run *run, const mpirr_event *e, int inter, uint64_t key, uint64_t *gid)
 {
-    an_comm *c = next_comm(run);
+    an_comm *c = next_comm(run, key);
     if (!c || copy_members(c, e, inter)) return -1;
     *gid = run->ncomms++;
     return 0;
 }
 
-int comm_ids_copy(an_run *run, uint32_t of, uint32_t *gid)
+int comm_ids_copy(an_run *run, uint32_t of, uint64_t ord, uint32_t *gid)
 {
-    an_comm *c = next_comm(run);
+    an_comm *c = next_comm(run, u64_mix(u64_mix(4, run->comm_keys[of]), ord));
     if (!c) return -1;
     const an_comm *src = &run->comms[of];
     uint32_t n = src->size + src->nremote;
@@ -102,14 +106,15 @@ int comm_ids_define(comm_ids *ids, an_run *run, int rank, const mpirr_event *e)
                            : u64_mix(u64_mix(2, (uint64_t)rank), members_key(e, inter));
     uint64_t *ord = u64_map_slot(&ids->children, ord_key, 0, NULL);
     if (!ord) return -1;
-    uint64_t key = u64_mix(u64_mix(u64_mix(parent != AN_NIL && !inter ? parent : AN_NIL, e->req),
+    /* the parent by its identity, not its id: ids depend on the order histories are read in */
+    uint64_t key = u64_mix(u64_mix(u64_mix(parent != AN_NIL && !inter ? run->comm_keys[parent] : AN_NIL, e->req),
                                    *ord),
                            members_key(e, inter));
     (*ord)++;
     int added;
     uint64_t *slot = u64_map_slot(&ids->by_key, key, run->ncomms, &added);
     if (!slot) return -1;
-    if (added && new_comm(run, e, inter, slot)) return -1;
+    if (added && new_comm(run, e, inter, key, slot)) return -1;
     r->comm_of[e->comm] = *slot;
     return copy_members(&r->lcomm[e->comm], e, inter);
 }

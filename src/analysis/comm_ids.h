@@ -16,9 +16,9 @@ typedef struct comm_ids {
 
 /* Defines rank's local communicator e->comm (an MPIRR_EVK_COMM record). -1: out of memory. */
 int comm_ids_define(comm_ids *ids, an_run *run, int rank, const mpirr_event *e);
-/* A new run-wide communicator with the members of communicator of (a window's, rma_load.c):
- * its id in *gid. -1: out of memory. */
-int comm_ids_copy(an_run *run, uint32_t of, uint32_t *gid);
+/* A new run-wide communicator with the members of communicator of (a window's, rma_load.c: the
+ * ord-th window made on it): its id in *gid. -1: out of memory. */
+int comm_ids_copy(an_run *run, uint32_t of, uint64_t ord, uint32_t *gid);
 void comm_ids_free(comm_ids *ids);
 
 #endif

@@ -28,11 +28,12 @@ static int define(rma_load *R, an_run *run, an_rank *rk, const mpirr_event *e)
     uint64_t *ord = u64_map_slot(&R->made, u64_mix(u64_mix(3, (uint64_t)rank_of(run, rk)), comm), 0, NULL);
     if (!ord) return -1;
     int added;
-    uint64_t *win = u64_map_slot(&R->wins, u64_mix(u64_mix(4, comm), (*ord)++), 0, &added);
+    uint64_t k = (*ord)++;
+    uint64_t *win = u64_map_slot(&R->wins, u64_mix(u64_mix(4, comm), k), 0, &added);
     if (!win) return -1;
     if (added) {
         uint32_t gid;
-        if (comm_ids_copy(run, comm, &gid)) return -1;
+        if (comm_ids_copy(run, comm, k, &gid)) return -1;
         *win = gid;
     }
     rk->win_of[e->win] = (uint32_t)*win;

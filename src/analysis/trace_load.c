@@ -430,6 +430,11 @@ static int number_collectives(an_run *run)
 
 an_run *an_load(const char *dir, int nranks, char *err, size_t errlen)
 {
+    return an_load_ranks(dir, nranks, 0, -1, err, errlen);
+}
+
+an_run *an_load_ranks(const char *dir, int nranks, int lo, int hi, char *err, size_t errlen)
+{
     if (nranks <= 0) {
         mpirr_ev_reader *r = mpirr_evr_open(dir, 0, err, errlen);
         if (!r) return NULL;
@@ -453,7 +458,8 @@ an_run *an_load(const char *dir, int nranks, char *err, size_t errlen)
     snprintf(run->dir, sizeof run->dir, "%s", dir);
     struct loader L = {.run = run};
     int rc = 0;
-    for (int p = 0; p < nranks && !rc; p++) rc = load_rank(&L, p, err, errlen);
+    if (hi < 0 || hi > nranks) hi = nranks;
+    for (int p = lo < 0 ? 0 : lo; p < hi && !rc; p++) rc = load_rank(&L, p, err, errlen);
     free(L.slots);
     comm_ids_free(&L.ids);
     rma_load_free(&L.rma);
@@ -486,6 +492,7 @@ void an_free(an_run *run)
     }
     for (uint32_t i = 0; i < run->ncomms; i++) free(run->comms[i].world);
     free(run->comms);
+    free(run->comm_keys);
     free(run->ranks);
     an_spill_free(run->spill, run->msgs);
     an_spill_close(run->spill);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis_load.h"
+#include "analysis_mpi.h"
 #include "call_ids.h"
 #include "commands.h"
 #include "diag.h"
@@ -22,7 +23,7 @@
 #include "rma_report.h"
 #include "text_escape.h"
 
-enum { OPT_JSON, OPT_ALL, OPT_NEAR };
+enum { OPT_JSON, OPT_ALL, OPT_NEAR, OPT_MPI };
 
 /* Racing receives listed per site, or per group (before the --near event, not before) there. */
 enum { SHOWN = 5, SHOWN_NEAR = 10 };
@@ -31,6 +32,7 @@ static const struct cli_opt races_opts[] = {
     {"json", 0, 0, OPT_JSON},
     {"all", 0, 0, OPT_ALL},
     {"near", 0, 1, OPT_NEAR},
+    {"mpi", 0, 0, OPT_MPI},
     {NULL, 0, 0, 0},
 };
 
@@ -348,51 +350,72 @@ static int wants_outcomes(int argc, char **argv)
     return 0;
 }
 
+static int races_report_all(struct analysis *a, struct races_near *near, int json, int all);
+
 int cmd_races(int argc, char **argv)
 {
     if (wants_outcomes(argc, argv)) return races_outcomes_main(argc, argv);
     struct opt_scan s;
     opt_init(&s, "races", argc, argv);
     const char *v, *dir = NULL, *near_spec = NULL;
-    int json = 0, all = 0, operands = 0;
+    int json = 0, all = 0, operands = 0, mpi = 0;
     for (int id; (id = opt_next_mixed(&s, races_opts, &v)) != OPT_DONE;) {
         if (id == OPT_HELP) return help_for("races");
         if (id == OPT_BAD) return CLI_EXIT_USAGE;
         if (id == OPT_OPERAND) dir = v, operands++;
         else if (id == OPT_JSON) json = 1;
         else if (id == OPT_NEAR) near_spec = v;
+        else if (id == OPT_MPI) mpi = 1;
         else all = 1;
     }
     if (operands != 1) {
-        cli_error("races takes one recording directory (mpirr races DIR [--json] [--near R:E|crash])");
+        cli_error("races takes one recording directory (mpirr races DIR [--json] [--near R:E|crash] [--mpi])");
         return CLI_EXIT_USAGE;
     }
     struct races_near near;
     int rc = races_near_parse(near_spec, &near);
     if (rc) return rc;
     struct analysis a;
+    if (mpi) {
+        int reporter;
+        rc = analysis_open_mpi(dir, &a, &reporter);
+        if (!rc && reporter) rc = races_report_all(&a, &near, json, all);
+        races_near_free(&near);
+        analysis_mpi_end();
+        return rc;
+    }
     rc = analysis_open(dir, &a, 1, 0);
     if (rc) return rc;
+    rc = races_report_all(&a, &near, json, all);
+    races_near_free(&near);
+    return rc;
+}
+
+/* The report of races, serial or parallel alike, once a holds the analysed histories (closed
+ * here); near is the caller's. */
+static int races_report_all(struct analysis *a, struct races_near *near, int json, int all)
+{
+    const char *dir = a->rec.name;
+    int rc;
     struct races_report rep;
     an_rma_conflicts rma;
-    if (races_report_build(&a, &rep) || races_report_details(&a, &rep) || an_rma_conflicts_find(a.run, &rma)) {
+    if (races_report_build(a, &rep) || races_report_details(a, &rep) || an_rma_conflicts_find(a->run, &rma)) {
         cli_error("out of memory finding the races of %s", dir);
         races_report_free(&rep);
-        analysis_close(&a);
+        analysis_close(a);
         return CLI_EXIT_FAIL;
     }
-    rc = races_report_near(&a, &rep, &near); /* a bad --near: reported */
-    if (!rc && json && print_json(&a, &rep, &near, &rma)) {
+    rc = races_report_near(a, &rep, near); /* a bad --near: reported */
+    if (!rc && json && print_json(a, &rep, near, &rma)) {
         putchar('\n');
         cli_error("out of memory listing Chu & Huang's reach sets of %s", dir);
         rc = CLI_EXIT_FAIL;
     } else if (!rc && !json) {
-        print_text(&a, &rep, &near, all);
-        rma_report_text(&a, &rma);
+        print_text(a, &rep, near, all);
+        rma_report_text(a, &rma);
     }
     an_rma_conflicts_free(&rma);
-    races_near_free(&near);
     races_report_free(&rep);
-    analysis_close(&a);
+    analysis_close(a);
     return rc;
 }

@@ -11,5 +11,8 @@
  * is lib), else <dir of mpirr>/../<install libdir>/mpirr/<impl>/libmpirr.so. 0 and the
  * absolute path in out, or -1 with a message naming the paths tried. */
 int runtime_lib_path(enum mpi_impl impl, char *out, size_t n);
+/* The same for another file of the implementation's directory (libmpirr_par.so), called
+ * `what` in the message. */
+int runtime_file_path(enum mpi_impl impl, const char *file, const char *what, char *out, size_t n);
 
 #endif

@@ -20,6 +20,11 @@ int analysis_open(const char *dir_arg, struct analysis *a, int with_hb, int quie
         recording_close(&a->rec);
         return CLI_EXIT_USAGE;
     }
+    return analysis_prepare(a, dir_arg, with_hb, quiet, t0);
+}
+
+int analysis_prepare(struct analysis *a, const char *dir_arg, int with_hb, int quiet, double t0)
+{
     struct rank_list cut = {0};
     for (int p = 0; !quiet && p < a->run->nranks; p++) {
         const an_rank *rk = &a->run->ranks[p];

@@ -24,6 +24,9 @@ struct analysis {
  * with_hb: also compute happened-before (frontier runs its own sweep); quiet: do not report
  * cut-off histories (stat says so itself). */
 int analysis_open(const char *dir_arg, struct analysis *a, int with_hb, int quiet);
+/* analysis_open's part after the histories are read (into a->run, from a->rec, since t0 by
+ * mono_seconds): the damage lines, matching and happened-before, each timed. */
+int analysis_prepare(struct analysis *a, const char *dir_arg, int with_hb, int quiet, double t0);
 void analysis_close(struct analysis *a);
 
 /* "file.c:LINE (function)", or "object+0xOFFSET" without debug information, or "?" */

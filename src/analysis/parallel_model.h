@@ -1,0 +1,31 @@
+/* parallel_model.h: a block of ranks' run model as bytes and blocks merged into one run, for the
+ * parallel analysis (mpirr races --mpi; docs/analysis.md "Parallel analysis"). */
+#ifndef MPIRR_PARALLEL_MODEL_H
+#define MPIRR_PARALLEL_MODEL_H
+
+#include <stddef.h>
+
+#include "analysis.h"
+#include "u64_map.h"
+
+typedef struct an_par_buf {
+    unsigned char *data;
+    size_t len, cap;
+} an_par_buf;
+
+/* Ranks [lo, hi) of run (loaded by an_load_ranks) and the communicators they know, into out.
+ * -1: out of memory. */
+int an_par_pack(const an_run *run, int lo, int hi, an_par_buf *out);
+void an_par_buf_free(an_par_buf *b);
+
+/* Merging blocks, in rank order, into a run made with every rank empty. */
+typedef struct an_par_merge {
+    u64_map by_key; /* communicator identity -> the run's id */
+    size_t ccap;
+} an_par_merge;
+/* 0; 1 if the bytes are not a block of this run (cut short, a rank twice, an id out of range);
+ * -1 out of memory. What arrived stays in run for an_free either way. */
+int an_par_unpack(an_par_merge *m, an_run *run, const void *data, size_t len);
+void an_par_merge_free(an_par_merge *m);
+
+#endif

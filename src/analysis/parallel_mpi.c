@@ -1,0 +1,70 @@
+/* parallel_mpi.c: the only part of the parallel analysis that calls MPI (mpirr races --mpi;
+ * docs/analysis.md "Parallel analysis"). Built once per MPI implementation as
+ * lib/mpirr/<impl>/libmpirr_par.so, which mpirr opens only when it runs under that
+ * implementation's launcher: mpirr itself never links MPI. Its interface (parallel_mpi.h)
+ * carries bytes only, so mpirr needs no MPI header. */
+#include <mpi.h>
+#include <stdlib.h>
+
+#include "parallel_mpi.h"
+
+/* One MPI message at most this long (counts are ints). */
+#define CHUNK ((uint64_t)1 << 30)
+
+int mpirr_par_init(int *rank, int *size)
+{
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (!inited && MPI_Init(NULL, NULL) != MPI_SUCCESS) return -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    return 0;
+}
+
+static int transfer(void *data, uint64_t len, int peer, int send)
+{
+    for (uint64_t off = 0; off < len; off += CHUNK) {
+        int n = (int)(len - off < CHUNK ? len - off : CHUNK);
+        char *p = (char *)data + off;
+        int rc = send ? MPI_Send(p, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD)
+                      : MPI_Recv(p, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) return -1;
+    }
+    return 0;
+}
+
+int mpirr_par_gather(const void *data, uint64_t len, int status, mpirr_par_each each, void *arg)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rank != 0) {
+        uint64_t head[2] = {(uint64_t)status, len};
+        if (MPI_Send(head, 2, MPI_UINT64_T, 0, 0, MPI_COMM_WORLD) != MPI_SUCCESS) return -1;
+        return transfer((void *)data, len, 0, 1);
+    }
+    int rc = each(arg, 0, data, len, status);
+    /* every block is received, also after one failed, so that no sender waits forever */
+    for (int from = 1; from < size; from++) {
+        uint64_t head[2];
+        if (MPI_Recv(head, 2, MPI_UINT64_T, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return -1;
+        void *buf = malloc(head[1] ? head[1] : 1);
+        if (!buf) return -1;
+        if (transfer(buf, head[1], from, 0)) {
+            free(buf);
+            return -1;
+        }
+        int r = each(arg, from, buf, head[1], (int)head[0]);
+        free(buf);
+        if (r && !rc) rc = r;
+    }
+    return rc;
+}
+
+void mpirr_par_finalize(void)
+{
+    int fin = 0;
+    MPI_Finalized(&fin);
+    if (!fin) MPI_Finalize();
+}

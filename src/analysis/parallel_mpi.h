@@ -1,0 +1,23 @@
+/* parallel_mpi.h: what libmpirr_par.so (parallel_mpi.c, linked against one MPI) offers the
+ * parallel analysis; mpirr opens it with dlopen and looks these names up. Bytes only. */
+#ifndef MPIRR_PARALLEL_MPI_H
+#define MPIRR_PARALLEL_MPI_H
+
+#include <stdint.h>
+
+/* Rank 0's handler of one process's block, in rank order: 0, or what gather returns. */
+typedef int (*mpirr_par_each)(void *arg, int from, const void *data, uint64_t len, int status);
+
+/* MPI_Init (unless done): this process's rank and the process count. -1: failed. */
+int mpirr_par_init(int *rank, int *size);
+/* Every process's bytes (and a status: 0 a block, else an error text) to rank 0, handed to
+ * each in rank order (rank 0's own first); the other ranks only send. Rank 0 receives every
+ * block even after a handler failed. The first nonzero handler result, or -1 if MPI failed. */
+int mpirr_par_gather(const void *data, uint64_t len, int status, mpirr_par_each each, void *arg);
+void mpirr_par_finalize(void);
+
+typedef int (*mpirr_par_init_fn)(int *, int *);
+typedef int (*mpirr_par_gather_fn)(const void *, uint64_t, int, mpirr_par_each, void *);
+typedef void (*mpirr_par_finalize_fn)(void);
+
+#endif
