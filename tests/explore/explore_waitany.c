@@ -8,7 +8,12 @@
  * first returns rank 1's. If it returns rank 2's alone, rank 0 writes through a NULL pointer
  * (SIGSEGV). A third receive, from rank 1, gets a message rank 1 sends only after rank 0's
  * "go", sent after both calls: its request cannot complete at the first call (a flip that
- * asks for it is refused). argv[2] == "safe": no crash. */
+ * asks for it is refused). argv[2] == "safe": no crash.
+ * argv[1] == "sendany": the requests are sends instead (sendany_main): rank 0 sends a message
+ * too large to go eagerly to rank 1 and to rank 2 with MPI_Isend and completes them with
+ * MPI_Waitany; rank 2 posts its receive only after rank 1 passes it a token, once rank 1 has
+ * its message, so natively the send to rank 1 completes first. If the Waitany returns the
+ * send to rank 2, rank 0 writes through a NULL pointer. */
 #include "../programs/common.h" /* first: it sets _POSIX_C_SOURCE (nanosleep) */
 
 #include <string.h>
@@ -46,11 +51,48 @@ static int complete_some(const char *kind, MPI_Request reqs[2], int done[2])
   return 1;
 }
 
+static void crash(void)
+{
+  volatile int *volatile null_ptr = NULL;
+  *null_ptr = 42; /* the bug: only the choice no native run makes reaches it */
+}
+
+enum { BIG = 1 << 16 }; /* ints: 256 KiB, above both MPIs' eager limits */
+
+static void sendany_main(int rank, int safe)
+{
+  static int buf[2][BIG];
+  int token = 0;
+  if (rank == 0) {
+    MPI_Request reqs[2];
+    int idx = MPI_UNDEFINED;
+    MPI_Isend(buf[0], BIG, MPI_INT, 1, TAG_ONE, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Isend(buf[1], BIG, MPI_INT, 2, TAG_TWO, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Waitany(2, reqs, &idx, MPI_STATUS_IGNORE);
+    int second; /* a second Waitany: explore offers the requests a later call of its kind completed */
+    MPI_Waitany(2, reqs, &second, MPI_STATUS_IGNORE);
+    printf("sendany first %d\n", idx + 1);
+    fflush(stdout);
+    if (!safe && idx == 1) crash();
+  } else if (rank == 1) {
+    MPI_Recv(buf[0], BIG, MPI_INT, 0, TAG_ONE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&token, 1, MPI_INT, 2, TAG_TOKEN, MPI_COMM_WORLD);
+  } else if (rank == 2) {
+    MPI_Recv(&token, 1, MPI_INT, 1, TAG_TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(buf[1], BIG, MPI_INT, 0, TAG_TWO, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+}
+
 int main(int argc, char **argv) {
   int rank, size;
   prog_init(&argc, &argv, &rank, &size, 3);
   const char *kind = argc > 1 ? argv[1] : "waitany";
   const int safe = argc > 2 && strcmp(argv[2], "safe") == 0;
+  if (strcmp(kind, "sendany") == 0) {
+    sendany_main(rank, safe);
+    MPI_Finalize();
+    return 0;
+  }
   int one = 0, two = 0, late = 0, go = 1;
   MPI_Request reqs[2], late_req;
   if (rank == 0) {
@@ -78,10 +120,7 @@ int main(int argc, char **argv) {
     const int second_first = n == 1 && first[0] == 1;
     printf("%s first %d\n", kind, second_first ? 2 : 1);
     fflush(stdout);
-    if (!safe && second_first) {
-      volatile int *volatile null_ptr = NULL;
-      *null_ptr = 42; /* the bug: only rank 2's request returned alone first reaches it */
-    }
+    if (!safe && second_first) crash(); /* only rank 2's request returned alone first */
   }
   MPI_Finalize();
   return 0;

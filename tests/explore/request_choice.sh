@@ -6,6 +6,10 @@
 #  1. mpirr explore finds the crash within 4 runs by forcing 0:E=req:P (P: the Irecv from rank
 #     2); run 1 took the native choice; the failing run's history says the call at E completed
 #     that request; its recording replays 3 times under noise to the same crash and output.
+# For send requests (explore_waitany sendany: MPI_Waitany on two MPI_Isends, the receive of the
+# second posted only after the first arrived):
+#  1b. explore finds the crash within 4 runs by forcing 0:E=req:P (P: the Isend to rank 2), and
+#     the failing run's history says the Waitany at E completed it; 3 replays as recorded.
 # For MPI_Waitany, on a native recording:
 #  2. replay --flip 0:E=req:P does the same directly, and replays 3 times as recorded;
 #  3. illegal flips are refused in one line each, exit status 2: an event that is no such call,
@@ -41,6 +45,20 @@ for kind in waitany testany waitsome testsome; do
     replays3 "$kind" "$rec" "$status" "$rec/stdout"
     echo "ok: $kind: explore forced 0:$event=req:$post ($line); 3 replays crash as recorded"
 done
+
+# --- 1b. explore, send requests ------------------------------------------------------------------
+D=$TMP/explore-sendany
+run "$D" "$MPIRR" explore --budget 4 -o "$D" -- "${L3[@]}" "$BIN/explore_waitany" sendany
+explore_crash_found sendany "$D" 'req:([0-9]+)'
+status=$STATUS_RUN event=$EVENT post=$VALUE rec=$REC line=$LINE
+isend=$("$MPIRR" events "$D/run-0001" --rank 0 2>/dev/null | sed -n 's/^0:\([0-9]*\) MPI_Isend comm=0 peer=2 tag=2 .*/\1/p')
+[ -n "$isend" ] && [ "$post" = "$isend" ] || fail "sendany: forced req:$post, not the Isend to rank 2 (${isend:-none})"
+grep -qx "sendany first 1" "$D/run-0001/stdout" || fail "sendany: run 1 did not complete the send to rank 1 first: $(cat "$D/run-0001/stdout")"
+grep -qx "sendany first 2" "$rec/stdout" || fail "sendany: the failing run printed $(cat "$rec/stdout")"
+"$MPIRR" events "$rec" --rank 0 2>/dev/null | grep -q "^0:$event MPI_Waitany done=1 " ||
+    fail "sendany: rank 0's event $event should be MPI_Waitany returning index 1: $("$MPIRR" events "$rec" --rank 0 2>/dev/null | grep "^0:$event ")"
+replays3 sendany "$rec" "$status" "$rec/stdout"
+echo "ok: sendany: explore forced 0:$event=req:$post ($line); 3 replays crash as recorded"
 
 # --- 2-3. replay --flip on a native recording ----------------------------------------------------
 P=$TMP/native

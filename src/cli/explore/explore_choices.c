@@ -1,5 +1,6 @@
-/* explore_choices.c: the racing receives and probes an explored run offers to force next, from the race
- * analysis of its event history (an_find_races: only candidates proved possible), and the cut
+/* explore_choices.c: the racing receives and probes, and the Waitany-family calls' pending
+ * requests, that an explored run offers to force next, from the race analysis of its event
+ * history (an_find_races: only candidates proved possible), and the cut
  * its flip replayed, read from its flip file. */
 #include "explore_choices.h"
 
@@ -63,16 +64,40 @@ static int add_choice(struct explore_choices *out, size_t *cap, const struct exp
     return 0;
 }
 
+/* Whether request k (an index into rank p's ops) of the any/some call at p's event e can be
+ * forced there: flip_request_unforceable's rules, and the send (k a receive request) or
+ * receive post (k a send request) that completes it must not know of e. A send's hb_dest says
+ * so at once; a receive post needs the call's future frontier (computed once per call, into
+ * *future, at the first send request asked about; *swept says it is there). */
+static int request_forceable(an_run *run, int p, uint64_t e, uint32_t k, int ndone,
+                             uint64_t *future, uint64_t *past, int *swept)
+{
+    int q0;
+    uint64_t e0;
+    if (flip_request_unforceable(run, p, e, k, ndone, &q0, &e0))
+        return 0;
+    const an_op *o = &run->ranks[p].ops[k];
+    if (o->kind == AN_RECV)
+        return run->msgs[o->msg].hb_dest < 2 * e;
+    char err[200];
+    if (!*swept && an_frontier(run, p, e, 0, past, future, err, sizeof err))
+        return 0; /* (a bad point: the call is in the history, so only out of memory) */
+    *swept = 1;
+    return !future[q0] || e0 < future[q0]; /* the receive was posted before anything knew of e */
+}
+
 /* The Waitany/Testany/Waitsome/Testsome calls the run decided itself, each with the other
- * pending receive requests it could have returned (flip_request.c). The history does not say
- * which requests were passed to the call: those completed later by the same kind of call are
- * offered (a flip whose request was not passed runs unforced, its runtime says so); only
- * receive requests whose message's send does not know of the call (a send request would need
- * its receive's whole past, a sweep per candidate). */
+ * pending requests it could have returned (flip_request.c). The history does not say which
+ * requests were passed to the call: those completed later by the same kind of call are
+ * offered (a flip whose request was not passed runs unforced, its runtime says so). Receive
+ * and send requests alike, those that replay --flip would accept (request_forceable). */
 static int request_choices(struct analysis *a, const uint64_t *cut, int ncut,
                            struct explore_choices *out, size_t *cap)
 {
-    const an_run *run = a->run;
+    an_run *run = a->run;
+    uint64_t *frontiers = malloc(2 * (size_t)run->nranks * sizeof *frontiers);
+    if (!frontiers)
+        return -1;
     for (int p = 0; p < run->nranks; p++) {
         const an_rank *rk = &run->ranks[p];
         uint64_t last = 0;
@@ -87,28 +112,28 @@ static int request_choices(struct analysis *a, const uint64_t *cut, int ncut,
                                        .orig_req = d->post};
             site_of(a, p, d->site, c.site, sizeof c.site); /* (the request's site) */
             size_t before = out->n;
-            int ndone = 0;
+            int ndone = 0, swept = 0;
             for (size_t k = 0; k < rk->nops; k++)
                 ndone += rk->ops[k].done == e;
             for (size_t k = 0; k < rk->nops; k++) {
                 const an_op *o = &rk->ops[k];
-                int q0;
-                uint64_t e0;
-                if (o->kind != AN_RECV || o->done_call != d->done_call ||
-                    flip_request_unforceable(run, p, e, (uint32_t)k, ndone, &q0, &e0) ||
-                    run->msgs[o->msg].hb_dest >= 2 * e)
+                if ((o->kind != AN_RECV && o->kind != AN_SEND) || o->done_call != d->done_call ||
+                    !request_forceable(run, p, e, (uint32_t)k, ndone, frontiers + run->nranks,
+                                       frontiers, &swept))
                     continue;
                 c.req = o->post;
-                if (add_choice(out, cap, &c))
+                if (add_choice(out, cap, &c)) {
+                    free(frontiers);
                     return -1;
+                }
             }
             if (out->n > before)
                 out->racing++;
         }
     }
+    free(frontiers);
     return 0;
 }
-
 
 /* The sender whose message rank's receive posted at event took, -1 if none is known (or the
  * choice forced a request): what a flip made of its forced receive, checked rather than
@@ -125,7 +150,8 @@ static int sender_taken(const an_run *run, int rank, uint64_t event, uint64_t fo
 }
 
 int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
-                         const struct explore_choice *forced, struct explore_choices *out)
+                         const struct explore_choice *forced, unsigned kinds,
+                         struct explore_choices *out)
 {
     memset(out, 0, sizeof *out);
     out->forced_got = -1;
@@ -143,6 +169,8 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
     }
     size_t cap = 0, nall = r.nraces + r.nprobes;
     rc = 0;
+    if (!(kinds & EXPLORE_CHOICES_RECEIVES))
+        nall = 0;
     for (size_t i = 0; i < nall && !rc; i++) { /* the racing receives, then the probes */
         const an_race *x = i < r.nraces ? &r.races[i] : &r.probes[i - r.nraces];
         const an_op *o = &a.run->ranks[x->rank].ops[x->op];
@@ -165,7 +193,7 @@ int explore_choices_find(const char *dir, const uint64_t *cut, int ncut,
             }
         }
     }
-    if (!rc && request_choices(&a, cut, ncut, out, &cap)) {
+    if (!rc && (kinds & EXPLORE_CHOICES_REQUESTS) && request_choices(&a, cut, ncut, out, &cap)) {
         cli_error("out of memory listing the races of %s", dir);
         rc = CLI_EXIT_FAIL;
     }

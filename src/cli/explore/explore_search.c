@@ -152,7 +152,7 @@ static int explore_one(struct search *s, const struct explore_pending *p, FILE *
         /* the forced receive itself is the flip's, not a new choice of this run */
         if (p && p->c.rank < ncut && cut[p->c.rank] < p->c.event)
             cut[p->c.rank] = p->c.event;
-        rc = explore_choices_find(rundir, cut, ncut, p ? &p->c : NULL, &ch);
+        rc = explore_choices_find(rundir, cut, ncut, p ? &p->c : NULL, EXPLORE_CHOICES_ALL, &ch);
     }
     free(cut);
     node->racing = ch.racing;

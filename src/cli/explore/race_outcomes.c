@@ -38,7 +38,8 @@ int race_outcomes_load(const struct outcomes_config *cfg, struct race_outcomes *
     memset(ro, 0, sizeof *ro);
     int rc = check_mode(cfg->recording, ro->recdir, sizeof ro->recdir);
     if (!rc)
-        rc = explore_choices_find(ro->recdir, NULL, 0, NULL, &ro->choices);
+        rc = explore_choices_find(ro->recdir, NULL, 0, NULL, EXPLORE_CHOICES_RECEIVES,
+                                  &ro->choices);
     if (rc)
         return rc;
     const struct explore_choices *ch = &ro->choices;
@@ -50,8 +51,6 @@ int race_outcomes_load(const struct outcomes_config *cfg, struct race_outcomes *
     /* the choices come earliest receive first, a receive's alternatives together */
     for (size_t i = 0; i < ch->n; i++) {
         const struct explore_choice *c = &ch->list[i];
-        if (c->req) /* a Waitany-family choice: which request, not which message of a race */
-            continue;
         struct race_outcome *last = ro->nraces ? &ro->races[ro->nraces - 1] : NULL;
         if (last && last->recv.rank == c->rank && last->recv.event == c->event) {
             last->nalts++;
@@ -152,7 +151,7 @@ static int baseline(const struct outcomes_config *cfg, struct race_outcomes *ro)
 static int forced_taken(const char *rundir, const struct explore_choice *alt)
 {
     struct explore_choices ch;
-    if (explore_choices_find(rundir, NULL, 0, alt, &ch))
+    if (explore_choices_find(rundir, NULL, 0, alt, EXPLORE_CHOICES_RECEIVES, &ch))
         return -1;
     int got = ch.forced_got;
     explore_choices_free(&ch);
