@@ -178,6 +178,16 @@ def hand_shapes():
     return shapes
 
 
+# MPI-4's nonblocking exchanges: both halves, the receive's match at the request's completion
+# (ISENDRECV in src/runtime/event_shapes.h; the analysis's ROLE_ISENDRECV)
+EXCHANGE_SHAPES = {
+    n: "(ISENDRECV, dest, sendtag, %s, %s, source, recvtag, comm, request)" % args
+    for base, args in (("MPI_Isendrecv", ("sendcount", "sendtype")),
+                       ("MPI_Isendrecv_replace", ("count", "datatype")))
+    for n in (base, base + "_c")
+}
+
+
 def event_shape(name, cat, how, params):
     """What the event history records: for a large-count point-to-point call the shape of its
     hand-written int call (the same parameter names); else the communicator, and the request of a
@@ -185,6 +195,8 @@ def event_shape(name, cat, how, params):
     matched."""
     if how == "SPECIAL" and name.endswith("_c") and name[:-2] in hand_shapes():
         return hand_shapes()[name[:-2]]  # (MPI_Isendrecv_c: its int call is generated too)
+    if name in EXCHANGE_SHAPES:
+        return EXCHANGE_SHAPES[name]
     names = param_names(params) or []
     comm = next((n for n, p in zip(names, params.split(",")) if re.match(r"\s*MPI_Comm\s+\w+$", p)), None)
     if cat == "ICOLL" and comm and names and names[-1] == "request" and "MPI_Request *request" in params:

@@ -230,6 +230,13 @@ static int call_record(struct loader *L, an_rank *rk, const mpirr_event *e)
         p2p(rk, e, AN_SEND, e->peer, e->tag);
         p2p(rk, e, AN_RECV, e->rpeer, e->rtag);
         break;
+    case ROLE_ISENDRECV: /* the send posted now; the receive is the request's (its match
+                          * comes with the completion) */
+        p2p(rk, e, AN_SEND, e->peer, e->tag);
+        o = p2p(rk, e, AN_RECV, e->rpeer, e->rtag);
+        if (o) o->done = 0;
+        slot_made(L, rk, e, o, 0);
+        break;
     case ROLE_PROBE:
     case ROLE_IPROBE:
         if (e->fields & MPIRR_EVF_MATCH)

@@ -84,6 +84,12 @@
     MPIRR_EV_IGNORED_STATUS(status)
 #define MPIRR_EVPOST_SENDRECV(dest, stag, scount, stype, source, rtag, comm, status) \
     if (mpirr_consumed_message(rc_)) mpirr_ev_set_match(&ev_, status);
+/* MPI_Isendrecv(_replace): the send half posted now, the receive half's match at the request's
+ * completion (isendrecv.c's status says what was received) */
+#define MPIRR_EVPRE_ISENDRECV(dest, stag, scount, stype, source, rtag, comm, req) \
+    MPIRR_EVPRE_SEND(dest, stag, comm, scount, stype) mpirr_ev_set_rpeer(&ev_, source, rtag);
+#define MPIRR_EVPOST_ISENDRECV(dest, stag, scount, stype, source, rtag, comm, req) \
+    if (MPIRR_EV_OK) mpirr_ev_req_created(&ev_, *(req), MPIRR_EVI_RECV);
 #define MPIRR_EVPRE_PROBE(source, tag, comm, status) \
     mpirr_ev_set_comm(&ev_, comm); mpirr_ev_set_peer(&ev_, source, tag); MPIRR_EV_IGNORED_STATUS(status)
 #define MPIRR_EVPOST_PROBE(source, tag, comm, status) if (MPIRR_EV_OK) mpirr_ev_set_match(&ev_, status);

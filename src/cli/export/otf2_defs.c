@@ -38,7 +38,7 @@ static OTF2_RegionRole region_role(unsigned call)
 {
     switch (call_role(call)) {
     case ROLE_SEND: case ROLE_ISEND: case ROLE_PSEND: case ROLE_RECV: case ROLE_IRECV:
-    case ROLE_PRECV: case ROLE_SENDRECV: case ROLE_PROBE: case ROLE_IPROBE: case ROLE_MRECV:
+    case ROLE_PRECV: case ROLE_SENDRECV: case ROLE_ISENDRECV: case ROLE_PROBE: case ROLE_IPROBE: case ROLE_MRECV:
     case ROLE_IMRECV:
         return OTF2_REGION_ROLE_POINT2POINT;
     case ROLE_COLL: case ROLE_RCOLL: case ROLE_ICOLL: case ROLE_IRCOLL:
