@@ -26,8 +26,10 @@ enum mpirr_call_how { MPIRR_HOW_PASS, MPIRR_HOW_SPECIAL, MPIRR_HOW_UNREPLAYED };
 const char *mpirr_call_name(unsigned id);
 /* Category of a call id; MPIRR_CAT_OTHER for unknown ids. */
 enum mpirr_call_category mpirr_call_category(unsigned id);
-/* Whether the call's outcome can differ between runs and is not replayed (UNREPLAYED rows, and
- * the large-count point-to-point rows, whose calls beyond INT_MAX elements are not). */
+/* Whether the call's outcome can differ between runs and is not replayed, always or in some uses
+ * that the runtime counts (UNREPLAYED rows; the large-count point-to-point rows, whose calls
+ * beyond INT_MAX elements are not replayed; the atomic operations in fence and PSCW epochs
+ * whose order can change their outcome, src/runtime/rma/unordered_atomics.c). */
 int mpirr_call_unreplayed(unsigned id);
 /* For a large-count point-to-point call (MPI_Send_c), the id of its int call (MPI_Send), whose
  * path it takes when the count fits (its rank-log records carry that id); else id. */

@@ -1,5 +1,5 @@
 /* large_count.c: the MPI-4 large-count point-to-point calls (MPI_Send_c, MPI_Recv_c, ...), and
- * the one-sided ones that create windows or take turns (MPI_Win_create_c, MPI_Accumulate_c, ...).
+ * the one-sided ones that create windows (MPI_Win_create_c, ...).
  * They must not bypass the message layer: races mode sends a header with every message and its
  * receives expect one (piggyback.c), and replay forces the source of wildcard receives. So a
  * call whose counts fit in an int takes its int call's own path (mpirr_MPI_Send: recorded and
@@ -101,8 +101,9 @@ SENDRECV_REPLACE(MPI_Sendrecv_replace, MPI_Status *status, status)
 SENDRECV(MPI_Isendrecv, MPI_Request *request, request)
 SENDRECV_REPLACE(MPI_Isendrecv_replace, MPI_Request *request, request)
 
-/* one-sided: a window whose displacement unit fits gets its turn windows and event-history id,
- * and accumulates whose counts fit take their turns, on the int call's path (src/runtime/rma/) */
+/* one-sided: a window whose displacement unit fits gets its turn windows and event-history id
+ * on the int call's path (src/runtime/rma/); the large-count accesses and accumulates take
+ * their turns with any count there (accesses.c, atomics.c) */
 #define NEW_WINDOW(name, params, int_args, args) \
     LARGE(name, params, FITS(disp_unit), int_args, args)
 NEW_WINDOW(MPI_Win_create, (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
@@ -116,36 +117,6 @@ NEW_WINDOW(MPI_Win_allocate_shared, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info
                                      MPI_Comm comm, void *baseptr, MPI_Win *win),
            (size, (int)disp_unit, info, comm, baseptr, win),
            (size, disp_unit, info, comm, baseptr, win))
-
-#define ACC_PARAMS(...)                                                                        \
-    (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,            \
-     int target_rank, MPI_Aint target_disp, MPI_Count target_count,                            \
-     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win __VA_ARGS__)
-#define ACC_ARGS(oc, tc, ...)                                                                  \
-    (origin_addr, oc, origin_datatype, target_rank, target_disp, tc, target_datatype, op,     \
-     win __VA_ARGS__)
-LARGE(MPI_Accumulate, ACC_PARAMS(), FITS(origin_count) && FITS(target_count),
-      ACC_ARGS((int)origin_count, (int)target_count), ACC_ARGS(origin_count, target_count))
-LARGE(MPI_Raccumulate, ACC_PARAMS(, MPI_Request *request),
-      FITS(origin_count) && FITS(target_count),
-      ACC_ARGS((int)origin_count, (int)target_count, , request),
-      ACC_ARGS(origin_count, target_count, , request))
-
-#define GET_ACC_PARAMS(...)                                                                    \
-    (const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,            \
-     void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,  \
-     MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,    \
-     MPI_Win win __VA_ARGS__)
-#define GET_ACC_ARGS(oc, rc, tc, ...)                                                          \
-    (origin_addr, oc, origin_datatype, result_addr, rc, result_datatype, target_rank,         \
-     target_disp, tc, target_datatype, op, win __VA_ARGS__)
-#define GET_ACC_FITS FITS(origin_count) && FITS(result_count) && FITS(target_count)
-LARGE(MPI_Get_accumulate, GET_ACC_PARAMS(), GET_ACC_FITS,
-      GET_ACC_ARGS((int)origin_count, (int)result_count, (int)target_count),
-      GET_ACC_ARGS(origin_count, result_count, target_count))
-LARGE(MPI_Rget_accumulate, GET_ACC_PARAMS(, MPI_Request *request), GET_ACC_FITS,
-      GET_ACC_ARGS((int)origin_count, (int)result_count, (int)target_count, , request),
-      GET_ACC_ARGS(origin_count, result_count, target_count, , request))
 
 #else
 typedef int mpirr_no_large_count_calls; /* an MPI-3 library: nothing to wrap */

@@ -274,10 +274,11 @@ static void hand_out(struct replay_cursor *c, struct stored *h, mpirr_record *ou
     out->bytes = c->taken_bytes;
 }
 
-/* A threaded recording's in-order record of event (hand_out); 0 if it has none. */
-static int take_in_order(struct replay_cursor *c, uint64_t event, mpirr_record *out)
+/* A threaded recording's in-order record keyed (event, sub) (hand_out); 0 if it has none. */
+static int take_in_order(struct replay_cursor *c, uint64_t event, uint32_t sub,
+                         mpirr_record *out)
 {
-    struct stored *s = def_remove(c, event, 0, KIND_IN_ORDER);
+    struct stored *s = def_remove(c, event, sub, KIND_IN_ORDER);
     if (!s) return 0;
     hand_out(c, s, out);
     return 1;
@@ -359,12 +360,14 @@ static void take_head(struct replay_cursor *c, mpirr_record *out)
     pop(c);
 }
 
-int mpirr_replay_take(const mpirr_call *call, mpirr_record *out)
+/* sub tells apart the records of one call, by key in a threaded recording; otherwise they
+ * come in order and the caller checks out->sub. */
+static int take_sub(const mpirr_call *call, uint32_t sub, mpirr_record *out)
 {
     struct replay_cursor *c = mpirr_rt.cursor;
     mpirr_lock();
     if (c->threaded) {
-        int got = take_in_order(c, call->event, out);
+        int got = take_in_order(c, call->event, sub, out);
         mpirr_unlock();
         if (!got && c->ending != MPIRR_END_FINALIZED && call->event > c->finished)
             mpirr_hold_at_end(call);
@@ -388,10 +391,15 @@ int mpirr_replay_take(const mpirr_call *call, mpirr_record *out)
     return found;
 }
 
-void mpirr_replay_expect(const mpirr_call *call, unsigned kind, const char *what,
-                         mpirr_record *out)
+int mpirr_replay_take(const mpirr_call *call, mpirr_record *out)
 {
-    if (mpirr_replay_take(call, out)) {
+    return take_sub(call, 0, out);
+}
+
+void mpirr_replay_expect_sub(const mpirr_call *call, uint32_t sub, unsigned kind,
+                             const char *what, mpirr_record *out)
+{
+    if (take_sub(call, sub, out)) {
         if (out->kind != kind)
             mpirr_diverged(call->event, "the recording has a %s outcome for %s here, the "
                                         "program's %s needs a %s outcome",
@@ -408,6 +416,12 @@ void mpirr_replay_expect(const mpirr_call *call, unsigned kind, const char *what
     mpirr_cursor_describe_next(next, sizeof next);
     mpirr_diverged(call->event, "the program made %s (%s), the recording has none here "
                                 "(next recorded: %s)", mpirr_call_name(call->id), what, next);
+}
+
+void mpirr_replay_expect(const mpirr_call *call, unsigned kind, const char *what,
+                         mpirr_record *out)
+{
+    mpirr_replay_expect_sub(call, 0, kind, what, out);
 }
 
 int mpirr_replay_deferred(uint64_t event, uint32_t sub, unsigned kind, mpirr_record *out)

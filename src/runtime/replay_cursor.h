@@ -17,6 +17,10 @@ int mpirr_replay_take(const mpirr_call *c, mpirr_record *out);
 /* Like take, but the call cannot go on without it: a missing record is divergence (or the end
  * of a cut-off recording). */
 void mpirr_replay_expect(const mpirr_call *c, unsigned kind, const char *what, mpirr_record *out);
+/* Likewise for one of the call's several records, told apart by sub (the turns of an eager
+ * MPI_Win_lock_all, one per target): a threaded recording's are found by (event, sub). */
+void mpirr_replay_expect_sub(const mpirr_call *c, uint32_t sub, unsigned kind, const char *what,
+                             mpirr_record *out);
 /* The deferred record of kind keyed (event, sub); 0 if the recording has none. */
 int mpirr_replay_deferred(uint64_t event, uint32_t sub, unsigned kind, mpirr_record *out);
 /* Describes the next in-order record for error messages. */

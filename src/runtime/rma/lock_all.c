@@ -11,9 +11,15 @@
  * its turn on T first and then wait for the program's lock on T held by this epoch, which
  * would wait for that turn (docs/rma.md, "lock_all epochs"). Windows whose memory the program
  * may load and store (MPI_Win_allocate_shared) are accessed without calls: their epochs stay
- * EAGER, a shared turn on every target in target order, then the real MPI_Win_lock_all. Under
- * MPI_THREAD_MULTIPLE, whose replay cannot tell which thread's access came first to a target,
- * a lock_all epoch takes no turn (UNTURNED). */
+ * EAGER, a shared turn on every target in target order, then the real MPI_Win_lock_all. So do
+ * the epochs of a rank under MPI_THREAD_MULTIPLE: there the first access to a target may be any
+ * of the rank's threads, and which one reached it first is not an order the replay can be sure
+ * to repeat, while MPI_Win_lock_all is one call of one thread, keyed by its own event. (Lazy
+ * turns taken by the accesses would also need the threads of the rank to agree on which of
+ * them takes a target's turn; an epoch without turns, whose atomics take theirs, deadlocks in
+ * replay when the library grants lock requests in order, MPICH: an atomic's turn waits for a
+ * thread whose epoch waits behind an exclusive request granted in another order than
+ * recorded.) */
 #include "rma.h"
 #include "special_calls.h"
 
@@ -28,10 +34,10 @@ int mpirr_rma_touch(const mpirr_call *c, rma_window *w, MPI_Win win, int target)
     if (!w || w->lock_all != RMA_LOCK_ALL_LAZY || !mpirr_rma_target_ok(w, target) ||
         w->held[target])
         return MPI_SUCCESS; /* MPI_PROC_NULL and bad ranks: MPI reports those at the access */
-    mpirr_turn_begin(c, w->epochs, MPI_LOCK_SHARED, target, (uint32_t)target);
+    mpirr_turn_begin(c, w->epochs, MPI_LOCK_SHARED, target, (uint32_t)target, NULL);
     int rc = PMPI_Win_lock(MPI_LOCK_SHARED, target, w->lock_all_assert, win);
     if (rc != MPI_SUCCESS) {
-        mpirr_turn_end(w->epochs, target);
+        mpirr_turn_end(w->epochs, target, NULL);
         return rc;
     }
     w->held[target] = RMA_HELD_LOCK_ALL;
@@ -40,10 +46,10 @@ int mpirr_rma_touch(const mpirr_call *c, rma_window *w, MPI_Win win, int target)
 }
 
 /* Whether a lock_all epoch on w takes turns: not when MPI reports the call wrong (an epoch
- * already open here), nor under MPI_THREAD_MULTIPLE (above). */
+ * already open here). */
 static int lock_all_takes_turns(const rma_window *w)
 {
-    if (!w || w->lock_all || mpirr_rt.threaded) return 0;
+    if (!w || w->lock_all) return 0;
     for (int t = 0; t < w->nranks; t++)
         if (w->held[t]) return 0;
     return 1;
@@ -55,10 +61,10 @@ static int lock_all_takes_turns(const rma_window *w)
 static int lock_all_eager(const mpirr_call *c, rma_window *w, int assert, MPI_Win win)
 {
     for (int t = 0; t < w->nranks; t++)
-        mpirr_turn_begin(c, w->epochs, MPI_LOCK_SHARED, t, (uint32_t)t);
+        mpirr_turn_begin(c, w->epochs, MPI_LOCK_SHARED, t, (uint32_t)t, NULL);
     int rc = PMPI_Win_lock_all(assert, win);
     if (rc != MPI_SUCCESS) {
-        for (int t = 0; t < w->nranks; t++) mpirr_turn_end(w->epochs, t);
+        for (int t = 0; t < w->nranks; t++) mpirr_turn_end(w->epochs, t, NULL);
         return rc;
     }
     w->lock_all = RMA_LOCK_ALL_EAGER;
@@ -75,7 +81,7 @@ int mpirr_MPI_Win_lock_all(int assert, MPI_Win win)
         if (rc == MPI_SUCCESS && w && !w->lock_all) w->lock_all = RMA_LOCK_ALL_UNTURNED;
         return rc;
     }
-    if (w->load_store) return lock_all_eager(&call_, w, assert, win);
+    if (w->load_store || mpirr_rt.threaded) return lock_all_eager(&call_, w, assert, win);
     w->lock_all = RMA_LOCK_ALL_LAZY;
     w->lock_all_assert = assert;
     w->touched = 0;
@@ -93,7 +99,7 @@ static int unlock_all_lazy(rma_window *w, MPI_Win win)
         if (rc == MPI_SUCCESS) rc = trc;
         w->held[t] = RMA_HELD_NONE;
         w->touched--;
-        mpirr_turn_end(w->epochs, t);
+        mpirr_turn_end(w->epochs, t, NULL);
     }
     return rc;
 }
@@ -109,7 +115,7 @@ int mpirr_MPI_Win_unlock_all(MPI_Win win)
     int rc = PMPI_Win_unlock_all(win);
     if (rc != MPI_SUCCESS || !w || !w->lock_all) return rc;
     if (w->lock_all == RMA_LOCK_ALL_EAGER)
-        for (int t = 0; t < w->nranks; t++) mpirr_turn_end(w->epochs, t);
+        for (int t = 0; t < w->nranks; t++) mpirr_turn_end(w->epochs, t, NULL);
     w->lock_all = RMA_LOCK_ALL_NONE;
     return rc;
 }

@@ -15,10 +15,10 @@ int mpirr_MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
         return PMPI_Win_lock(lock_type, rank, assert, win); /* MPI reports what is wrong */
     int exclusive = lock_type == MPI_LOCK_EXCLUSIVE;
     mpirr_turn_begin(&call_, w->epochs, exclusive ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, rank,
-                     0);
+                     0, NULL);
     int rc = PMPI_Win_lock(lock_type, rank, assert, win);
     if (rc != MPI_SUCCESS) {
-        mpirr_turn_end(w->epochs, rank);
+        mpirr_turn_end(w->epochs, rank, NULL);
         return rc;
     }
     w->held[rank] = exclusive ? RMA_HELD_EXCLUSIVE : RMA_HELD_SHARED;
@@ -33,6 +33,6 @@ int mpirr_MPI_Win_unlock(int rank, MPI_Win win)
     int rc = PMPI_Win_unlock(rank, win);
     if (rc != MPI_SUCCESS || !w || !mpirr_rma_target_ok(w, rank) || !w->held[rank]) return rc;
     w->held[rank] = RMA_HELD_NONE;
-    mpirr_turn_end(w->epochs, rank);
+    mpirr_turn_end(w->epochs, rank, NULL);
     return rc;
 }

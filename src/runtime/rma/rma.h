@@ -6,6 +6,7 @@
 #define MPIRR_RMA_H
 
 #include <mpi.h>
+#include <pthread.h>
 
 #include "runtime.h"
 
@@ -14,8 +15,10 @@
 enum rma_held { RMA_HELD_NONE = 0, RMA_HELD_SHARED, RMA_HELD_EXCLUSIVE, RMA_HELD_LOCK_ALL };
 /* This rank's MPI_Win_lock_all epoch on a user window (lock_all.c): LAZY takes a shared turn
  * and the program's shared lock on a target at the epoch's first access to it; EAGER (windows
- * whose memory the program may load and store, MPI_Win_allocate_shared) takes a shared turn on
- * every target, then the program's MPI_Win_lock_all; UNTURNED takes none. */
+ * whose memory the program may load and store, MPI_Win_allocate_shared, and every window of a
+ * rank under MPI_THREAD_MULTIPLE) takes a shared turn on every target, then the program's
+ * MPI_Win_lock_all; UNTURNED (a lock_all MPI did not call wrong inside another epoch) takes
+ * none. */
 enum rma_lock_all { RMA_LOCK_ALL_NONE = 0, RMA_LOCK_ALL_LAZY, RMA_LOCK_ALL_EAGER,
                     RMA_LOCK_ALL_UNTURNED };
 
@@ -28,6 +31,10 @@ typedef struct rma_window {
     int lock_all_assert; /* the lazy epoch's assert, for the shared lock of each target */
     int touched;         /* targets a lazy epoch holds (RMA_HELD_LOCK_ALL) */
     unsigned char *held; /* per target: enum rma_held */
+    /* Under MPI_THREAD_MULTIPLE, held by the thread taking an atomic turn (atomics.c) from the
+     * first poll to the turn's end: MPI lets a process hold one epoch per target of the turn
+     * window, so the rank's threads take those turns one at a time. */
+    pthread_mutex_t atomics_mutex;
 } rma_window;
 
 /* ---- turn_windows.c ---- */
@@ -54,16 +61,26 @@ int mpirr_rma_touch(const mpirr_call *c, rma_window *w, MPI_Win win, int target)
  * epoch, which MPI itself no longer sees and so cannot report. */
 int mpirr_rma_sync_error(MPI_Win win);
 
+/* ---- unordered_atomics.c ---- */
+/* Whether an atomic operation that no turn orders (in a fence or PSCW epoch) may end otherwise
+ * in another order and is counted for the verdict: fetches (it returns a value: Get_accumulate,
+ * Fetch_and_op, Compare_and_swap), else an accumulate of op on type that does not commute
+ * exactly (MPI_REPLACE, a sum or product of non-integers). */
+int mpirr_rma_unordered_atomic(int fetches, MPI_Op op, MPI_Datatype type);
+
 /* ---- turns.c ---- */
 /* Opens an epoch of lock_type on target of the turn window turns and takes call c's turn
  * there: record: the next one, recorded (a ticket record keyed by c and sub); replay: the
  * recorded one, waiting until every earlier turn has been taken. Returns with the epoch open.
  * sub tells a call's several turns apart: the target for a lock_all epoch's turn (taken by its
  * MPI_Win_lock_all when EAGER, one per target; by the epoch's first access to the target when
- * LAZY, before that access's own atomic turn, sub 0), 0 for the other turns. */
+ * LAZY, before that access's own atomic turn, sub 0), 0 for the other turns. local (NULL:
+ * none): a mutex of the rank's threads held while this thread holds an epoch on the turn
+ * window, released between a replay's polls so that a thread whose turn comes first can take
+ * it; held on return. */
 void mpirr_turn_begin(const mpirr_call *c, MPI_Win turns, int lock_type, int target,
-                      uint32_t sub);
-/* Closes it: the next turn on target can be taken. */
-void mpirr_turn_end(MPI_Win turns, int target);
+                      uint32_t sub, pthread_mutex_t *local);
+/* Closes it (and releases local): the next turn on target can be taken. */
+void mpirr_turn_end(MPI_Win turns, int target, pthread_mutex_t *local);
 
 #endif

@@ -56,6 +56,7 @@ static int window_born(int rc, const MPI_Win *win, MPI_Comm comm, int load_store
     if (!p || !(p->w.held = calloc((size_t)n, 1))) mpirr_fatal("out of memory for a window's turns");
     p->w.nranks = n;
     p->w.load_store = load_store;
+    pthread_mutex_init(&p->w.atomics_mutex, NULL);
     p->w.epochs = turn_window(comm, &p->epoch_counter);
     p->w.atomics = turn_window(comm, &p->atomic_counter);
     mpirr_lock();
@@ -98,6 +99,7 @@ static void turn_pair_free(struct turn_pair *p)
     free(p->epoch_counter);
     free(p->atomic_counter);
     free(p->w.held);
+    pthread_mutex_destroy(&p->w.atomics_mutex);
     free(p);
 }
 

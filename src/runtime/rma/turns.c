@@ -32,16 +32,18 @@ static int64_t counter_op(MPI_Win turns, int target, MPI_Op op)
     return old;
 }
 
-static void open_epoch(MPI_Win turns, int lock_type, int target)
+static void open_epoch(MPI_Win turns, int lock_type, int target, pthread_mutex_t *local)
 {
+    if (local) pthread_mutex_lock(local);
     if (PMPI_Win_lock(lock_type, target, 0, turns) != MPI_SUCCESS)
         mpirr_fatal("cannot lock rank %d of a window's turn window", target);
 }
 
-void mpirr_turn_end(MPI_Win turns, int target)
+void mpirr_turn_end(MPI_Win turns, int target, pthread_mutex_t *local)
 {
     if (PMPI_Win_unlock(target, turns) != MPI_SUCCESS)
         mpirr_fatal("cannot unlock rank %d of a window's turn window", target);
+    if (local) pthread_mutex_unlock(local);
 }
 
 static double seconds_now(void)
@@ -52,15 +54,15 @@ static double seconds_now(void)
 }
 
 static void wait_for_turn(const mpirr_call *c, MPI_Win turns, int lock_type, int target,
-                          int64_t turn)
+                          int64_t turn, pthread_mutex_t *local)
 {
     double since = seconds_now();
     int warned = 0;
     for (;;) {
-        open_epoch(turns, MPI_LOCK_SHARED, target);
+        open_epoch(turns, MPI_LOCK_SHARED, target, local);
         int64_t now = counter_op(turns, target, MPI_NO_OP);
         if (now == turn) break;
-        mpirr_turn_end(turns, target);
+        mpirr_turn_end(turns, target, local);
         if (now > turn) /* a turn is taken once: another rank took this one */
             mpirr_diverged(c->event, "%s on rank %d: the recorded turn %lld there is already "
                            "taken (turn %lld is next)", mpirr_call_name(c->id), target,
@@ -76,18 +78,18 @@ static void wait_for_turn(const mpirr_call *c, MPI_Win turns, int lock_type, int
         }
     }
     if (lock_type == MPI_LOCK_EXCLUSIVE) { /* the counter stays at turn: it is this call's */
-        mpirr_turn_end(turns, target);
-        open_epoch(turns, MPI_LOCK_EXCLUSIVE, target);
+        mpirr_turn_end(turns, target, local);
+        open_epoch(turns, MPI_LOCK_EXCLUSIVE, target, local);
     }
     counter_op(turns, target, MPI_SUM);
 }
 
 void mpirr_turn_begin(const mpirr_call *c, MPI_Win turns, int lock_type, int target,
-                      uint32_t sub)
+                      uint32_t sub, pthread_mutex_t *local)
 {
     if (mpirr_replaying()) {
         mpirr_record r;
-        mpirr_replay_expect(c, MPIRR_REC_TICKET, "its turn on the target", &r);
+        mpirr_replay_expect_sub(c, sub, MPIRR_REC_TICKET, "its turn on the target", &r);
         if (r.value > INT64_MAX)
             mpirr_diverged(c->event, "the recorded turn %llu is out of range",
                            (unsigned long long)r.value);
@@ -95,10 +97,10 @@ void mpirr_turn_begin(const mpirr_call *c, MPI_Win turns, int lock_type, int tar
             mpirr_diverged(c->event, "%s takes its turn on rank %u, the recorded turn here is "
                            "on rank %u", mpirr_call_name(c->id), (unsigned)sub,
                            (unsigned)r.sub);
-        wait_for_turn(c, turns, lock_type, target, (int64_t)r.value);
+        wait_for_turn(c, turns, lock_type, target, (int64_t)r.value, local);
         return;
     }
-    open_epoch(turns, lock_type, target);
+    open_epoch(turns, lock_type, target, local);
     int64_t turn = counter_op(turns, target, MPI_SUM);
     mpirr_record r = {.kind = MPIRR_REC_TICKET, .call = (uint16_t)c->id, .sub = sub,
                       .event = c->event, .written = c->event, .value = (uint64_t)turn};
