@@ -35,7 +35,7 @@
 #define MPIRR_EVPRE_WIN(win, kind) mpirr_ev_set_win(&ev_, win, MPIRR_RMA_##kind, MPI_PROC_NULL);
 #define MPIRR_EVPOST_WIN(win, kind)
 #define MPIRR_EVPRE_WIN_FREE(win) MPIRR_EVPRE_WIN(*(win), FREE)
-#define MPIRR_EVPOST_WIN_FREE(win) if (MPIRR_EV_OK) mpirr_ev_win_freed(&ev_);
+#define MPIRR_EVPOST_WIN_FREE(win) /* MPI_Win_free drops the window's entry (rma/) */
 /* a Win_test that found the exposure epoch over is a wait */
 #define MPIRR_EVPRE_WIN_TEST(win, flag) MPIRR_EVPRE_WIN(win, TEST)
 #define MPIRR_EVPOST_WIN_TEST(win, flag) if (MPIRR_EV_OK && *(flag)) ev_.e.rma = MPIRR_RMA_WAIT;
@@ -49,7 +49,7 @@
 #define MPIRR_EVPRE_WIN_LOCK_ALL(win) MPIRR_EVPRE_WIN(win, LOCK_ALL) mpirr_ev_set_lock(&ev_, MPI_LOCK_SHARED);
 #define MPIRR_EVPOST_WIN_LOCK_ALL(win)
 #define MPIRR_EVPRE_WIN_ACCESS(win, kind, rank, disp, count, type, op) \
-    MPIRR_EVPRE_WIN_TARGET(win, kind, rank) mpirr_ev_set_access(&ev_, disp, count, type, op);
+    MPIRR_EVPRE_WIN_TARGET(win, kind, rank) mpirr_ev_set_access(&ev_, win, disp, count, type, op);
 #define MPIRR_EVPOST_WIN_ACCESS(win, kind, rank, disp, count, type, op)
 
 /* life cycle: Init's record is made once the history exists; Abort's before it leaves */

@@ -1,35 +1,17 @@
 /* event_windows.c: one-sided calls in the event history (event_windows.h). A window's id is
  * this rank's creation count; the analysis makes it run-wide (the k-th window created on one
- * communicator is the same window on every member). The table keeps what a record needs
- * from the creation: disp_unit, whether the window is dynamic, its group's world ranks. */
+ * communicator is the same window on every member). What a record needs from the creation
+ * (the id, disp_unit, whether the window is dynamic, its group's world ranks) is kept in the
+ * window's entry of the runtime's one table of windows (rma/window_registry.c), which
+ * MPI_Win_free drops. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "event_ids.h"
 #include "event_windows.h"
-#include "handle_key.h"
+#include "rma/rma.h"
 #include "runtime.h"
-#include "u64_map.h"
 
-struct window {
-    uint64_t key;       /* the handle; 0 once freed */
-    int disp_unit, dynamic;
-    uint32_t nworld;
-    int32_t *world;     /* world rank of each member of the window's group */
-};
-
-static struct {
-    u64_map by_handle;  /* handle -> id */
-    struct window *w;   /* by id */
-    uint32_t n, cap;
-} wins;
-
-/* The window's id, UINT32_MAX if this rank did not see it created. Lock held. */
-static uint32_t win_id(MPI_Win win)
-{
-    uint64_t id;
-    return u64_map_get(&wins.by_handle, MPIRR_HANDLE_KEY(win), &id) ? (uint32_t)id : UINT32_MAX;
-}
+static uint32_t created; /* windows this rank created while the history was on: the next id */
 
 /* The record is a one-sided call on window id: every RMA field set (the shapes add the rest). */
 static void name_win(mpirr_ev_call *c, uint32_t id, unsigned kind, int32_t target)
@@ -47,54 +29,36 @@ static void name_win(mpirr_ev_call *c, uint32_t id, unsigned kind, int32_t targe
 void mpirr_ev_win_created(mpirr_ev_call *c, MPI_Win win, int disp_unit, unsigned kind)
 {
     MPI_Group g;
-    struct window w = {.key = MPIRR_HANDLE_KEY(win), .disp_unit = disp_unit, .dynamic = kind == MPIRR_RMA_CREATE_DYNAMIC};
+    uint32_t nworld = 0;
+    int32_t *world = NULL;
     if (PMPI_Win_get_group(win, &g) == MPI_SUCCESS) {
-        w.world = mpirr_ev_world_ranks(g, NULL, &w.nworld);
+        world = mpirr_ev_world_ranks(g, NULL, &nworld);
         PMPI_Group_free(&g);
     }
+    rma_window *w = mpirr_window_add(win);
     mpirr_lock();
-    if (wins.n == wins.cap) {
-        uint32_t cap = wins.cap ? wins.cap * 2 : 8;
-        struct window *p = realloc(wins.w, cap * sizeof *p);
-        if (!p) {
-            mpirr_unlock();
-            free(w.world);
-            return;
-        }
-        wins.w = p;
-        wins.cap = cap;
-    }
-    uint32_t id = wins.n++;
-    wins.w[id] = w;
-    u64_map_put(&wins.by_handle, w.key, id);
+    free(w->ev_world); /* a handle whose free this rank did not see */
+    w->ev_world = world;
+    w->ev_nworld = world ? nworld : 0;
+    w->ev_disp_unit = kind == MPIRR_RMA_CREATE_DYNAMIC ? 1 : disp_unit;
+    w->ev_id = created++;
+    w->ev_named = 1;
+    uint32_t id = w->ev_id;
     mpirr_unlock();
     name_win(c, id, kind, MPIRR_EV_PROC_NULL);
 }
 
-void mpirr_ev_win_freed(const mpirr_ev_call *c)
-{
-    if (!(c->e.fields & MPIRR_EVF_RMA)) return;
-    mpirr_lock();
-    if (c->e.win < wins.n && wins.w[c->e.win].key) {
-        u64_map_del(&wins.by_handle, wins.w[c->e.win].key, NULL);
-        wins.w[c->e.win].key = 0;
-        free(wins.w[c->e.win].world);
-        wins.w[c->e.win].world = NULL;
-        wins.w[c->e.win].nworld = 0;
-    }
-    mpirr_unlock();
-}
-
 void mpirr_ev_set_win(mpirr_ev_call *c, MPI_Win win, unsigned kind, int rank)
 {
+    rma_window *w = mpirr_window_find(win);
+    if (!w) return; /* not seen created: nothing to name it by */
     mpirr_lock();
-    uint32_t id = win_id(win);
+    int named = w->ev_named;
+    uint32_t id = w->ev_id;
     int32_t target = MPIRR_EV_PROC_NULL;
-    if (id != UINT32_MAX && rank >= 0 && (uint32_t)rank < wins.w[id].nworld)
-        target = wins.w[id].world[rank];
+    if (rank >= 0 && (uint32_t)rank < w->ev_nworld) target = w->ev_world[rank];
     mpirr_unlock();
-    if (id == UINT32_MAX) return; /* not seen created: nothing to name it by */
-    name_win(c, id, kind, target);
+    if (named) name_win(c, id, kind, target);
 }
 
 /* MPI's operation and type handles need not be constant expressions (Open MPI's are
@@ -139,13 +103,13 @@ static unsigned type_code(MPI_Datatype t)
     return 0;
 }
 
-void mpirr_ev_set_access(mpirr_ev_call *c, MPI_Aint disp, int count, MPI_Datatype type,
-                         MPI_Op op)
+void mpirr_ev_set_access(mpirr_ev_call *c, MPI_Win win, MPI_Aint disp, int count,
+                         MPI_Datatype type, MPI_Op op)
 {
     if (!(c->e.fields & MPIRR_EVF_RMA)) return;
+    rma_window *w = mpirr_window_find(win); /* named by set_win: it has an entry */
     mpirr_lock();
-    int unit = c->e.win < wins.n ? wins.w[c->e.win].disp_unit : 1;
-    if (c->e.win < wins.n && wins.w[c->e.win].dynamic) unit = 1; /* disp is an address */
+    int unit = w ? w->ev_disp_unit : 1; /* 1 for a dynamic window: disp is an address */
     mpirr_unlock();
     mpirr_ev_set_bytes(c, count, type);
     MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
@@ -174,9 +138,6 @@ void mpirr_ev_set_group(mpirr_ev_call *c, MPI_Group group)
 void mpirr_ev_windows_reset(void)
 {
     mpirr_lock();
-    for (uint32_t i = 0; i < wins.n; i++) free(wins.w[i].world);
-    free(wins.w);
-    u64_map_free(&wins.by_handle);
-    memset(&wins, 0, sizeof wins);
+    created = 0;
     mpirr_unlock();
 }

@@ -13,17 +13,17 @@
 
 /* The creating call (disp_unit 1 for a dynamic window): the window gets the next id. */
 void mpirr_ev_win_created(mpirr_ev_call *c, MPI_Win win, int disp_unit, unsigned kind);
-/* After MPI_Win_free succeeded: the window of this record is gone (its handle may come back). */
-void mpirr_ev_win_freed(const mpirr_ev_call *c);
 /* A call on win doing kind (MPIRR_RMA_*), with its target rank in the window's group or
  * MPI_PROC_NULL. Every RMA shape calls this first. */
 void mpirr_ev_set_win(mpirr_ev_call *c, MPI_Win win, unsigned kind, int rank);
 /* An access: where at the target, how much, and the accumulate operation (MPI_OP_NULL: none). */
-void mpirr_ev_set_access(mpirr_ev_call *c, MPI_Aint disp, int count, MPI_Datatype type, MPI_Op op);
+void mpirr_ev_set_access(mpirr_ev_call *c, MPI_Win win, MPI_Aint disp, int count,
+                         MPI_Datatype type, MPI_Op op);
 void mpirr_ev_set_lock(mpirr_ev_call *c, int lock_type);
 /* Post and start: the group's world ranks. */
 void mpirr_ev_set_group(mpirr_ev_call *c, MPI_Group group);
-/* Forgets every window (the history closed). */
+/* The history closed: the next window it sees is id 0 again (MPI_Win_free and MPI_Finalize
+ * drop the windows' entries, rma/window_registry.c). */
 void mpirr_ev_windows_reset(void);
 
 #endif

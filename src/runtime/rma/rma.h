@@ -22,9 +22,14 @@ enum rma_held { RMA_HELD_NONE = 0, RMA_HELD_SHARED, RMA_HELD_EXCLUSIVE, RMA_HELD
 enum rma_lock_all { RMA_LOCK_ALL_NONE = 0, RMA_LOCK_ALL_LAZY, RMA_LOCK_ALL_EAGER,
                     RMA_LOCK_ALL_UNTURNED };
 
+/* One window the program made: the runtime's one table of them (window_registry.c), read by the
+ * one-sided calls (their turns) and the event history (event_windows.c). */
 typedef struct rma_window {
+    /* ---- the turns (turn_windows.c): while recording or replaying ---- */
+    int turned;          /* it has turn windows: epochs and atomics are valid */
     MPI_Win epochs;      /* turn window of the passive-target epochs (MPI_Win_lock) */
     MPI_Win atomics;     /* turn window of the atomic operations outside exclusive epochs */
+    int64_t *epoch_counter, *atomic_counter; /* their memory: this rank's counters */
     int nranks;          /* of the window's group: valid targets are 0..nranks-1 */
     int load_store;      /* made by MPI_Win_allocate_shared: its lock_all epochs are EAGER */
     int lock_all;        /* enum rma_lock_all */
@@ -35,11 +40,32 @@ typedef struct rma_window {
      * first poll to the turn's end: MPI lets a process hold one epoch per target of the turn
      * window, so the rank's threads take those turns one at a time. */
     pthread_mutex_t atomics_mutex;
+    /* ---- the event history's view (event_windows.c): while it is on ---- */
+    int ev_named;        /* the history saw it created: ev_id names it */
+    uint32_t ev_id;      /* this rank's count of windows created before it */
+    int ev_disp_unit;    /* 1 for a dynamic window: displacements are addresses */
+    uint32_t ev_nworld;
+    int32_t *ev_world;   /* world rank of each member of the window's group */
 } rma_window;
 
+/* ---- window_registry.c: the table, under the runtime lock; an entry lives from the
+ * window's creation to its MPI_Win_free (or MPI_Finalize) ---- */
+/* The entry of win, NULL if none. */
+rma_window *mpirr_window_find(MPI_Win win);
+/* The entry of win, made (zeroed) if there is none. */
+rma_window *mpirr_window_add(MPI_Win win);
+/* Takes win's entry out of the table (its handle may come back); NULL if none. The caller frees
+ * it with mpirr_window_release once it let go of its turn windows. */
+rma_window *mpirr_window_remove(MPI_Win win);
+void mpirr_window_release(rma_window *w);
+/* Every entry left, one by one (pos starts at 0); NULL at the end. */
+rma_window *mpirr_window_next(size_t *pos);
+/* Forgets the table (after its entries were released). */
+void mpirr_window_registry_free(void);
+
 /* ---- turn_windows.c ---- */
-/* The turn windows of win while recording or replaying, NULL otherwise (or a window made
- * before MPI_Init's recording began: it takes no turns). */
+/* The entry of win if it has turn windows and the rank is recording or replaying, NULL
+ * otherwise (a window made by a call beyond INT_MAX, or while neither: it takes no turns). */
 rma_window *mpirr_rma_find(MPI_Win win);
 /* A target the window's turns cover (MPI_PROC_NULL and bad ranks: MPI reports those). */
 static inline int mpirr_rma_target_ok(const rma_window *w, int target)

@@ -4,26 +4,20 @@
  * `epochs` orders the passive-target epochs on a target (lock_epochs.c), `atomics` the atomic
  * operations outside exclusive epochs (atomics.c). Two, because an atomic operation in a shared
  * epoch must be able to take its turn while another rank waits, inside its epoch turn, for the
- * program's exclusive lock (docs/rma.md, "Replay does not deadlock"). A map from the window
- * handle finds them; MPI_Win_free frees them after the program's window (both collective, so
- * every rank frees in the same order). */
+ * program's exclusive lock (docs/rma.md, "Replay does not deadlock"). They live in the window's
+ * entry of the runtime's table of windows (window_registry.c); MPI_Win_free frees them after the
+ * program's window (both collective, so every rank frees in the same order) and drops the
+ * entry. */
 #include <stdlib.h>
 
-#include "handle_key.h"
 #include "rma.h"
 #include "special_calls.h"
-#include "u64_map.h"
-
-static u64_map windows; /* window handle -> rma_window * (under the runtime lock) */
 
 rma_window *mpirr_rma_find(MPI_Win win)
 {
     if (!(mpirr_recording() || mpirr_replaying())) return NULL;
-    uint64_t v = 0;
-    mpirr_lock();
-    int found = u64_map_get(&windows, MPIRR_HANDLE_KEY(win), &v);
-    mpirr_unlock();
-    return found ? (rma_window *)(uintptr_t)v : NULL;
+    rma_window *w = mpirr_window_find(win);
+    return w && w->turned ? w : NULL;
 }
 
 /* One turn window: memory zeroed before the collective creation, so no rank can take a turn
@@ -39,33 +33,31 @@ static MPI_Win turn_window(MPI_Comm comm, int64_t **counter)
     return w;
 }
 
-struct turn_pair { /* what the map's value points to: the state and the counters' memory */
-    rma_window w;
-    int64_t *epoch_counter, *atomic_counter;
-};
-
 /* The program's creation of a window on comm returned rc: if it made one, give it its turn
- * windows (collectively, as the creation was). load_store: the program may load and store
- * its memory (MPI_Win_allocate_shared). Returns rc. */
+ * windows (collectively, as the creation was) in its entry of the table. load_store: the
+ * program may load and store its memory (MPI_Win_allocate_shared). Returns rc. */
 static int window_born(int rc, const MPI_Win *win, MPI_Comm comm, int load_store)
 {
     if (rc != MPI_SUCCESS || !(mpirr_recording() || mpirr_replaying())) return rc;
-    struct turn_pair *p = calloc(1, sizeof *p);
     int n = 0;
     PMPI_Comm_size(comm, &n);
-    if (!p || !(p->w.held = calloc((size_t)n, 1))) mpirr_fatal("out of memory for a window's turns");
-    p->w.nranks = n;
-    p->w.load_store = load_store;
-    pthread_mutex_init(&p->w.atomics_mutex, NULL);
-    p->w.epochs = turn_window(comm, &p->epoch_counter);
-    p->w.atomics = turn_window(comm, &p->atomic_counter);
-    mpirr_lock();
-    int bad = u64_map_put(&windows, MPIRR_HANDLE_KEY(*win), (uint64_t)(uintptr_t)p);
-    mpirr_unlock();
-    if (bad) mpirr_fatal("out of memory for a window's turns");
+    unsigned char *held = calloc((size_t)n, 1);
+    if (!held) mpirr_fatal("out of memory for a window's turns");
+    int64_t *epoch_counter, *atomic_counter;
+    MPI_Win epochs = turn_window(comm, &epoch_counter);
+    MPI_Win atomics = turn_window(comm, &atomic_counter);
+    rma_window *w = mpirr_window_add(*win);
+    w->held = held;
+    w->nranks = n;
+    w->load_store = load_store;
+    pthread_mutex_init(&w->atomics_mutex, NULL);
+    w->epochs = epochs;
+    w->atomics = atomics;
+    w->epoch_counter = epoch_counter;
+    w->atomic_counter = atomic_counter;
+    w->turned = 1;
     return rc;
 }
-
 int mpirr_MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                          MPI_Win *win)
 {
@@ -94,36 +86,26 @@ int mpirr_MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     return window_born(PMPI_Win_create_dynamic(info, comm, win), win, comm, 0);
 }
 
-static void turn_pair_free(struct turn_pair *p)
-{
-    free(p->epoch_counter);
-    free(p->atomic_counter);
-    free(p->w.held);
-    pthread_mutex_destroy(&p->w.atomics_mutex);
-    free(p);
-}
-
 int mpirr_MPI_Win_free(MPI_Win *win)
 {
     MPIRR_BEGIN(MPI_Win_free);
-    uint64_t key = MPIRR_HANDLE_KEY(*win), v = 0;
+    MPI_Win program_win = *win;
     int rc = PMPI_Win_free(win);
     if (rc != MPI_SUCCESS) return rc;
-    mpirr_lock();
-    int found = u64_map_del(&windows, key, &v);
-    mpirr_unlock();
-    if (!found) return rc;
-    struct turn_pair *p = (struct turn_pair *)(uintptr_t)v;
-    PMPI_Win_free(&p->w.epochs);
-    PMPI_Win_free(&p->w.atomics);
-    turn_pair_free(p);
+    rma_window *w = mpirr_window_remove(program_win);
+    if (!w) return rc;
+    if (w->turned) {
+        PMPI_Win_free(&w->epochs);
+        PMPI_Win_free(&w->atomics);
+    }
+    mpirr_window_release(w);
     return rc;
 }
 
 void mpirr_rma_finish(void)
 {
     size_t pos = 0;
-    uint64_t key, v;
-    while (u64_map_next(&windows, &pos, &key, &v)) turn_pair_free((struct turn_pair *)(uintptr_t)v);
-    u64_map_free(&windows);
+    rma_window *w;
+    while ((w = mpirr_window_next(&pos))) mpirr_window_release(w);
+    mpirr_window_registry_free();
 }
