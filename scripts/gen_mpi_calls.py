@@ -58,13 +58,15 @@ CLASSES = [
      "nonblocking exchange: an Irecv and an Isend of the message layer behind one request "
      "(recorded and replayed as MPI_Irecv and MPI_Isend are; isendrecv.c)"),
     (r"^MPI_Parrived$", "UNREPLAYED", "whether a partition had arrived"),
-    # one-sided with large counts: window creation must make the window's turn windows and
-    # accumulates must take their turns (src/runtime/rma/), so the int call's own path when
-    # the counts and the displacement unit fit (large_count.c); gets are ordered as MPI_Get is
-    (r"^MPI_(Win_create|Win_allocate|Win_allocate_shared|Accumulate|Raccumulate|"
-     r"Get_accumulate|Rget_accumulate)_c$",
-     "SPECIAL", "large-count one-sided: the int call's own path when the counts fit "
-                "(its turns recorded and replayed), else not replayed (large_count.c)"),
+    # one-sided with large counts: window creation must make the window's turn windows, so the
+    # int call's own path when the displacement unit fits (large_count.c); accumulates take
+    # their turns with any count, and puts and gets are ordered as MPI_Put is (src/runtime/rma/)
+    (r"^MPI_(Win_create|Win_allocate|Win_allocate_shared)_c$",
+     "SPECIAL", "large-count window creation: the int call's own path when the displacement "
+                "unit fits (its turn windows made), else no turns: named (large_count.c)"),
+    (r"^MPI_(Accumulate|Raccumulate|Get_accumulate|Rget_accumulate)_c$",
+     "SPECIAL", "large-count accumulates: their turns taken with any count, as "
+                "MPI_Accumulate's are (src/runtime/rma/atomics.c)"),
     (r"^MPI_(Put|Rput|Get|Rget)_c$", "SPECIAL", "large-count puts and gets: a lock_all epoch's "
      "first access to a target takes its turn there, as MPI_Put's does (src/runtime/rma/)"),
     (r"^MPI_File_(read|write|iread|iwrite)_shared(_c)?$", "UNREPLAYED",

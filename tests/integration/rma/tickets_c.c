@@ -1,7 +1,9 @@
 /* tickets_c.c: the shared-epoch ticket counter (tickets_all.c) with MPI-4's large-count calls:
- * the window made by MPI_Win_allocate_c, the tickets taken by MPI_Get_accumulate_c(+1). Their
- * counts fit in an int, so they take the int calls' paths (src/runtime/large_count.c): the
- * window gets its turn windows and each ticket its turn, and the replay is exact. MPI-4 only
+ * the window made by MPI_Win_allocate_c, the tickets taken by MPI_Get_accumulate_c(+1). The
+ * window's displacement unit fits in an int, so it takes MPI_Win_allocate's path
+ * (src/runtime/large_count.c) and gets its turn windows; each ticket takes its turn on the
+ * large-count accumulates' own path, the same with any count (src/runtime/rma/atomics.c), and
+ * the replay is exact. MPI-4 only
  * (registered for MPICH). */
 #include <mpi.h>
 
