@@ -11,14 +11,18 @@
 
 static u64_map windows; /* window handle -> rma_window * */
 
-rma_window *mpirr_window_find(MPI_Win win)
+/* The entry of win, taken out of the table if take; NULL if none. */
+static rma_window *lookup(MPI_Win win, int take)
 {
     uint64_t v = 0;
     mpirr_lock();
-    int found = u64_map_get(&windows, MPIRR_HANDLE_KEY(win), &v);
+    int found = take ? u64_map_del(&windows, MPIRR_HANDLE_KEY(win), &v)
+                     : u64_map_get(&windows, MPIRR_HANDLE_KEY(win), &v);
     mpirr_unlock();
     return found ? (rma_window *)(uintptr_t)v : NULL;
 }
+
+rma_window *mpirr_window_find(MPI_Win win) { return lookup(win, 0); }
 
 rma_window *mpirr_window_add(MPI_Win win)
 {
@@ -34,14 +38,7 @@ rma_window *mpirr_window_add(MPI_Win win)
     return w;
 }
 
-rma_window *mpirr_window_remove(MPI_Win win)
-{
-    uint64_t v = 0;
-    mpirr_lock();
-    int found = u64_map_del(&windows, MPIRR_HANDLE_KEY(win), &v);
-    mpirr_unlock();
-    return found ? (rma_window *)(uintptr_t)v : NULL;
-}
+rma_window *mpirr_window_remove(MPI_Win win) { return lookup(win, 1); }
 
 void mpirr_window_release(rma_window *w)
 {
