@@ -53,12 +53,32 @@ static double seconds_now(void)
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* Between two polls that did not find the turn: the core first, then a pause that doubles up to
+ * POLL_PAUSE_MAX_US. A library whose exclusive lock is one compare-and-swap that succeeds only
+ * while no shared lock is held (Open MPI's osc/rdma) never grants the rank whose turn it is an
+ * exclusive turn while the others keep polling shared in a tight loop: with six threads of three
+ * ranks polling one target, a replay of rma_replay.lockall_threads.openmpi waited more than 30 s
+ * for an exclusive atomic turn (1 to 14 s in most replays); pausing pollers leave it gaps. */
+enum { POLL_YIELDS = 16, POLL_PAUSE_MAX_US = 1024 };
+
+static void poll_pause(unsigned failed)
+{
+    if (failed < POLL_YIELDS) {
+        sched_yield();
+        return;
+    }
+    unsigned shift = failed - POLL_YIELDS;
+    long us = shift >= 10 ? POLL_PAUSE_MAX_US : 1L << shift;
+    struct timespec t = {0, us * 1000};
+    nanosleep(&t, NULL);
+}
+
 static void wait_for_turn(const mpirr_call *c, MPI_Win turns, int lock_type, int target,
                           int64_t turn, pthread_mutex_t *local)
 {
     double since = seconds_now();
     int warned = 0;
-    for (;;) {
+    for (unsigned failed = 0;; failed++) {
         open_epoch(turns, MPI_LOCK_SHARED, target, local);
         int64_t now = counter_op(turns, target, MPI_NO_OP);
         if (now == turn) break;
@@ -67,7 +87,7 @@ static void wait_for_turn(const mpirr_call *c, MPI_Win turns, int lock_type, int
             mpirr_diverged(c->event, "%s on rank %d: the recorded turn %lld there is already "
                            "taken (turn %lld is next)", mpirr_call_name(c->id), target,
                            (long long)turn, (long long)now);
-        sched_yield();
+        poll_pause(failed);
         if (!warned && seconds_now() - since > TURN_WAIT_WARN_S) {
             warned = 1;
             mpirr_say("mpirr: replay of rank %d waits since %d s at event %llu (%s on rank %d) "
