@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "file_io.h"
@@ -204,6 +205,18 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const struct packed *)a)->name, ((const struct packed *)b)->name);
 }
 
+/* Whether a directory's times say for sure that it is unchanged while they are: a change within
+ * the file system's clock tick of the last one (coarse: a few milliseconds) can leave them as
+ * they were, so the packs of a directory changed in the last two seconds are read again at
+ * every use (what git does with racily clean index entries). */
+static int settled(const struct stat *st)
+{
+    struct timespec now;
+    if (clock_gettime(CLOCK_REALTIME, &now)) return 0;
+    const struct timespec *last = st->st_ctim.tv_sec > st->st_mtim.tv_sec ? &st->st_ctim : &st->st_mtim;
+    return now.tv_sec - last->tv_sec > 2;
+}
+
 /* Reads every pack of dir into the cache (unless it holds them already). Under the lock. */
 static void load_dir(const char *dir)
 {
@@ -222,7 +235,7 @@ static void load_dir(const char *dir)
     cache.ino = st.st_ino;
     cache.mtime = st.st_mtim;
     cache.ctime = st.st_ctim;
-    cache.valid = 1;
+    cache.valid = settled(&st);
     char path[4200];
     for (int k = 0; !cache.err[0]; k++) {
         pack_path(path, sizeof path, dir, k);
