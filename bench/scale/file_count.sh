@@ -8,7 +8,9 @@
 # during the run (those at the end, plus the placement files --local makes and removes), the
 # wall time of the whole `mpirr record`, and the median and largest MPI_Init and MPI_Finalize
 # times of a rank (where a rank creates and closes its files). A native run is timed the same
-# way, first. Environment: BENCH_MPI (openmpi, the default; or mpich), BENCH_TIMEOUT (seconds
+# way, first. Then, for each of PACK_LAYOUTS (default "plain events"; "" skips it), a recording
+# packed with `mpirr pack` (node packs, docs/cli/pack.md): the files before and after, and the
+# time `mpirr pack` took. Environment: BENCH_MPI (openmpi, the default; or mpich), BENCH_TIMEOUT (seconds
 # per run, default 900). docs/benchmarks.md, "Files per recording", has the results.
 set -u
 BUILD=${1:-build}
@@ -72,4 +74,28 @@ for layout in $LAYOUTS; do
     s=$(timed "$TMP/$layout.out" "$TMP/$layout.err" "${T[@]}" "$MPIRR" record "${opts[@]}" -o "$TMP/rec" -- "${L[@]}" "$PROG")
     grep -q '^init_files ' "$TMP/$layout.out" || { tail -3 "$TMP/$layout.err" >&2; echo "file_count.sh: $layout failed" >&2; }
     row "$layout" "$s" "$TMP/$layout.out" "$TMP/rec"
+done
+
+[ -n "${PACK_LAYOUTS-plain events}" ] || exit 0
+echo
+echo "| recording | ranks | files in DIR loose | bytes | files in DIR packed | of them per rank | packs | mpirr pack s |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+for layout in ${PACK_LAYOUTS-plain events}; do
+    rm -rf "$TMP/rec"
+    case $layout in
+    plain) opts=() ;;
+    events) opts=(--events) ;;
+    *) echo "file_count.sh: no pack layout $layout" >&2; continue ;;
+    esac
+    "${T[@]}" "$MPIRR" record "${opts[@]}" -o "$TMP/rec" -- "${L[@]}" "$PROG" >"$TMP/p$layout.out" 2>"$TMP/p$layout.err" ||
+        { tail -3 "$TMP/p$layout.err" >&2; echo "file_count.sh: pack $layout: the recording failed" >&2; continue; }
+    before=$(find "$TMP/rec" -type f | wc -l)
+    bytes=$(du -sb "$TMP/rec" | cut -f1)
+    sync
+    s=$(timed "$TMP/pack$layout.out" "$TMP/pack$layout.err" "$MPIRR" pack "$TMP/rec")
+    [ -s "$TMP/pack$layout.err" ] && { cat "$TMP/pack$layout.err" >&2; echo "file_count.sh: mpirr pack $layout failed" >&2; }
+    after=$(find "$TMP/rec" -type f | wc -l)
+    per_rank=$(find "$TMP/rec" -type f \( -name 'rank-*' -o -name 'sync-*' \) | wc -l)
+    packs=$(find "$TMP/rec" -type f -name 'node-*.pack' | wc -l)
+    echo "| $layout | $NP | $before | $bytes | $after | $per_rank | $packs | $s |"
 done
