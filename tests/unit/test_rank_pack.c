@@ -216,32 +216,36 @@ static void refused_as(const char *what)
 
 static void test_hostile(void)
 {
-    const uint64_t off[2] = {PK_HEADER_BYTES, PK_HEADER_BYTES}, len[2] = {10, 10};
-    const char *ok[1] = {"rank-00000.log"};
+    static const uint64_t off[2] = {PK_HEADER_BYTES, PK_HEADER_BYTES}, len[2] = {10, 10};
+    static const char *ok[1] = {"rank-00000.log"};
     craft(ok, off, len, 1);
     char err[1024], path[512];
     mpirr_name_list l;
     CHECK(mpirr_rank_files_list(dir, &l, NULL, err, sizeof err) == 0 && l.n == 1);
     mpirr_name_list_free(&l);
-    const char *slash[1] = {"../x"}, *dots[1] = {".."}, *sub[1] = {"rank-00000.log/x"}, *other[1] = {"manifest"};
-    craft(slash, off, len, 1);
-    refused_as("name \"../x\" is not a rank file's name");
-    craft(dots, off, len, 1);
-    refused_as("is not a rank file's name");
-    craft(sub, off, len, 1);
-    refused_as("is not a rank file's name");
-    craft(other, off, len, 1);
-    refused_as("name \"manifest\" is not a rank file's name");
-    const char *twice[2] = {"rank-00000.log", "rank-00000.log"};
-    craft(twice, off, len, 2);
-    refused_as("holds rank-00000.log twice");
-    const uint64_t past[1] = {PK_HEADER_BYTES + 95}, before[1] = {3}, huge[1] = {UINT64_MAX - 5};
-    craft(ok, past, len, 1);
-    refused_as("claims bytes 223 to 233, expected them between the header (byte 128) and the index (byte 228)");
-    craft(ok, before, len, 1);
-    refused_as("claims bytes 3 to 13");
-    craft(ok, off, huge, 1);
-    refused_as("claims bytes");
+    static const uint64_t past[1] = {PK_HEADER_BYTES + 95}, before[1] = {3}, huge[1] = {UINT64_MAX - 5};
+    static const char *slash[1] = {"../x"}, *dots[1] = {".."}, *sub[1] = {"rank-00000.log/x"},
+                      *other[1] = {"manifest"}, *twice[2] = {"rank-00000.log", "rank-00000.log"};
+    static const struct {
+        const char *const *names;
+        const uint64_t *off, *len;
+        int k;
+        const char *refused_as;
+    } hostile[] = {
+        {slash, off, len, 1, "name \"../x\" is not a rank file's name"},
+        {dots, off, len, 1, "is not a rank file's name"},
+        {sub, off, len, 1, "is not a rank file's name"},
+        {other, off, len, 1, "name \"manifest\" is not a rank file's name"},
+        {twice, off, len, 2, "holds rank-00000.log twice"},
+        {ok, past, len, 1, "claims bytes 223 to 233, expected them between the header (byte 128) "
+                          "and the index (byte 228)"},
+        {ok, before, len, 1, "claims bytes 3 to 13"},
+        {ok, off, huge, 1, "claims bytes"},
+    };
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        craft(hostile[i].names, hostile[i].off, hostile[i].len, hostile[i].k);
+        refused_as(hostile[i].refused_as);
+    }
     /* the same member in two packs */
     craft(ok, off, len, 1);
     path_of(path, sizeof path, "node-00000.pack");
