@@ -6,8 +6,9 @@
 # what they printed before; replays under noise (2 each) finish as recorded with the recorded
 # output. A pack truncated by 1 byte, a member renamed "../x" and an index entry pointing past
 # the members are one line each naming the pack, exit status 2. `mpirr pack` killed (SIGKILL, at
-# the steps MPIRR_PACK_TEST_KILL names) leaves a recording that replays, and a second run
-# finishes it. `record --pack` packs when the run ends.
+# the steps MPIRR_PACK_TEST_KILL names, and while it wrote the packs of several nodes) leaves a
+# recording that replays, and a second run finishes it. A loose file that differs from its
+# member is refused. `record --pack` packs when the run ends; an unfinished recording is refused.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 WILD=$3 THREADS=$4 NP=4
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
@@ -122,6 +123,23 @@ for step in packed unlinking; do
     only_packs "killed-$step" 1
     echo "ok: mpirr pack killed at $step: replays as recorded; packing again finished it"
 done
+
+# killed while writing the packs of several nodes: a pack in place holds some rank files, the
+# others are loose only (made here by packing a copy that has rank 0's files only); the recording
+# reads as before, and packing again starts over from the loose files
+cp -a "$TMP/sources-loose" "$TMP/rank0" && cp -a "$TMP/sources-loose" "$TMP/halfway"
+rm "$TMP/rank0"/rank-0000[123].*
+"$MPIRR" pack "$TMP/rank0" >/dev/null 2>&1 || fail "rank0: mpirr pack failed"
+cp "$TMP/rank0/node-00000.pack" "$TMP/halfway/"
+tools halfway after
+sed "s|$TMP/halfway|$TMP/sources|g" "$TMP/halfway.after.stat" | cmp -s "$TMP/sources.before.stat" - || fail "halfway: stat printed otherwise"
+"$MPIRR" pack "$TMP/halfway" >"$TMP/pack-halfway.out" 2>&1 || { cat "$TMP/pack-halfway.out" >&2; fail "halfway: mpirr pack failed"; }
+only_packs halfway 1
+tools halfway after
+sed "s|$TMP/halfway|$TMP/sources|g" "$TMP/halfway.after.stat" | cmp -s "$TMP/sources.before.stat" - || fail "halfway: stat printed otherwise once packed"
+cp "$TMP/sources.out" "$TMP/halfway.out"
+replays halfway
+echo "ok: a pack killed while writing packs: packed again from the loose files, replays as recorded"
 
 # a file both loose and packed must be its member's bytes
 cp -a "$TMP/sources" "$TMP/differs"

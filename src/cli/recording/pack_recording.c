@@ -78,6 +78,32 @@ static int finish_packed(const char *dir, const mpirr_name_list *names, int npac
     return 0;
 }
 
+/* Whether a `mpirr pack` was killed while it wrote the packs: some are in place, others not yet,
+ * and (as no loose file goes before every pack is in place) every rank file is still loose. */
+static int killed_writing(const char *dir, const mpirr_name_list *names)
+{
+    char path[PATH_MAX + 300], err[1024];
+    mpirr_pack_member m;
+    int unpacked = 0;
+    for (size_t i = 0; i < names->n; i++) {
+        if (!is_loose(dir, names->v[i])) return 0;
+        snprintf(path, sizeof path, "%s/%s", dir, names->v[i]);
+        unpacked |= mpirr_pack_lookup(path, &m, err, sizeof err) == 0;
+    }
+    return unpacked;
+}
+
+/* Removes the packs, the last first: never a gap that would hide the packs after it. */
+static int remove_packs(const char *dir, int npacks)
+{
+    char name[64];
+    for (int k = npacks - 1; k >= 0; k--) {
+        snprintf(name, sizeof name, MPIRR_PACK_NAME_FMT, k);
+        if (unlink_in(dir, name)) return -1;
+    }
+    return 0;
+}
+
 /* The host each rank ran on, from its log's header ("" when it left no readable log). */
 static char (*rank_hosts(const char *dir, int nranks))[MPIRR_PACK_HOST_BYTES]
 {
@@ -201,7 +227,9 @@ int pack_recording(const char *dir_arg, int quiet)
         return CLI_EXIT_USAGE;
     }
     int npacks = mpirr_pack_count(rec.dir);
-    if (npacks) rc = finish_packed(rec.dir, &names, npacks, quiet);
+    if (npacks && killed_writing(rec.dir, &names)) /* packed again from the loose files */
+        rc = remove_packs(rec.dir, npacks) ? CLI_EXIT_FAIL : pack_loose(&rec, &names, quiet);
+    else if (npacks) rc = finish_packed(rec.dir, &names, npacks, quiet);
     else if (!names.n) cli_error("%s holds no rank files to pack", rec.dir), rc = CLI_EXIT_USAGE;
     else rc = pack_loose(&rec, &names, quiet);
     mpirr_name_list_free(&names);
