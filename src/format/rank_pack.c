@@ -443,7 +443,9 @@ int mpirr_rank_files_list(const char *dir, mpirr_name_list *out, size_t *packed,
     memset(out, 0, sizeof *out);
     DIR *d = opendir(dir);
     if (!d) {
-        snprintf(err, errlen, "cannot read %s: %s", dir, strerror(errno));
+        int e = errno;
+        snprintf(err, errlen, "cannot read %s: %s", dir, strerror(e));
+        errno = e;
         return -1;
     }
     int rc = 0;
