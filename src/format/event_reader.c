@@ -104,8 +104,8 @@ static int next_chunk(mpirr_ev_reader *r)
     uint32_t zlen = mpirr_get_u32(h + EC_ZLEN);
     if (zlen > EV_MAX_CHUNK) return damaged(r, "%s", "chunk of impossible size");
     /* no memory for bytes the file does not hold (yet: a chunk being written is a cut-off) */
-    struct stat st;
-    if (fstat(fileno(r->f), &st) || (uint64_t)st.st_size < (uint64_t)at + sizeof h + zlen) return 0;
+    uint64_t size;
+    if (mpirr_stream_size(r->f, &size) || size < (uint64_t)at + sizeof h + zlen) return 0;
     if (zlen > r->zin_cap) {
         uint8_t *z = realloc(r->zin, zlen);
         if (!z) return damaged(r, "%s", "out of memory");
@@ -210,10 +210,10 @@ static int load_tail(mpirr_ev_reader *r)
     /* the size area follows the time area (EV_FLAG_SIZE_COLUMN) */
     uint64_t sused = r->codec.size_column ? mpirr_get_u64(h + ET_SUSED) : 0;
     uint32_t capacity = mpirr_get_u32(h + ET_CAPACITY);
-    struct stat st;
-    if (used > capacity || tused > capacity || sused > capacity || fstat(fileno(t), &st) ||
-        (uint64_t)st.st_size < EV_TAIL_HEADER_BYTES + (uint64_t)capacity + tused ||
-        (sused && (uint64_t)st.st_size < EV_TAIL_HEADER_BYTES + 2 * (uint64_t)capacity + sused)) {
+    uint64_t size;
+    if (used > capacity || tused > capacity || sused > capacity || mpirr_stream_size(t, &size) ||
+        size < EV_TAIL_HEADER_BYTES + (uint64_t)capacity + tused ||
+        (sused && size < EV_TAIL_HEADER_BYTES + 2 * (uint64_t)capacity + sused)) {
         rc = damaged(r, "%s", "the tail claims more bytes than it holds");
         goto out;
     }

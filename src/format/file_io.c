@@ -1,6 +1,9 @@
 /* file_io.c: see file_io.h. */
 #include "file_io.h"
 
+#include "local_files.h"
+#include "rank_pack.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -156,10 +159,33 @@ int mpirr_open_regular(const char *path, char *err, size_t errlen)
     return fd;
 }
 
+/* Whether path names a rank file, which may be packed (the manifest and the rest never are). */
+static int maybe_packed(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return mpirr_local_rank_of(slash ? slash + 1 : path) >= 0;
+}
+
 FILE *mpirr_fopen_regular(const char *path, char *err, size_t errlen)
 {
     int fd = mpirr_open_regular(path, err, errlen);
-    if (fd < 0) return NULL;
+    mpirr_pack_member m;
+    if (fd < 0) {
+        if (errno != ENOENT || !maybe_packed(path)) return NULL;
+        int found = mpirr_pack_lookup(path, &m, err, errlen);
+        if (found > 0) {
+            if (errlen) err[0] = '\0'; /* the miss above is not the caller's error */
+            return mpirr_pack_member_open(path, &m, err, errlen);
+        }
+        errno = found ? EINVAL : ENOENT; /* err: the pack's damage, or still "missing" */
+        return NULL;
+    }
+    int found = maybe_packed(path) ? mpirr_pack_lookup(path, &m, err, errlen) : 0;
+    if (found < 0 || (found > 0 && mpirr_pack_same_as_loose(path, fd, &m, err, errlen))) {
+        close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
     FILE *f = fdopen(fd, "rb");
     if (!f) {
         int e = errno;
@@ -168,4 +194,36 @@ FILE *mpirr_fopen_regular(const char *path, char *err, size_t errlen)
         errno = e;
     }
     return f;
+}
+
+int mpirr_stream_size(FILE *f, uint64_t *size)
+{
+    struct stat st;
+    if (fileno(f) >= 0) { /* a loose file: no seeking, which would drop the stream's buffer */
+        if (fstat(fileno(f), &st)) return -1;
+        *size = (uint64_t)st.st_size;
+        return 0;
+    }
+    off_t at = ftello(f);
+    if (at < 0 || fseeko(f, 0, SEEK_END)) return -1;
+    off_t end = ftello(f);
+    if (end < 0 || fseeko(f, at, SEEK_SET)) return -1;
+    *size = (uint64_t)end;
+    return 0;
+}
+
+int mpirr_file_present(const char *path)
+{
+    mpirr_pack_member m;
+    char err[16];
+    return !access(path, F_OK) || (maybe_packed(path) && mpirr_pack_lookup(path, &m, err, sizeof err));
+}
+
+uint64_t mpirr_file_bytes(const char *path)
+{
+    struct stat st;
+    mpirr_pack_member m;
+    char err[16];
+    if (!stat(path, &st)) return (uint64_t)st.st_size;
+    return maybe_packed(path) && mpirr_pack_lookup(path, &m, err, sizeof err) > 0 ? m.length : 0;
 }

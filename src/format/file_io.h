@@ -5,6 +5,7 @@
 #define MPIRR_FILE_IO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Writes all n bytes (retrying short writes and EINTR); 0 or -1 with errno. */
@@ -42,7 +43,19 @@ int mpirr_file_move(const char *from, const char *tmp, const char *to);
  * regular file) and one line in err naming the file: "PATH: No such file or directory",
  * "PATH is not a regular file (a FIFO)". */
 int mpirr_open_regular(const char *path, char *err, size_t errlen);
-/* The same as a stdio stream ("rb"); NULL with errno and err set as above. */
+/* The same as a stdio stream ("rb"); NULL with errno and err set as above. A recording's rank
+ * file (rank-N.*, sync-N-T.*) missing from its directory is opened in the directory's node
+ * packs (rank_pack.h): a seekable stream over its bytes there, without a descriptor (use
+ * mpirr_stream_size, not fstat); one present both loose and packed must equal its member.
+ * Damaged packs: NULL, errno EINVAL, one line in err naming the pack. */
 FILE *mpirr_fopen_regular(const char *path, char *err, size_t errlen);
+/* The size of a stream of mpirr_fopen_regular (a file's or a pack member's): 0, or -1 with
+ * errno. */
+int mpirr_stream_size(FILE *f, uint64_t *size);
+/* Whether a recording file is there, loose or packed (or DIR's packs are damaged, which opening
+ * it reports): what access(path, F_OK) == 0 was before packs. */
+int mpirr_file_present(const char *path);
+/* Its size, loose or packed; 0 if it is not there. */
+uint64_t mpirr_file_bytes(const char *path);
 
 #endif

@@ -133,11 +133,11 @@ int mpirr_pending_load(const char *path, const mpirr_run_id *sibling, mpirr_reco
         if (errno == ENOENT) return 0;
         return -1;
     }
-    struct stat st;
+    uint64_t size = 0;
     uint8_t hdr[PENDING_HEADER_BYTES];
     const char *bad = NULL;
     uint64_t cap = 0;
-    if (fstat(fileno(f), &st) != 0 || fread(hdr, 1, sizeof hdr, f) != sizeof hdr)
+    if (mpirr_stream_size(f, &size) != 0 || fread(hdr, 1, sizeof hdr, f) != sizeof hdr)
         bad = "not a pending file of this version (bad magic or truncated)";
     else if ((bad = header_run_id(hdr, &id)))
         ;
@@ -145,7 +145,7 @@ int mpirr_pending_load(const char *path, const mpirr_run_id *sibling, mpirr_reco
         fclose(f);
         return MPIRR_PENDING_OTHER_RUN;
     } else if (cap = mpirr_get_u32(hdr + 8),
-             PENDING_HEADER_BYTES + cap * PENDING_SLOT_BYTES > (uint64_t)st.st_size)
+             PENDING_HEADER_BYTES + cap * PENDING_SLOT_BYTES > size)
         bad = "size does not match its capacity";
     else if (!(*out = calloc(cap ? cap : 1, sizeof **out)))
         bad = "out of memory";

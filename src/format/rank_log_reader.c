@@ -197,14 +197,14 @@ static int load_tail(mpirr_log_reader *r, char *err, size_t errlen)
                      strerror(errno));
         return 0;
     }
-    struct stat st;
-    if (fstat(fileno(t), &st) != 0 || st.st_size < TAIL_HEADER_BYTES ||
-        st.st_size > TAIL_HEADER_BYTES + STAGE_HEADER_BYTES + MAX_FRAME_RAW) {
+    uint64_t size;
+    if (mpirr_stream_size(t, &size) != 0 || size < TAIL_HEADER_BYTES ||
+        size > TAIL_HEADER_BYTES + STAGE_HEADER_BYTES + MAX_FRAME_RAW) {
         snprintf(r->tail_err, sizeof r->tail_err, "%s: implausible size", tpath);
     } else {
-        r->tail = malloc((size_t)st.st_size);
-        if (r->tail && fread(r->tail, 1, (size_t)st.st_size, t) == (size_t)st.st_size) {
-            r->tail_len = (size_t)st.st_size;
+        r->tail = malloc((size_t)size);
+        if (r->tail && fread(r->tail, 1, (size_t)size, t) == (size_t)size) {
+            r->tail_len = (size_t)size;
             rc = check_tail(r, tpath, err, errlen);
         } else {
             tail_damaged(r, tpath, r->tail ? "cannot read" : "out of memory");

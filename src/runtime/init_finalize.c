@@ -11,6 +11,7 @@
 #include "comm_registry.h"
 #include "endings.h"
 #include "env_settings.h"
+#include "file_io.h"
 #include "event_history.h"
 #include "fingerprint.h"
 #include "libc_runtime.h"
@@ -138,7 +139,7 @@ static void start_replay(void)
     mpirr_rt.cursor = mpirr_cursor_open(mpirr_rt.log_path, err, sizeof err);
     if (!mpirr_rt.cursor) {
         /* Past the recorded ranks, rank 0 tells the rank counts apart (below). */
-        if (access(mpirr_rt.log_path, F_OK) == 0) mpirr_fatal("replay: %s", err);
+        if (mpirr_file_present(mpirr_rt.log_path)) mpirr_fatal("replay: %s", err);
         const char *why = "replay: %s does not exist: rank %d was not in the recording (wrong "
                           "number of ranks?)";
         if (mpirr_rt.rank) mpirr_fatal_shared(why, mpirr_rt.log_path, mpirr_rt.rank);

@@ -17,18 +17,20 @@
 #include "number_parse.h"
 #include "libc_sources.h"
 #include "opts.h"
+#include "pack_recording.h"
 #include "paths.h"
 #include "recdir.h"
 #include "recording.h"
 #include "run_opts.h"
 #include "run_command.h"
 
-enum { OPT_OUTPUT, OPT_LOCAL, OPT_MODE, OPT_CLOCK, OPT_NO_WTIME, OPT_WTIME_RES, OPT_EVENTS, OPT_FORCE,
+enum { OPT_OUTPUT, OPT_LOCAL, OPT_PACK, OPT_MODE, OPT_CLOCK, OPT_NO_WTIME, OPT_WTIME_RES, OPT_EVENTS, OPT_FORCE,
        OPT_LIBC /* + group */ };
 
 static const struct cli_opt record_opts[] = {
     {"output", 'o', 1, OPT_OUTPUT},
     {"local", 0, 1, OPT_LOCAL},
+    {"pack", 0, 0, OPT_PACK},
     {"mode", 0, 1, OPT_MODE},
     {"clock", 0, 1, OPT_CLOCK},
     {"no-wtime", 0, 0, OPT_NO_WTIME},
@@ -49,6 +51,7 @@ struct record_args {
     const char *local; /* --local DIR (or MPIRR_LOCAL_DIR), or NULL */
     const char *mode; /* MPIRR_RECORD_MODE, checked */
     int wtime, events, force;
+    int pack; /* --pack: node packs once the run ended (pack_recording.h) */
     const char *wtime_resolution; /* as given, or NULL */
     struct run_opts run;
     int argc;
@@ -97,6 +100,7 @@ static int parse(int argc, char **argv, struct record_args *a)
     a->wtime_resolution = NULL;
     a->events = 0;
     a->force = 0;
+    a->pack = 0;
     run_opts_init(&a->run);
     const char *v;
     for (int id; (id = opt_next(&s, record_opts, &v)) != OPT_DONE;) {
@@ -105,6 +109,7 @@ static int parse(int argc, char **argv, struct record_args *a)
         case OPT_HELP: return id;
         case OPT_OUTPUT: a->dir = v; break;
         case OPT_LOCAL: a->local = v; break;
+        case OPT_PACK: a->pack = 1; break;
         case OPT_MODE:
             if (environment_check_option("record", "mode", MPIRR_SET_RECORD_MODE, v) != 0)
                 return OPT_BAD;
@@ -253,6 +258,9 @@ int cmd_record(int argc, char **argv)
         status = report_no_logs(dir, &s);
     /* A recording whose manifest is incomplete must not look like a success. */
     if ((recording_manifest_write(dir, &m) != 0 || m.local_pending) && status == 0)
+        status = CLI_EXIT_FAIL;
+    /* --pack: a whole recording only (a --local one with ranks still on their nodes is not) */
+    if (a.pack && m.nranks > 0 && !m.local_pending && pack_recording(dir, 1) && status == 0)
         status = CLI_EXIT_FAIL;
     /* what a replay will give live values for: said now, while the run can be recorded again */
     struct libc_unrecorded unrecorded = {0};

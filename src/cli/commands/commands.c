@@ -10,6 +10,7 @@ static const struct command commands[] = {
     {"replay", cmd_replay, "replay", 1},
     {"run", cmd_run, "run", 1},
     {"gather", cmd_gather, "gather", 0},
+    {"pack", cmd_pack, "pack", 0},
     {"stat", cmd_stat, "stat", 0},
     {"events", cmd_events, "events", 0},
     {"races", cmd_races, "races", 0},

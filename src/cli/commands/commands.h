@@ -19,6 +19,7 @@ int cmd_record(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_gather(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_events(int argc, char **argv);
 int cmd_races(int argc, char **argv);

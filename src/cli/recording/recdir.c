@@ -14,6 +14,7 @@
 
 #include "diag.h"
 #include "manifest.h"
+#include "rank_pack.h"
 
 /* The files a recording consists of: what --force may remove. A stale rank-*.pending (races
  * mode, left by a rank that died) would otherwise be read back as part of the new recording;
@@ -24,7 +25,8 @@
 static const char rank_log_pattern[] = "rank-*.log";
 static const char *const recording_files[] = {
     rank_log_pattern, "rank-*.tail", "rank-*.pending", "rank-*.events", "sync-*.log",
-    "sync-*.tail", "*.log.new", "manifest", "manifest.tmp", "flip", ".*.moving", MPIRR_ERRLOG_NAME,
+    "sync-*.tail", "*.log.new", "node-*.pack", ".node-*.pack.tmp", "manifest", "manifest.tmp", "flip",
+    ".*.moving", MPIRR_ERRLOG_NAME,
     MPIRR_HOLDLOG_NAME, NULL,
 };
 
@@ -141,13 +143,13 @@ int recdir_find(const char *dir, char *abs, size_t n)
     return 0;
 }
 
-static int is_rank_log(const char *name)
-{
-    return fnmatch(rank_log_pattern, name, 0) == 0;
-}
-
 int recdir_count_logs(const char *dir)
 {
-    int n = walk(dir, is_rank_log, NULL);
-    return n < 0 ? 0 : n;
+    mpirr_name_list names;
+    char err[1024];
+    if (mpirr_rank_files_list(dir, &names, NULL, err, sizeof err)) return 0; /* opening says why */
+    int n = 0;
+    for (size_t i = 0; i < names.n; i++) n += fnmatch(rank_log_pattern, names.v[i], 0) == 0;
+    mpirr_name_list_free(&names);
+    return n;
 }

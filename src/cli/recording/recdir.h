@@ -18,7 +18,7 @@ int recdir_prepare(const char *dir, int force, char *abs, size_t n);
  * status after "DIR: no such recording directory". */
 int recdir_find(const char *dir, char *abs, size_t n);
 
-/* Number of rank-*.log files in dir (0 if it cannot be read). */
+/* Number of rank-*.log files in dir, loose or packed (0 if it cannot be read). */
 int recdir_count_logs(const char *dir);
 
 #endif

@@ -16,9 +16,11 @@
 
 #include "diag.h"
 #include "event_trace.h"
+#include "file_io.h"
 #include "local_files.h"
 #include "number_parse.h"
 #include "rank_log.h"
+#include "rank_pack.h"
 #include "recdir.h"
 #include "reserve.h"
 
@@ -70,19 +72,26 @@ static void free_rank_files(struct rank_files *rf)
     free(rf->sync_logs);
 }
 
+/* 0, or -1 after one line (damaged packs, out of memory); a directory that cannot be read
+ * lists nothing (the readers say why). */
 static int list_rank_files(const char *dir, struct rank_files *rf)
 {
     memset(rf, 0, sizeof *rf);
-    DIR *d = opendir(dir);
-    if (!d) return 0; /* the readers say why */
+    mpirr_name_list names;
+    char err[1024];
+    if (mpirr_rank_files_list(dir, &names, NULL, err, sizeof err)) {
+        if (errno == EINVAL || errno == ENOMEM) cli_error("%s", err);
+        return errno == EINVAL || errno == ENOMEM ? -1 : 0;
+    }
     int rc = 0;
-    for (struct dirent *e; !rc && (e = readdir(d));) {
-        int log = rank_of_name(e->d_name, "log"), hist = rank_of_name(e->d_name, "events");
+    for (size_t i = 0; !rc && i < names.n; i++) {
+        const char *name = names.v[i];
+        int log = rank_of_name(name, "log"), hist = rank_of_name(name, "events");
         if (log >= 0) rc = add_index(&rf->logs, &rf->nlogs, &rf->caplogs, log);
         if (hist >= 0) rc = add_index(&rf->histories, &rf->nhistories, &rf->caphistories, hist);
-        if (is_sync_log(e->d_name)) rc = add_name(&rf->sync_logs, &rf->nsync, &rf->capsync, e->d_name);
+        if (is_sync_log(name)) rc = add_name(&rf->sync_logs, &rf->nsync, &rf->capsync, name);
     }
-    closedir(d);
+    mpirr_name_list_free(&names);
     if (rc) {
         cli_error("out of memory listing %s", dir);
         free_rank_files(rf);
@@ -176,7 +185,7 @@ static int check_ranks(struct recording *r)
     int nranks = r->m.nranks;
     if (nranks <= 0) return 0; /* no rank logs at all: recording_fill_from_logs said so */
     struct rank_files rf;
-    if (list_rank_files(r->dir, &rf)) return CLI_EXIT_FAIL;
+    if (list_rank_files(r->dir, &rf)) return CLI_EXIT_USAGE;
     int rc = 0;
     size_t present = rf.nlogs > rf.nhistories ? rf.nlogs : rf.nhistories;
     if (nranks > MPIRR_MAX_RANKS || (size_t)nranks > 2 * present + 64) {
@@ -261,7 +270,7 @@ void recording_fill_from_logs(const char *dir, mpirr_manifest *m)
     char path[PATH_MAX], err[1024];
     for (int rank = 0; rank <= 2 * count + 64; rank++) {
         recording_log_path(path, sizeof path, dir, rank);
-        if (access(path, F_OK) == 0) break;
+        if (mpirr_file_present(path)) break;
     }
     mpirr_log_reader *rd = mpirr_log_reader_open(path, err, sizeof err);
     if (!rd) {

@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "elf_mpi.h"
+#include "file_io.h"
 #include "fingerprint.h"
 #include "paths.h"
 #include "rank_log.h"
@@ -51,7 +52,7 @@ static int check_log(const struct recording *r, int rank, int one_program,
 {
     char path[PATH_MAX + 32], err[1024];
     recording_log_path(path, sizeof path, r->dir, rank);
-    if (access(path, F_OK) != 0) {
+    if (!mpirr_file_present(path)) {
         cli_error("%s: missing (the recording has %d ranks)", path, r->m.nranks);
         return CLI_EXIT_USAGE;
     }

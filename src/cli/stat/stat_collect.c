@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "file_io.h"
 #include "mpi_unreplayed.h"
 #include "rank_log.h"
 #include "stat_collect.h"
@@ -91,7 +92,7 @@ static void collect_rank(struct rec_stats *st, struct rank_stat *rs)
 {
     char path[PATH_MAX + 32];
     recording_log_path(path, sizeof path, st->rec.dir, rs->rank);
-    if (access(path, F_OK) != 0) {
+    if (!mpirr_file_present(path)) {
         rs->missing = 1;
         snprintf(rs->error, sizeof rs->error, "%s: missing", path);
         cli_error("%s", rs->error);

@@ -6,13 +6,8 @@
 
 #include "diag.h"
 #include "event_trace.h"
+#include "file_io.h"
 #include "stat_events.h"
-
-static uint64_t file_bytes(const char *path)
-{
-    struct stat s;
-    return stat(path, &s) ? 0 : (uint64_t)s.st_size;
-}
 
 static void one_rank(struct events_stat *ev, const char *dir, int rank)
 {
@@ -38,7 +33,7 @@ static void one_rank(struct events_stat *ev, const char *dir, int rank)
     ev->raw_bytes += info->raw_bytes;
     ev->tail_bytes += info->tail_bytes;
     mpirr_ev_path(path, sizeof path, dir, rank, 0);
-    ev->stored_bytes += file_bytes(path);
+    ev->stored_bytes += mpirr_file_bytes(path);
     mpirr_evr_close(r);
 }
 
@@ -46,7 +41,7 @@ void stat_collect_events(struct rec_stats *st)
 {
     char path[4200];
     mpirr_ev_path(path, sizeof path, st->rec.dir, 0, 0);
-    if (access(path, F_OK) != 0)
+    if (!mpirr_file_present(path))
         return; /* recorded without --events */
     st->ev.present = 1;
     for (int i = 0; i < st->nranks; i++)

@@ -3,7 +3,6 @@
  * thread made (its log's progress word), the records written (only the outcomes that were not
  * the predicted ones: src/runtime/threads/README.md) and the log's bytes. A recording without
  * sync logs gets nothing from here. */
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "number_parse.h"
 #include "rank_ending.h"
 #include "rank_log.h"
+#include "rank_pack.h"
 #include "stat_columns.h"
 #include "stat_threads.h"
 
@@ -85,16 +85,18 @@ static int add_thread(struct rank_stat *rs, int thread)
 
 void stat_collect_threads(struct rec_stats *st)
 {
-    DIR *d = opendir(st->rec.dir);
-    if (!d)
-        return; /* recording_open read the manifest from it: not worth a second message */
+    mpirr_name_list names;
+    char err[1024];
+    /* recording_open listed them already: a failure now is not worth a second message */
+    if (mpirr_rank_files_list(st->rec.dir, &names, NULL, err, sizeof err))
+        return;
     int rank, thread;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        if (!parse_name(st->rec.dir, e->d_name, &rank, &thread))
+    for (size_t i = 0; i < names.n; i++) {
+        if (!parse_name(st->rec.dir, names.v[i], &rank, &thread))
             continue;
         if (rank >= st->nranks) {
             cli_error("%s/%s: a sync log of rank %d, which the recording does not have",
-                      st->rec.dir, e->d_name, rank);
+                      st->rec.dir, names.v[i], rank);
             st->sync_total.damaged++;
             continue;
         }
@@ -104,7 +106,7 @@ void stat_collect_threads(struct rec_stats *st)
         }
         st->sync_logs++;
     }
-    closedir(d);
+    mpirr_name_list_free(&names);
     struct thread_stat *tot = &st->sync_total;
     for (int r = 0; r < st->nranks; r++) {
         struct rank_stat *rs = &st->ranks[r];
