@@ -15,7 +15,7 @@
 
 #define BLOCK_MAGIC 0x6d707252u /* "Rprm" */
 
-static int put(an_par_buf *b, const void *p, size_t n)
+int an_par_put(an_par_buf *b, const void *p, size_t n)
 {
     void *d = b->data;
     if (an_reserve(&d, &b->cap, b->len + n, 1)) return -1;
@@ -25,38 +25,38 @@ static int put(an_par_buf *b, const void *p, size_t n)
     return 0;
 }
 
-static int put_u32(an_par_buf *b, uint32_t v) { return put(b, &v, sizeof v); }
-static int put_u64(an_par_buf *b, uint64_t v) { return put(b, &v, sizeof v); }
+static int put_u32(an_par_buf *b, uint32_t v) { return an_par_put(b, &v, sizeof v); }
+static int put_u64(an_par_buf *b, uint64_t v) { return an_par_put(b, &v, sizeof v); }
 
 static int put_comm(an_par_buf *b, const an_comm *c)
 {
     return put_u32(b, c->size) || put_u32(b, c->nremote) ||
-           put(b, c->world, (size_t)(c->size + c->nremote) * sizeof *c->world);
+           an_par_put(b, c->world, (size_t)(c->size + c->nremote) * sizeof *c->world);
 }
 
 static int put_text(an_par_buf *b, const char *s)
 {
     if (!s) return put_u32(b, UINT32_MAX);
     size_t n = strlen(s);
-    return put_u32(b, (uint32_t)n) || put(b, s, n);
+    return put_u32(b, (uint32_t)n) || an_par_put(b, s, n);
 }
 
 static int pack_rank(an_par_buf *b, const an_rank *rk)
 {
-    if (put_u64(b, rk->nops) || put(b, rk->ops, rk->nops * sizeof *rk->ops) || put_u64(b, rk->events) ||
+    if (put_u64(b, rk->nops) || an_par_put(b, rk->ops, rk->nops * sizeof *rk->ops) || put_u64(b, rk->events) ||
         put_u32(b, (uint32_t)rk->clean) || put_u32(b, rk->nsites) ||
-        put(b, rk->site_addr, rk->nsites * sizeof *rk->site_addr) || put_u32(b, rk->nmods))
+        an_par_put(b, rk->site_addr, rk->nsites * sizeof *rk->site_addr) || put_u32(b, rk->nmods))
         return -1;
     for (uint32_t i = 0; i < rk->nmods; i++)
         if (put_text(b, rk->mods[i].path) || put_u64(b, rk->mods[i].bias) || put_u64(b, rk->mods[i].lo) ||
             put_u64(b, rk->mods[i].hi))
             return -1;
-    if (put_u32(b, rk->ncomm_of) || put(b, rk->comm_of, rk->ncomm_of * sizeof *rk->comm_of)) return -1;
+    if (put_u32(b, rk->ncomm_of) || an_par_put(b, rk->comm_of, rk->ncomm_of * sizeof *rk->comm_of)) return -1;
     for (uint32_t i = 0; i < rk->ncomm_of; i++)
         if (put_comm(b, &rk->lcomm[i])) return -1;
-    return put_text(b, rk->damage) || put_u64(b, rk->nacc) || put(b, rk->acc, rk->nacc * sizeof *rk->acc) ||
+    return put_text(b, rk->damage) || put_u64(b, rk->nacc) || an_par_put(b, rk->acc, rk->nacc * sizeof *rk->acc) ||
            put_u64(b, rk->acc_open) || put_u32(b, rk->nwin_of) ||
-           put(b, rk->win_of, rk->nwin_of * sizeof *rk->win_of);
+           an_par_put(b, rk->win_of, rk->nwin_of * sizeof *rk->win_of);
 }
 
 int an_par_pack(const an_run *run, int lo, int hi, an_par_buf *out)

@@ -17,6 +17,8 @@ typedef struct an_par_buf {
  * -1: out of memory. */
 int an_par_pack(const an_run *run, int lo, int hi, an_par_buf *out);
 void an_par_buf_free(an_par_buf *b);
+/* Appends n bytes. -1: out of memory. */
+int an_par_put(an_par_buf *b, const void *p, size_t n);
 
 /* Merging blocks, in rank order, into a run made with every rank empty. */
 typedef struct an_par_merge {

@@ -62,6 +62,59 @@ int mpirr_par_gather(const void *data, uint64_t len, int status, mpirr_par_each 
     return rc;
 }
 
+/* Posts the transfer of len bytes at data with peer as CHUNK-long pieces (tag 2) into reqs. */
+static int post(void *data, uint64_t len, int peer, int send, MPI_Request *reqs, int *nreq)
+{
+    for (uint64_t off = 0; off < len; off += CHUNK) {
+        int n = (int)(len - off < CHUNK ? len - off : CHUNK);
+        char *p = (char *)data + off;
+        int rc = send ? MPI_Isend(p, n, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &reqs[(*nreq)++])
+                      : MPI_Irecv(p, n, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &reqs[(*nreq)++]);
+        if (rc != MPI_SUCCESS) return -1;
+    }
+    return 0;
+}
+
+int mpirr_par_exchange(void *const *out, const uint64_t *outlen, int status, void **in, uint64_t *inlen)
+{
+    int size, any = status != 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    uint64_t npieces = 0;
+    if (MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS) return -1;
+    if (any) return 1; /* out, in may be NULL then */
+    for (int q = 0; q < size; q++) in[q] = NULL, inlen[q] = 0;
+    if (MPI_Alltoall((void *)outlen, 1, MPI_UINT64_T, inlen, 1, MPI_UINT64_T, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return -1;
+    for (int q = 0; q < size; q++) {
+        npieces += (outlen[q] + CHUNK - 1) / CHUNK + (inlen[q] + CHUNK - 1) / CHUNK;
+        if (inlen[q] && !(in[q] = malloc(inlen[q]))) any = 1;
+    }
+    MPI_Request *reqs = malloc((npieces ? npieces : 1) * sizeof *reqs);
+    /* out of memory here is agreed on too, so that no process waits for these bytes */
+    if (!reqs) any = 1;
+    if (MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS) any = -1;
+    int nreq = 0, rc = any ? (any < 0 ? -1 : 1) : 0;
+    for (int q = 0; q < size && !rc; q++)
+        if (post(in[q], inlen[q], q, 0, reqs, &nreq) || post(out[q], outlen[q], q, 1, reqs, &nreq)) rc = -1;
+    /* one by one: gcc takes MPICH's MPI_STATUSES_IGNORE for an array of no statuses */
+    for (int k = 0; k < nreq; k++)
+        if (MPI_Wait(&reqs[k], MPI_STATUS_IGNORE) != MPI_SUCCESS) rc = -1;
+    free(reqs);
+    if (rc)
+        for (int q = 0; q < size; q++) free(in[q]), in[q] = NULL, inlen[q] = 0;
+    return rc;
+}
+
+int mpirr_par_exscan(uint64_t v, uint64_t *before)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    *before = 0;
+    if (MPI_Exscan(&v, before, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) return -1;
+    if (rank == 0) *before = 0; /* MPI leaves rank 0's result undefined */
+    return 0;
+}
+
 void mpirr_par_finalize(void)
 {
     int fin = 0;

@@ -36,7 +36,7 @@ int analysis_prepare(struct analysis *a, const char *dir_arg, int with_hb, int q
     }
     rank_list_report_cut_off(&cut, "; analysing what the histories hold");
     double t1 = mono_seconds();
-    if (an_match(a->run)) {
+    if (!a->matched && an_match(a->run)) {
         cli_error("out of memory matching the messages of %s", dir_arg);
         analysis_close(a);
         return CLI_EXIT_FAIL;
@@ -49,7 +49,7 @@ int analysis_prepare(struct analysis *a, const char *dir_arg, int with_hb, int q
     }
     double t3 = mono_seconds();
     a->load_s = t1 - t0;
-    a->match_s = t2 - t1;
+    a->match_s += t2 - t1;
     a->hb_s = t3 - t2;
     return 0;
 }
