@@ -2,7 +2,9 @@
 # races_mpi.sh MPIRR IMPL PROGDIR: `mpirr races --mpi DIR`, the analysis as an MPI job
 # (docs/analysis.md "Parallel analysis"), says exactly what `mpirr races DIR` says. On real
 # recordings with races (wildcard_storm at 6 ranks; scattered_comm, whose communicators the
-# blocks must number alike; coll_hb, collectives; rma_conflicts, windows and their conflicts),
+# blocks must number alike; coll_hb, collectives; rma_conflicts, windows and their conflicts;
+# iprobe_poll, wildcard probes, whose message the receiver's process numbers), where each
+# process matches the messages into its block and the numbering must be the serial one,
 # run under IMPL's launcher with 1, 2, 3 and 4 processes, its text and --json output and its
 # stderr are byte-identical to the serial command's (the step times masked, they differ from
 # run to run). A history cut short gives the same line and the same analysis; a history of
@@ -45,7 +47,8 @@ record storm 6 "$PROGS/../programs/$IMPL/wildcard_storm"
 record scattered 4 "$PROGS/$IMPL/scattered_comm"
 record coll 4 "$PROGS/$IMPL/coll_hb"
 record rma 3 "$PROGS/$IMPL/rma_conflicts" put_race
-for name in storm scattered coll rma; do
+record probe 4 "$PROGS/../programs/$IMPL/iprobe_poll" 4
+for name in storm scattered coll rma probe; do
     "$MPIRR" races "$TMP/$name" >"$TMP/check.out" 2>&1 || fail "$name: mpirr races failed"
     for np in 1 2 3 4; do
         same_as_serial "$name" "$TMP/$name" "$np"
@@ -56,7 +59,9 @@ same_as_serial storm "$TMP/storm" 4
 grep -q '^racing *[1-9][0-9]* of ' "$TMP/par.out" || fail "storm: no racing receives in the parallel output"
 grep -q '^[1-9][0-9]* RMA conflicts' <("$MPIRR" races "$TMP/rma") ||
     fail "rma: the recording shows no RMA conflict"
-echo "text and --json identical to mpirr races at 1-4 processes on 4 recordings"
+grep -q '^[1-9][0-9]* racing probes\? (of ' <("$MPIRR" races "$TMP/probe") ||
+    fail "probe: the recording shows no racing probe"
+echo "text and --json identical to mpirr races at 1-4 processes on 5 recordings"
 
 # a history cut short: the same line on stderr, the same analysis of what is left
 cp -r "$TMP/storm" "$TMP/cut"
