@@ -38,7 +38,7 @@ typedef struct send_id {
 
 int an_par_block_lo(int nranks, int a, int np) { return (int)((int64_t)nranks * a / np); }
 
-static int owner(int nranks, int np, int r)
+int an_par_owner(int nranks, int np, int r)
 {
     int a = (int)(((int64_t)(r + 1) * np + nranks - 1) / nranks) - 1;
     while (a > 0 && an_par_block_lo(nranks, a, np) > r) a--;
@@ -82,7 +82,7 @@ static int send_records(state *s)
             const an_op *o = &run->ranks[p].ops[i];
             if (o->kind != AN_SEND || o->peer < 0 || o->peer >= s->n || o->comm >= run->ncomms) continue;
             send_rec r = {run->comm_keys[o->comm], (uint32_t)p, (uint32_t)o->peer, o->tag, (uint32_t)i};
-            if (an_par_put(&s->out[owner(s->n, s->net->np, o->peer)], &r, sizeof r)) return -1;
+            if (an_par_put(&s->out[an_par_owner(s->n, s->net->np, o->peer)], &r, sizeof r)) return -1;
         }
     return 0;
 }
@@ -165,7 +165,7 @@ static int channels(state *s)
         chan_req r = {m->sender, send_op_of(s, m), s->start[c + 1] - s->start[c]};
         if (m->recv_op != AN_NIL && (m->receiver < r.rank || (m->receiver == r.rank && m->recv_op < r.op)))
             r.rank = m->receiver, r.op = m->recv_op;
-        if (an_par_put(&s->out[owner(s->n, s->net->np, (int)r.rank)], &r, sizeof r)) return -1;
+        if (an_par_put(&s->out[an_par_owner(s->n, s->net->np, (int)r.rank)], &r, sizeof r)) return -1;
     }
     return 0;
 }
@@ -230,7 +230,7 @@ static int renumber(state *s)
         uint32_t rank = first->sender, op = send_op_of(s, first);
         if (first->recv_op != AN_NIL && (first->receiver < rank || (first->receiver == rank && first->recv_op < op)))
             rank = first->receiver;
-        int q = owner(s->n, s->net->np, (int)rank);
+        int q = an_par_owner(s->n, s->net->np, (int)rank);
         if ((size_t)at[q] >= s->in[q].len / sizeof(uint32_t)) {
             rc = -1;
             break;
@@ -240,7 +240,7 @@ static int renumber(state *s)
             const an_msg *msg = &s->mr.msgs[m];
             s->global[m] = base + (m - s->start[c]);
             send_id id = {msg->sender, send_op_of(s, msg), s->global[m]};
-            if (an_par_put(&s->out[owner(s->n, s->net->np, (int)msg->sender)], &id, sizeof id)) rc = -1;
+            if (an_par_put(&s->out[an_par_owner(s->n, s->net->np, (int)msg->sender)], &id, sizeof id)) rc = -1;
         }
     }
     free(at);
@@ -304,7 +304,7 @@ int an_par_match(an_run *run, int lo, int hi, const an_par_net *net, int status)
     return rc;
 }
 
-int an_par_msgs(an_run *run)
+int an_par_msgs(an_run *run, uint64_t *const *hb)
 {
     uint32_t n = 0;
     for (int p = 0; p < run->nranks; p++)
@@ -324,7 +324,8 @@ int an_par_msgs(an_run *run)
             const an_op *o = &run->ranks[p].ops[i];
             if (o->kind != AN_SEND || o->msg == AN_NIL) continue;
             if (o->msg >= n || run->msgs[o->msg].sender != AN_NIL || o->peer < 0) return 1;
-            run->msgs[o->msg] = (an_msg){(uint32_t)p, (uint32_t)o->peer, (uint32_t)i, AN_NIL, 0};
+            run->msgs[o->msg] = (an_msg){(uint32_t)p, (uint32_t)o->peer, (uint32_t)i, AN_NIL,
+                                         hb && hb[p] ? hb[p][i] : 0};
         }
     for (int p = 0; p < run->nranks; p++)
         for (size_t i = 0; i < run->ranks[p].nops; i++) {

@@ -18,7 +18,15 @@ typedef struct an_par_net {
     int (*exchange)(an_par_buf *out, an_par_buf *in, int status);
     /* the sum of v over the processes before this one */
     int (*exscan)(uint64_t v, uint64_t *before);
+    /* the happened-before sweep's point-to-point batches and sums (parallel_mpi.h) */
+    int (*post)(int dest, void *data, uint64_t len);
+    int (*poll)(void **data, uint64_t *len);
+    int (*wave)(const uint64_t *v, uint64_t *sum, int n);
+    void (*drain)(void);
 } an_par_net;
+
+/* The process that holds rank r. */
+int an_par_owner(int nranks, int np, int r);
 
 /* The first rank of process a's block: processes split nranks ranks into contiguous blocks. */
 int an_par_block_lo(int nranks, int a, int np);
@@ -31,9 +39,9 @@ int an_par_block_lo(int nranks, int a, int np);
  * cannot be arrived, here (the others see 1). */
 int an_par_match(an_run *run, int lo, int hi, const an_par_net *net, int status);
 
-/* run->msgs and the unmatched counts from the ops' msg numbers, once every block is merged.
- * 0; 1 the numbers are not those of one matching (a block damaged on its way); -1 out of
- * memory. */
-int an_par_msgs(an_run *run);
+/* run->msgs and the unmatched counts from the ops' msg numbers, once every block is merged;
+ * hb (NULL, or NULL for a rank: 0): each rank's send ops' hb_dest. 0; 1 the numbers are not
+ * those of one matching (a block damaged on its way); -1 out of memory. */
+int an_par_msgs(an_run *run, uint64_t *const *hb);
 
 #endif

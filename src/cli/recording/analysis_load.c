@@ -42,7 +42,7 @@ int analysis_prepare(struct analysis *a, const char *dir_arg, int with_hb, int q
         return CLI_EXIT_FAIL;
     }
     double t2 = mono_seconds();
-    if (with_hb && an_happened_before(a->run, NULL)) {
+    if (with_hb && !a->swept && an_happened_before(a->run, NULL)) {
         cli_error("out of memory computing happened-before for %s", dir_arg);
         analysis_close(a);
         return CLI_EXIT_FAIL;
@@ -50,7 +50,7 @@ int analysis_prepare(struct analysis *a, const char *dir_arg, int with_hb, int q
     double t3 = mono_seconds();
     a->load_s = t1 - t0;
     a->match_s += t2 - t1;
-    a->hb_s = t3 - t2;
+    a->hb_s += t3 - t2;
     return 0;
 }
 

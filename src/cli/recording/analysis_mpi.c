@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "mono_clock.h"
+#include "parallel_hb.h"
 #include "parallel_match.h"
 #include "parallel_model.h"
 #include "parallel_mpi.h"
@@ -26,6 +27,10 @@ static struct {
     mpirr_par_gather_fn gather;
     mpirr_par_exchange_fn exchange;
     mpirr_par_exscan_fn exscan;
+    mpirr_par_post_fn post;
+    mpirr_par_poll_fn poll;
+    mpirr_par_wave_fn wave;
+    mpirr_par_drain_fn drain;
     mpirr_par_finalize_fn finalize;
     int np;
 } par;
@@ -56,9 +61,14 @@ static int open_library(void)
         par.gather = (mpirr_par_gather_fn)dlsym(h, "mpirr_par_gather");
         par.exchange = (mpirr_par_exchange_fn)dlsym(h, "mpirr_par_exchange");
         par.exscan = (mpirr_par_exscan_fn)dlsym(h, "mpirr_par_exscan");
+        par.post = (mpirr_par_post_fn)dlsym(h, "mpirr_par_post");
+        par.poll = (mpirr_par_poll_fn)dlsym(h, "mpirr_par_poll");
+        par.wave = (mpirr_par_wave_fn)dlsym(h, "mpirr_par_wave");
+        par.drain = (mpirr_par_drain_fn)dlsym(h, "mpirr_par_drain");
         par.finalize = (mpirr_par_finalize_fn)dlsym(h, "mpirr_par_finalize");
     }
-    if (!h || !par.init || !par.gather || !par.exchange || !par.exscan || !par.finalize) {
+    if (!h || !par.init || !par.gather || !par.exchange || !par.exscan || !par.post || !par.poll ||
+        !par.wave || !par.drain || !par.finalize) {
         cli_error("races --mpi: cannot load %s: %s", path, dlerror());
         par.finalize = NULL;
         return CLI_EXIT_FAIL;
@@ -149,16 +159,33 @@ int analysis_open_mpi(const char *dir_arg, struct analysis *a, int *reporter)
     }
     /* every process takes part in the matching, also one without a block (it says why below) */
     double tl = mono_seconds();
-    an_par_net net = {me, np, exchange_bufs, par.exscan};
+    an_par_net net = {me, np, exchange_bufs, par.exscan, par.post, par.poll, par.wave, par.drain};
     int mrc = an_par_match(part, lo, hi, &net, status);
     double match_s = mono_seconds() - tl;
     if (!status && mrc < 0) {
         snprintf(err, sizeof err, "out of memory matching the messages of ranks %d..%d", lo, hi - 1);
         status = 1;
-    } else if (!status && an_par_pack(part, lo, hi, &block)) {
+    }
+    /* the sweep only if every block is matched: agreed on first, every process sweeps or none */
+    uint64_t trouble = status || mrc, any = 1;
+    int w = 0;
+    while (!(w = par.wave(&trouble, &any, 1))) continue;
+    uint64_t **hb = NULL;
+    tl = mono_seconds();
+    if (w < 0 && !status) {
+        snprintf(err, sizeof err, "MPI failed after matching ranks %d..%d", lo, hi - 1);
+        status = 1;
+    } else if (w > 0 && !any && an_par_happened_before(part, lo, hi, &net, &hb)) {
+        snprintf(err, sizeof err, "happened-before failed (out of memory or MPI) for ranks %d..%d", lo, hi - 1);
+        status = 1;
+    }
+    double hb_s = mono_seconds() - tl;
+    if (!status && an_par_pack(part, lo, hi, hb, &block)) {
         snprintf(err, sizeof err, "out of memory packing ranks %d..%d", lo, hi - 1);
         status = 1;
     }
+    for (int p = lo; hb && p < hi; p++) free(hb[p - lo]);
+    free(hb);
     an_free(part);
     struct merge g = {0};
     if (me == 0 && open_rc) {
@@ -181,13 +208,13 @@ int analysis_open_mpi(const char *dir_arg, struct analysis *a, int *reporter)
     int grc = status ? par.gather(err, strlen(err) + 1, status, merge_block, &g)
                      : par.gather(block.data, block.len, 0, merge_block, &g);
     an_par_buf_free(&block);
-    an_par_merge_free(&g.m);
     if (me != 0 || grc || g.status) {
         if (me == 0 && grc && !g.status) cli_error("races --mpi: MPI failed gathering the histories");
         else if (me == 0 && !open_rc && g.status == CLI_EXIT_USAGE)
             cli_error("%s (record with --events to analyse a run)", g.err);
         else if (me == 0 && !open_rc) cli_error("races --mpi: %s", g.err);
         an_free(g.run);
+        an_par_merge_free(&g.m);
         if (!open_rc) recording_close(&a->rec);
         memset(a, 0, sizeof *a);
         return me != 0 ? 0 : g.status ? g.status : CLI_EXIT_FAIL;
@@ -195,17 +222,20 @@ int analysis_open_mpi(const char *dir_arg, struct analysis *a, int *reporter)
     a->run = g.run;
     /* every block was matched (a process that could not sent its trouble instead) */
     tl = mono_seconds();
-    int brc = an_par_msgs(a->run);
+    int brc = an_par_msgs(a->run, g.m.hb);
     if (brc) {
+        an_par_merge_free(&g.m);
         cli_error(brc < 0 ? "races --mpi: out of memory numbering the messages of %s"
                           : "races --mpi: the processes' message numbers of %s do not agree",
                   a->rec.dir);
         analysis_close(a);
         return CLI_EXIT_FAIL;
     }
+    an_par_merge_free(&g.m);
     a->match_s = match_s + (mono_seconds() - tl);
-    a->matched = 1;
-    return analysis_prepare(a, dir_arg, 1, 0, t0 + a->match_s);
+    a->hb_s = hb_s;
+    a->matched = a->swept = 1;
+    return analysis_prepare(a, dir_arg, 1, 0, t0 + a->match_s + a->hb_s);
 }
 
 void analysis_mpi_end(void)
