@@ -8,12 +8,14 @@
  * row with the same counts, every batch received, mean nothing moves any more (Mattern's
  * counting), and then either every rank is done, or every rank left waits for what never
  * comes (a cut-off or inconsistent history): each skips its step, as the serial sweep does,
- * and the sweep goes on, so hb_unresolved and every vector are the serial ones. */
+ * and the sweep goes on, so hb_unresolved and every vector are the serial ones. A batch sent
+ * after such a skip waits on a process that has not skipped yet (its epoch). */
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parallel_hb.h"
+#include "reserve.h"
 #include "u64_map.h"
 
 /* A batch is sent once it is this long, before the block waits. */
@@ -41,6 +43,9 @@ typedef struct hb_state {
     uint64_t **hb;       /* per rank of the block, per op: its send's hb_dest */
     uint64_t sent, received, last[2];
     int have_last, failed;
+    uint64_t epoch;      /* how many times every waiting rank skipped its step */
+    an_par_buf *early;   /* batches of the next epoch, taken before this process skipped */
+    size_t nearly, capearly;
 } hb_state;
 
 static int flush(hb_state *st, int q)
@@ -54,6 +59,7 @@ static int flush(hb_state *st, int q)
 
 static int ship(hb_state *st, int q, const vec_rec *r, const uint64_t *vc)
 {
+    if (!st->out[q].len && an_par_put(&st->out[q], &st->epoch, sizeof st->epoch)) return -1;
     if (an_par_put(&st->out[q], r, sizeof *r) || an_par_put(&st->out[q], vc, (size_t)st->n * sizeof *vc))
         return -1;
     return st->out[q].len >= BATCH ? flush(st, q) : 0;
@@ -91,8 +97,8 @@ static void sent(void *arg, int rank, uint32_t op, uint64_t hb_dest)
 static int deliver(hb_state *st, struct an_hb_sweep *s, const unsigned char *d, uint64_t len)
 {
     const size_t one = sizeof(vec_rec) + (size_t)st->n * sizeof(uint64_t);
-    if (len % one) return -1;
-    for (uint64_t at = 0; at < len; at += one) {
+    if (len < sizeof st->epoch || (len - sizeof st->epoch) % one) return -1;
+    for (uint64_t at = sizeof st->epoch; at < len; at += one) {
         vec_rec r;
         memcpy(&r, d + at, sizeof r);
         const uint64_t *vc = (const uint64_t *)(d + at + sizeof r);
@@ -111,12 +117,43 @@ static int deliver(hb_state *st, struct an_hb_sweep *s, const unsigned char *d, 
     return 0;
 }
 
+/* A batch taken: delivered, or kept if it was sent after its sender skipped the steps this
+ * process is about to skip too (it knows the verdict first: the wave's result comes here
+ * next). 1 delivered. */
+static int take_batch(hb_state *st, struct an_hb_sweep *s, void *d, uint64_t len)
+{
+    uint64_t epoch = 0;
+    if (len >= sizeof epoch) memcpy(&epoch, d, sizeof epoch);
+    if (!st->failed && epoch > st->epoch) {
+        void *e = st->early;
+        if (an_reserve(&e, &st->capearly, st->nearly + 1, sizeof *st->early)) {
+            st->failed = 1;
+        } else {
+            st->early = e;
+            st->early[st->nearly++] = (an_par_buf){d, len, len};
+            return 0;
+        }
+    }
+    if (!st->failed && deliver(st, s, d, len)) st->failed = 1;
+    free(d);
+    return !st->failed;
+}
+
 static int idle(void *arg, struct an_hb_sweep *s, int failed)
 {
     hb_state *st = arg;
     if (failed) st->failed = 1;
     for (int q = 0; q < st->net->np && !st->failed; q++)
         if (flush(st, q)) st->failed = 1;
+    /* what came early: this process has skipped its steps since */
+    an_par_buf *early = st->early;
+    size_t nearly = st->nearly;
+    int delivered = 0;
+    st->early = NULL;
+    st->nearly = st->capearly = 0;
+    for (size_t i = 0; i < nearly; i++) delivered |= take_batch(st, s, early[i].data, early[i].len);
+    free(early);
+    if (delivered) return 0;
     for (;;) {
         void *d;
         uint64_t len;
@@ -124,9 +161,7 @@ static int idle(void *arg, struct an_hb_sweep *s, int failed)
         if (r < 0) st->failed = 1;
         if (r > 0) {
             st->received++;
-            if (!st->failed && deliver(st, s, d, len)) st->failed = 1;
-            free(d);
-            if (!st->failed) return 0;
+            if (take_batch(st, s, d, len)) return 0;
             continue;
         }
         uint64_t v[4] = {st->sent, st->received, st->failed ? 0 : (uint64_t)an_hb_waiting(s),
@@ -143,6 +178,7 @@ static int idle(void *arg, struct an_hb_sweep *s, int failed)
         if (sum[3]) st->failed = 1;
         if (!sum[3] && sum[0] == sum[1] && st->have_last && st->last[0] == sum[0] && st->last[1] == sum[1]) {
             st->have_last = 0;
+            st->epoch += sum[2] != 0;
             return sum[2] ? 2 : 1;
         }
         st->last[0] = sum[0];
@@ -171,6 +207,8 @@ int an_par_happened_before(an_run *run, int lo, int hi, const an_par_net *net, u
         for (int q = 0; q < net->np; q++) an_par_buf_free(&st.out[q]);
     free(st.out);
     free(st.mark);
+    for (size_t i = 0; i < st.nearly; i++) free(st.early[i].data);
+    free(st.early);
     u64_map_free(&st.cid);
     if (rc && st.hb) {
         for (int p = lo; p < hi; p++) free(st.hb[p - lo]);

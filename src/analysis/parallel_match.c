@@ -97,35 +97,31 @@ static int stand_ins(state *s)
     int rc = -1;
     s->mr.nranks = s->n;
     if (!(s->mr.ranks = calloc((size_t)s->n, sizeof *s->mr.ranks))) return -1;
-    for (uint32_t c = 0; c < s->run->ncomms; c++) {
-        uint64_t *v = u64_map_slot(&cid, s->run->comm_keys[c], c, NULL);
-        if (!v) goto out;
-    }
-    for (int pass = 0; pass < 2; pass++)
-        for (int q = 0; q < s->net->np; q++) {
-            const send_rec *r = (const send_rec *)s->in[q].data;
-            size_t nr = s->in[q].len / sizeof *r;
-            if (s->in[q].len % sizeof *r) goto out;
-            for (size_t k = 0; k < nr; k++) {
-                if (r[k].src >= (uint32_t)s->n || !in_block(s, r[k].dst)) goto out;
-                if (in_block(s, r[k].src)) continue; /* its ops are here */
-                an_rank *rk = &s->mr.ranks[r[k].src];
-                if (!pass) {
-                    rk->cap++;
-                    continue;
-                }
-                int added;
-                uint64_t *c = u64_map_slot(&cid, r[k].comm_key, fresh, &added);
-                if (!c) goto out;
-                fresh += added;
-                rk->ops[rk->nops++] = (an_op){.post = r[k].op, .comm = (uint32_t)*c, .peer = (int32_t)r[k].dst,
-                                              .tag = r[k].tag, .msrc = AN_NONE, .msg = AN_NIL, .kind = AN_SEND};
-            }
-            if (pass || q + 1 < s->net->np) continue;
-            for (int p = 0; p < s->n; p++)
-                if (s->mr.ranks[p].cap && !(s->mr.ranks[p].ops = malloc(s->mr.ranks[p].cap * sizeof(an_op))))
-                    goto out;
+    for (uint32_t c = 0; c < s->run->ncomms; c++)
+        if (u64_map_put(&cid, s->run->comm_keys[c], c)) goto out;
+    for (int q = 0; q < s->net->np; q++) { /* how many stand-ins each rank has */
+        const send_rec *r = (const send_rec *)s->in[q].data;
+        if (s->in[q].len % sizeof *r) goto out;
+        for (size_t k = 0; k < s->in[q].len / sizeof *r; k++) {
+            if (r[k].src >= (uint32_t)s->n || !in_block(s, r[k].dst)) goto out;
+            s->mr.ranks[r[k].src].cap += !in_block(s, r[k].src); /* else its ops are here */
         }
+    }
+    for (int p = 0; p < s->n; p++)
+        if (s->mr.ranks[p].cap && !(s->mr.ranks[p].ops = malloc(s->mr.ranks[p].cap * sizeof(an_op)))) goto out;
+    for (int q = 0; q < s->net->np; q++) {
+        const send_rec *r = (const send_rec *)s->in[q].data;
+        for (size_t k = 0; k < s->in[q].len / sizeof *r; k++) {
+            if (in_block(s, r[k].src)) continue;
+            int added;
+            uint64_t *c = u64_map_slot(&cid, r[k].comm_key, fresh, &added);
+            if (!c) goto out;
+            fresh += added;
+            an_rank *rk = &s->mr.ranks[r[k].src];
+            rk->ops[rk->nops++] = (an_op){.post = r[k].op, .comm = (uint32_t)*c, .peer = (int32_t)r[k].dst,
+                                          .tag = r[k].tag, .msrc = AN_NONE, .msg = AN_NIL, .kind = AN_SEND};
+        }
+    }
     for (int p = s->lo; p < s->hi; p++) s->mr.ranks[p] = s->run->ranks[p];
     rc = 0;
 out:
@@ -137,6 +133,16 @@ out:
 static uint32_t send_op_of(const state *s, const an_msg *m)
 {
     return in_block(s, m->sender) ? m->send_op : (uint32_t)s->mr.ranks[m->sender].ops[m->send_op].post;
+}
+
+/* Where the channel of mr's message m (its first) first appears: its first send, or its first
+ * receive (which got m) if that comes first in rank, then program order. */
+static void first_place(const state *s, const an_msg *m, uint32_t *rank, uint32_t *op)
+{
+    *rank = m->sender;
+    *op = send_op_of(s, m);
+    if (m->recv_op != AN_NIL && (m->receiver < *rank || (m->receiver == *rank && m->recv_op < *op)))
+        *rank = m->receiver, *op = m->recv_op;
 }
 
 /* mr's channels (consecutive messages of one sender, receiver, communicator and tag), and a
@@ -161,10 +167,8 @@ static int channels(state *s)
     for (uint32_t c = 0; c < s->nchan; c++) {
         const an_msg *m = &msgs[s->start[c]];
         if (!in_block(s, m->receiver)) continue;
-        /* the first receive of a channel got its first message */
-        chan_req r = {m->sender, send_op_of(s, m), s->start[c + 1] - s->start[c]};
-        if (m->recv_op != AN_NIL && (m->receiver < r.rank || (m->receiver == r.rank && m->recv_op < r.op)))
-            r.rank = m->receiver, r.op = m->recv_op;
+        chan_req r = {.nsends = s->start[c + 1] - s->start[c]};
+        first_place(s, m, &r.rank, &r.op);
         if (an_par_put(&s->out[an_par_owner(s->n, s->net->np, (int)r.rank)], &r, sizeof r)) return -1;
     }
     return 0;
@@ -227,9 +231,8 @@ static int renumber(state *s)
     for (uint32_t c = 0; c < s->nchan && !rc; c++) {
         const an_msg *first = &s->mr.msgs[s->start[c]];
         if (!in_block(s, first->receiver)) continue;
-        uint32_t rank = first->sender, op = send_op_of(s, first);
-        if (first->recv_op != AN_NIL && (first->receiver < rank || (first->receiver == rank && first->recv_op < op)))
-            rank = first->receiver;
+        uint32_t rank, op;
+        first_place(s, first, &rank, &op);
         int q = an_par_owner(s->n, s->net->np, (int)rank);
         if ((size_t)at[q] >= s->in[q].len / sizeof(uint32_t)) {
             rc = -1;
