@@ -177,6 +177,36 @@ typedef struct an_hb_observer {
 /* Fills msgs[].hb_dest. Steps that can never be satisfied (a receive of a message never sent,
  * a collective a member never joined) are skipped and counted in hb_unresolved. */
 int an_happened_before(an_run *run, const an_hb_observer *obs);
+/* The sweep of one block of ranks [lo, hi) of a run (the parallel analysis, parallel_hb.c):
+ * the ops hold the serial message numbers, run->msgs is not needed. What another block needs
+ * goes out through the hooks (0, or -1: out of memory), what comes from the others in through
+ * an_hb_deliver_msg and an_hb_deliver_coll. Collective over the blocks: hb_unresolved counts
+ * this block's steps. */
+struct an_hb_sweep;
+typedef struct an_hb_part {
+    int lo, hi;
+    void *arg;
+    /* message msg's vector at its send, to receiver (not in the block) */
+    int (*ship_msg)(void *arg, uint32_t msg, int receiver, const uint64_t *vc);
+    /* member's contribution to collective o (its comm, coll, flow, peer), to every other block
+     * with a member */
+    int (*ship_coll)(void *arg, const an_op *o, int member, const uint64_t *vc);
+    /* the send op of rank had hb_dest (an_msg.hb_dest) */
+    void (*sent)(void *arg, int rank, uint32_t op, uint64_t hb_dest);
+    /* every rank of the block waits or is done (failed: this block failed and only waits for
+     * the others to know): 0 something was delivered, 1 every rank of the run is done, 2 every
+     * rank of the run that is not done waits (each skips its step, as an_happened_before
+     * does), -1 this block or another failed (agreed: every block returns -1). */
+    int (*idle)(void *arg, struct an_hb_sweep *s, int failed);
+} an_hb_part;
+int an_happened_before_part(an_run *run, const an_hb_part *part);
+/* What another block sent: message msg's vector for receiver (a rank of this block), member's
+ * contribution to collective o (o->comm this block's id). 0; 1 not for this block; -1 out of
+ * memory. */
+int an_hb_deliver_msg(struct an_hb_sweep *s, uint32_t msg, int receiver, const uint64_t *vc);
+int an_hb_deliver_coll(struct an_hb_sweep *s, const an_op *o, int member, const uint64_t *vc);
+/* How many ranks of the block have steps left. */
+int an_hb_waiting(const struct an_hb_sweep *s);
 /* Does the send of message m know the receiver's event e completed (e happened before it)? */
 static inline int an_after(const an_msg *m, uint64_t e) { return m->hb_dest >= 2 * e + 1; }
 

@@ -4,7 +4,10 @@
  * that completed them) until it needs a message or a collective result that is not there yet,
  * and waits for the rank that provides it. Entries are half-events, as in the runtime: 2e for
  * what event e sent, 2e+1 for what it received, so a Sendrecv's send does not appear to
- * follow its own receive. Memory: one vector per rank and per message in flight. */
+ * follow its own receive. Memory: one vector per rank and per message in flight. The parallel
+ * analysis sweeps a block of ranks per process with the same code (an_happened_before_part):
+ * what crosses to another block goes out through its hooks, what comes in through
+ * an_hb_deliver_msg and an_hb_deliver_coll. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,13 +42,17 @@ typedef struct inst {
     uint32_t posted, finished, n;
     uint32_t acc;        /* vector index: what its results carry */
     uint32_t *member;    /* prefix flows: each member's contribution (vector index or AN_NIL) */
+    uint32_t nlocal;     /* members swept here (a block's, in the parallel analysis) */
     int root_posted;
     int waiters;         /* head of the list of ranks waiting (-1) */
 } inst;
 
-typedef struct sweep {
+typedef struct an_hb_sweep {
     an_run *run;
     const an_hb_observer *obs;
+    const an_hb_part *part; /* NULL: every rank here */
+    int lo, hi;          /* the ranks swept here */
+    u64_map arrived;     /* part: message -> its vector, arrived and not yet received */
     int n;
     uint64_t *vecs;      /* pool of vectors of n entries */
     uint32_t nvecs, capvecs, *freevec, nfree, capfree;
@@ -61,7 +68,9 @@ typedef struct sweep {
     uint8_t *queued;
     uint32_t *blocked_msg; /* rank -> message it waits for (AN_NIL) */
     uint32_t *blocked_inst;
-} sweep;
+} an_hb_sweep;
+
+typedef an_hb_sweep sweep;
 
 static int vec_new(sweep *s, uint32_t *out)
 {
@@ -190,6 +199,7 @@ static inst *inst_of(sweep *s, const an_op *o)
     const an_comm *c = &s->run->comms[o->comm];
     *in = (inst){.comm = o->comm, .k = o->coll, .n = c->size + c->nremote, .waiters = -1,
                  .acc = AN_NIL};
+    for (uint32_t i = 0; i < in->n; i++) in->nlocal += c->world[i] >= s->lo && c->world[i] < s->hi;
     if (vec_new(s, &in->acc)) return NULL;
     if (o->flow == AN_FLOW_PREFIX || o->flow == AN_FLOW_XPREFIX) {
         in->member = malloc(in->n * sizeof *in->member);
@@ -211,6 +221,12 @@ static void inst_release(sweep *s, inst *in)
     }
 }
 
+/* Every member here finished and every member posted: nothing can need it any more. */
+static void inst_done(sweep *s, inst *in)
+{
+    if (in->finished >= in->nlocal && in->posted >= in->n) inst_release(s, in);
+}
+
 static int coll_post(sweep *s, int p, const an_op *o, const uint64_t *v)
 {
     inst *in = inst_of(s, o);
@@ -228,6 +244,7 @@ static int coll_post(sweep *s, int p, const an_op *o, const uint64_t *v)
     in->posted++;
     for (int w = in->waiters; w >= 0; w = s->next_wait[w]) wake(s, w);
     in->waiters = -1;
+    inst_done(s, in);
     return 0;
 }
 
@@ -261,8 +278,50 @@ static int coll_done(sweep *s, int p, const an_op *o, uint64_t *v)
         return 0;
     }
     if (take) vmax(v, vec(s, in->acc), s->n);
-    if (++in->finished == in->n) inst_release(s, in);
+    in->finished++;
+    inst_done(s, in);
     return 1;
+}
+
+/* A message arrived for a rank swept here (its vector copied): the receive may go on. */
+static int arrive(sweep *s, uint32_t msg, int receiver, const uint64_t *vc)
+{
+    uint32_t i;
+    if (vec_new(s, &i)) return -1;
+    memcpy(vec(s, i), vc, (size_t)s->n * sizeof *vc);
+    uint64_t *slot = u64_map_slot(&s->arrived, msg, i, NULL);
+    if (!slot) return -1;
+    *slot = i;
+    if (s->blocked_msg[receiver] == msg) wake(s, receiver);
+    return 0;
+}
+
+/* A send of a block's rank (the receive's op is not known here: the message always goes). */
+static int part_send(sweep *s, int p, uint32_t op, const an_op *o, const uint64_t *v)
+{
+    if (o->peer < 0 || o->peer >= s->n) return 0;
+    s->part->sent(s->part->arg, p, op, v[o->peer]);
+    if (o->peer >= s->lo && o->peer < s->hi) return arrive(s, o->msg, o->peer, v);
+    return s->part->ship_msg(s->part->arg, o->msg, o->peer, v);
+}
+
+int an_hb_deliver_msg(an_hb_sweep *s, uint32_t msg, int receiver, const uint64_t *vc)
+{
+    if (receiver < s->lo || receiver >= s->hi) return 1;
+    return arrive(s, msg, receiver, vc);
+}
+
+int an_hb_deliver_coll(an_hb_sweep *s, const an_op *o, int member, const uint64_t *vc)
+{
+    if (o->comm >= s->run->ncomms || member_index(&s->run->comms[o->comm], member) < 0) return 1;
+    return coll_post(s, member, o, vc);
+}
+
+int an_hb_waiting(const an_hb_sweep *s)
+{
+    int w = 0;
+    for (int p = s->lo; p < s->hi; p++) w += s->at[p] < s->nsteps[p];
+    return w;
 }
 
 /* Runs rank p until it waits or ends. */
@@ -282,7 +341,9 @@ static int advance(sweep *s, int p)
             if (v[p] < 2 * event) v[p] = 2 * event;
         }
         if (STEP_TYPE(st) == STEP_POST) {
-            if (o->kind == AN_SEND && o->msg != AN_NIL) {
+            if (o->kind == AN_SEND && o->msg != AN_NIL && s->part) {
+                if (part_send(s, p, STEP_OP(st), o, v)) return -1;
+            } else if (o->kind == AN_SEND && o->msg != AN_NIL) {
                 an_msg *m = &s->run->msgs[o->msg];
                 /* the loader admits only world ranks of this run; stay inside v regardless */
                 if (m->receiver >= (uint32_t)n) {
@@ -296,20 +357,22 @@ static int advance(sweep *s, int p)
                     memcpy(vec(s, s->msg_vec[o->msg]), v, (size_t)n * sizeof *v);
                     if (s->blocked_msg[m->receiver] == o->msg) wake(s, (int)m->receiver);
                 }
-            } else if (o->kind == AN_COLL && coll_post(s, p, o, v)) {
+            } else if (o->kind == AN_COLL && (coll_post(s, p, o, v) ||
+                                               (s->part && s->part->ship_coll(s->part->arg, o, p, v)))) {
                 return -1;
             }
         } else if (o->kind == AN_RECV) {
-            if (!s->msg_sent[o->msg]) {
+            uint64_t mv = AN_NIL;
+            if (s->part ? !u64_map_del(&s->arrived, o->msg, &mv) : !s->msg_sent[o->msg]) {
                 s->blocked_msg[p] = o->msg;
                 return 0;
             }
             s->blocked_msg[p] = AN_NIL;
-            uint32_t mv = s->msg_vec[o->msg];
+            if (!s->part) mv = s->msg_vec[o->msg];
             if (mv != AN_NIL) {
-                vmax(v, vec(s, mv), n);
-                vec_free(s, mv);
-                s->msg_vec[o->msg] = AN_NIL;
+                vmax(v, vec(s, (uint32_t)mv), n);
+                vec_free(s, (uint32_t)mv);
+                if (!s->part) s->msg_vec[o->msg] = AN_NIL;
             }
             v[p] = 2 * event + 1;
             if (s->obs && s->obs->merged) s->obs->merged(s->obs->arg, p, event, v);
@@ -348,60 +411,88 @@ static void sweep_free(sweep *s)
     free(s->queued);
     free(s->blocked_msg);
     free(s->blocked_inst);
+    u64_map_free(&s->arrived);
+}
+
+/* The sweep of ranks [s->lo, s->hi), once s is set up. */
+static int sweep_run(sweep *s)
+{
+    an_run *run = s->run;
+    const an_hb_observer *obs = s->obs;
+    const int n = run->nranks;
+    int rc = -1, agreed = 0;
+    s->steps = calloc((size_t)n, sizeof *s->steps);
+    s->nsteps = calloc((size_t)n, sizeof *s->nsteps);
+    s->at = calloc((size_t)n, sizeof *s->at);
+    s->vc = calloc((size_t)n, sizeof *s->vc);
+    /* one entry per message: in the spill file */
+    s->msg_vec = an_spill_calloc(run->spill, run->nmsgs + 1, sizeof *s->msg_vec);
+    s->msg_sent = an_spill_calloc(run->spill, run->nmsgs + 1, 1);
+    s->next_wait = malloc((size_t)n * sizeof *s->next_wait);
+    s->runnable = malloc((size_t)n * sizeof *s->runnable);
+    s->queued = calloc((size_t)n, 1);
+    s->blocked_msg = malloc((size_t)n * sizeof *s->blocked_msg);
+    s->blocked_inst = malloc((size_t)n * sizeof *s->blocked_inst);
+    if (!s->steps || !s->nsteps || !s->at || !s->vc || !s->msg_vec || !s->msg_sent || !s->next_wait ||
+        !s->runnable || !s->queued || !s->blocked_msg || !s->blocked_inst)
+        goto out;
+    for (uint32_t i = 0; i < run->nmsgs; i++) s->msg_vec[i] = AN_NIL;
+    for (int p = 0; p < n; p++) s->blocked_msg[p] = s->blocked_inst[p] = AN_NIL;
+    for (int p = s->lo; p < s->hi; p++)
+        if (build_steps(s, p) || !(s->vc[p] = calloc((size_t)n, sizeof **s->vc))) goto out;
+    run->hb_unresolved = 0;
+    for (int go = 1; go;) {
+        for (int p = s->hi - 1; p >= s->lo; p--) wake(s, p);
+        for (;;) {
+            while (s->nrun) {
+                int p = s->runnable[--s->nrun];
+                s->queued[p] = 0;
+                if (advance(s, p)) goto out;
+            }
+            if (!s->part) break;
+            /* every rank here waits or is done: what comes from the other blocks */
+            int r = s->part->idle(s->part->arg, s, 0);
+            if (r < 0) {
+                agreed = 1;
+                goto out;
+            }
+            if (r == 1) go = 0;
+            if (r) break;
+        }
+        if (!go) break;
+        /* everyone waits: what they wait for never comes (a cut-off or inconsistent trace) */
+        int stuck = 0;
+        for (int p = s->lo; p < s->hi; p++) {
+            if (s->at[p] >= s->nsteps[p]) continue;
+            stuck = 1;
+            s->at[p]++;
+            run->hb_unresolved++;
+            if (s->blocked_inst[p] != AN_NIL) {
+                inst *in = &s->inst[s->blocked_inst[p]];
+                in->waiters = -1;
+            }
+            s->blocked_msg[p] = s->blocked_inst[p] = AN_NIL;
+        }
+        if (!stuck && !s->part) break;
+    }
+    for (int p = 0; p < n; p++)
+        if (obs && obs->end) obs->end(obs->arg, p, s->vc[p]);
+    rc = 0;
+out:
+    /* the other blocks learn of the failure at their next exchange */
+    if (rc && s->part && !agreed) s->part->idle(s->part->arg, s, 1);
+    sweep_free(s);
+    return rc;
 }
 
 int an_happened_before(an_run *run, const an_hb_observer *obs)
 {
-    sweep s = {.run = run, .obs = obs, .n = run->nranks};
-    const int n = run->nranks;
-    int rc = -1;
-    s.steps = calloc((size_t)n, sizeof *s.steps);
-    s.nsteps = calloc((size_t)n, sizeof *s.nsteps);
-    s.at = calloc((size_t)n, sizeof *s.at);
-    s.vc = calloc((size_t)n, sizeof *s.vc);
-    /* one entry per message: in the spill file */
-    s.msg_vec = an_spill_calloc(run->spill, run->nmsgs + 1, sizeof *s.msg_vec);
-    s.msg_sent = an_spill_calloc(run->spill, run->nmsgs + 1, 1);
-    s.next_wait = malloc((size_t)n * sizeof *s.next_wait);
-    s.runnable = malloc((size_t)n * sizeof *s.runnable);
-    s.queued = calloc((size_t)n, 1);
-    s.blocked_msg = malloc((size_t)n * sizeof *s.blocked_msg);
-    s.blocked_inst = malloc((size_t)n * sizeof *s.blocked_inst);
-    if (!s.steps || !s.nsteps || !s.at || !s.vc || !s.msg_vec || !s.msg_sent || !s.next_wait ||
-        !s.runnable || !s.queued || !s.blocked_msg || !s.blocked_inst)
-        goto out;
-    for (uint32_t i = 0; i < run->nmsgs; i++) s.msg_vec[i] = AN_NIL;
-    for (int p = 0; p < n; p++) {
-        if (build_steps(&s, p) || !(s.vc[p] = calloc((size_t)n, sizeof **s.vc))) goto out;
-        s.blocked_msg[p] = s.blocked_inst[p] = AN_NIL;
-    }
-    run->hb_unresolved = 0;
-    for (;;) {
-        for (int p = n - 1; p >= 0; p--) wake(&s, p);
-        while (s.nrun) {
-            int p = s.runnable[--s.nrun];
-            s.queued[p] = 0;
-            if (advance(&s, p)) goto out;
-        }
-        /* everyone waits: what they wait for never comes (a cut-off or inconsistent trace) */
-        int stuck = 0;
-        for (int p = 0; p < n; p++) {
-            if (s.at[p] >= s.nsteps[p]) continue;
-            stuck = 1;
-            s.at[p]++;
-            run->hb_unresolved++;
-            if (s.blocked_inst[p] != AN_NIL) {
-                inst *in = &s.inst[s.blocked_inst[p]];
-                in->waiters = -1;
-            }
-            s.blocked_msg[p] = s.blocked_inst[p] = AN_NIL;
-        }
-        if (!stuck) break;
-    }
-    for (int p = 0; p < n; p++)
-        if (obs && obs->end) obs->end(obs->arg, p, s.vc[p]);
-    rc = 0;
-out:
-    sweep_free(&s);
-    return rc;
+    sweep s = {.run = run, .obs = obs, .n = run->nranks, .hi = run->nranks};
+    return sweep_run(&s);
+}
+
+int an_happened_before_part(an_run *run, const an_hb_part *part)
+{
+    sweep s = {.run = run, .part = part, .n = run->nranks, .lo = part->lo, .hi = part->hi};
+    return sweep_run(&s);
 }

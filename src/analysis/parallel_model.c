@@ -15,7 +15,7 @@
 
 #define BLOCK_MAGIC 0x6d707252u /* "Rprm" */
 
-static int put(an_par_buf *b, const void *p, size_t n)
+int an_par_put(an_par_buf *b, const void *p, size_t n)
 {
     void *d = b->data;
     if (an_reserve(&d, &b->cap, b->len + n, 1)) return -1;
@@ -25,50 +25,52 @@ static int put(an_par_buf *b, const void *p, size_t n)
     return 0;
 }
 
-static int put_u32(an_par_buf *b, uint32_t v) { return put(b, &v, sizeof v); }
-static int put_u64(an_par_buf *b, uint64_t v) { return put(b, &v, sizeof v); }
+static int put_u32(an_par_buf *b, uint32_t v) { return an_par_put(b, &v, sizeof v); }
+static int put_u64(an_par_buf *b, uint64_t v) { return an_par_put(b, &v, sizeof v); }
 
 static int put_comm(an_par_buf *b, const an_comm *c)
 {
     return put_u32(b, c->size) || put_u32(b, c->nremote) ||
-           put(b, c->world, (size_t)(c->size + c->nremote) * sizeof *c->world);
+           an_par_put(b, c->world, (size_t)(c->size + c->nremote) * sizeof *c->world);
 }
 
 static int put_text(an_par_buf *b, const char *s)
 {
     if (!s) return put_u32(b, UINT32_MAX);
     size_t n = strlen(s);
-    return put_u32(b, (uint32_t)n) || put(b, s, n);
+    return put_u32(b, (uint32_t)n) || an_par_put(b, s, n);
 }
 
-static int pack_rank(an_par_buf *b, const an_rank *rk)
+static int pack_rank(an_par_buf *b, const an_rank *rk, const uint64_t *hb)
 {
-    if (put_u64(b, rk->nops) || put(b, rk->ops, rk->nops * sizeof *rk->ops) || put_u64(b, rk->events) ||
+    uint64_t nhb = hb ? rk->nops : 0;
+    if (put_u64(b, nhb) || an_par_put(b, hb, nhb * sizeof *hb)) return -1;
+    if (put_u64(b, rk->nops) || an_par_put(b, rk->ops, rk->nops * sizeof *rk->ops) || put_u64(b, rk->events) ||
         put_u32(b, (uint32_t)rk->clean) || put_u32(b, rk->nsites) ||
-        put(b, rk->site_addr, rk->nsites * sizeof *rk->site_addr) || put_u32(b, rk->nmods))
+        an_par_put(b, rk->site_addr, rk->nsites * sizeof *rk->site_addr) || put_u32(b, rk->nmods))
         return -1;
     for (uint32_t i = 0; i < rk->nmods; i++)
         if (put_text(b, rk->mods[i].path) || put_u64(b, rk->mods[i].bias) || put_u64(b, rk->mods[i].lo) ||
             put_u64(b, rk->mods[i].hi))
             return -1;
-    if (put_u32(b, rk->ncomm_of) || put(b, rk->comm_of, rk->ncomm_of * sizeof *rk->comm_of)) return -1;
+    if (put_u32(b, rk->ncomm_of) || an_par_put(b, rk->comm_of, rk->ncomm_of * sizeof *rk->comm_of)) return -1;
     for (uint32_t i = 0; i < rk->ncomm_of; i++)
         if (put_comm(b, &rk->lcomm[i])) return -1;
-    return put_text(b, rk->damage) || put_u64(b, rk->nacc) || put(b, rk->acc, rk->nacc * sizeof *rk->acc) ||
+    return put_text(b, rk->damage) || put_u64(b, rk->nacc) || an_par_put(b, rk->acc, rk->nacc * sizeof *rk->acc) ||
            put_u64(b, rk->acc_open) || put_u32(b, rk->nwin_of) ||
-           put(b, rk->win_of, rk->nwin_of * sizeof *rk->win_of);
+           an_par_put(b, rk->win_of, rk->nwin_of * sizeof *rk->win_of);
 }
 
-int an_par_pack(const an_run *run, int lo, int hi, an_par_buf *out)
+int an_par_pack(const an_run *run, int lo, int hi, uint64_t *const *hb, an_par_buf *out)
 {
     memset(out, 0, sizeof *out);
     if (put_u32(out, BLOCK_MAGIC) || put_u32(out, (uint32_t)lo) || put_u32(out, (uint32_t)hi) ||
-        put_u64(out, run->events) || put_u32(out, run->ncomms))
+        put_u64(out, run->events) || put_u64(out, hb ? run->hb_unresolved : 0) || put_u32(out, run->ncomms))
         goto fail;
     for (uint32_t c = 0; c < run->ncomms; c++)
         if (put_u64(out, run->comm_keys[c]) || put_comm(out, &run->comms[c])) goto fail;
     for (int p = lo; p < hi; p++)
-        if (pack_rank(out, &run->ranks[p])) goto fail;
+        if (pack_rank(out, &run->ranks[p], hb ? hb[p - lo] : NULL)) goto fail;
     return 0;
 fail:
     an_par_buf_free(out);
@@ -158,9 +160,12 @@ static char *take_text(reader *r)
 /* A block's communicator id -> the run's (AN_NIL passes through). */
 static uint32_t remap(const uint32_t *to, uint32_t n, uint32_t id) { return id < n ? to[id] : id; }
 
-static void unpack_rank(reader *r, an_rank *rk, const uint32_t *to, uint32_t nto)
+static void unpack_rank(reader *r, an_rank *rk, uint64_t **hb, const uint32_t *to, uint32_t nto)
 {
+    uint64_t nhb = take_u64(r);
+    *hb = take_array(r, nhb, sizeof **hb);
     rk->nops = rk->cap = take_u64(r);
+    if (nhb && nhb != rk->nops) r->bad = 1;
     rk->ops = take_array(r, rk->nops, sizeof *rk->ops);
     rk->events = take_u64(r);
     rk->clean = (int)take_u32(r);
@@ -247,7 +252,10 @@ int an_par_unpack(an_par_merge *m, an_run *run, const void *data, size_t len)
     for (int p = lo; p < hi; p++)
         if (run->ranks[p].ops || run->ranks[p].ncomm_of) return 1; /* a rank sent twice */
     run->events += take_u64(&r);
+    run->hb_unresolved += (uint32_t)take_u64(&r);
     uint32_t nc = take_u32(&r);
+    if (!m->hb && !(m->hb = calloc((size_t)run->nranks + 1, sizeof *m->hb))) return -1;
+    m->nhb = run->nranks;
     if (r.bad || nc > (uint64_t)(r.end - r.p) / 16) return 1;
     uint32_t *to = malloc((nc ? nc : 1) * sizeof *to);
     if (!to) return -1;
@@ -265,7 +273,7 @@ int an_par_unpack(an_par_merge *m, an_run *run, const void *data, size_t len)
         }
     }
     for (int p = lo; p < hi && !rc; p++) {
-        unpack_rank(&r, &run->ranks[p], to, nc);
+        unpack_rank(&r, &run->ranks[p], &m->hb[p], to, nc);
         for (size_t i = 0; !r.bad && i < run->ranks[p].nops; i++)
             if (run->ranks[p].ops[i].comm >= run->ncomms) r.bad = 1;
         if (r.bad) rc = 1;
@@ -277,5 +285,7 @@ int an_par_unpack(an_par_merge *m, an_run *run, const void *data, size_t len)
 void an_par_merge_free(an_par_merge *m)
 {
     u64_map_free(&m->by_key);
+    for (int p = 0; m->hb && p < m->nhb; p++) free(m->hb[p]);
+    free(m->hb);
     memset(m, 0, sizeof *m);
 }

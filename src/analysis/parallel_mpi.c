@@ -3,8 +3,10 @@
  * lib/mpirr/<impl>/libmpirr_par.so, which mpirr opens only when it runs under that
  * implementation's launcher: mpirr itself never links MPI. Its interface (parallel_mpi.h)
  * carries bytes only, so mpirr needs no MPI header. */
+#include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "parallel_mpi.h"
 
@@ -60,6 +62,153 @@ int mpirr_par_gather(const void *data, uint64_t len, int status, mpirr_par_each 
         if (r && !rc) rc = r;
     }
     return rc;
+}
+
+/* Posts the transfer of len bytes at data with peer as CHUNK-long pieces (tag 2) into reqs. */
+static int post(void *data, uint64_t len, int peer, int send, MPI_Request *reqs, int *nreq)
+{
+    for (uint64_t off = 0; off < len; off += CHUNK) {
+        int n = (int)(len - off < CHUNK ? len - off : CHUNK);
+        char *p = (char *)data + off;
+        int rc = send ? MPI_Isend(p, n, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &reqs[(*nreq)++])
+                      : MPI_Irecv(p, n, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &reqs[(*nreq)++]);
+        if (rc != MPI_SUCCESS) return -1;
+    }
+    return 0;
+}
+
+int mpirr_par_exchange(void *const *out, const uint64_t *outlen, int status, void **in, uint64_t *inlen)
+{
+    int size, any = status != 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    uint64_t npieces = 0;
+    if (MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS) return -1;
+    if (any) return 1; /* out, in may be NULL then */
+    for (int q = 0; q < size; q++) in[q] = NULL, inlen[q] = 0;
+    if (MPI_Alltoall((void *)outlen, 1, MPI_UINT64_T, inlen, 1, MPI_UINT64_T, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return -1;
+    for (int q = 0; q < size; q++) {
+        npieces += (outlen[q] + CHUNK - 1) / CHUNK + (inlen[q] + CHUNK - 1) / CHUNK;
+        if (inlen[q] && !(in[q] = malloc(inlen[q]))) any = 1;
+    }
+    MPI_Request *reqs = malloc((npieces ? npieces : 1) * sizeof *reqs);
+    /* out of memory here is agreed on too, so that no process waits for these bytes */
+    if (!reqs) any = 1;
+    if (MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS) any = -1;
+    int nreq = 0, rc = any ? (any < 0 ? -1 : 1) : 0;
+    for (int q = 0; q < size && !rc; q++)
+        if (post(in[q], inlen[q], q, 0, reqs, &nreq) || post(out[q], outlen[q], q, 1, reqs, &nreq)) rc = -1;
+    /* one by one: gcc takes MPICH's MPI_STATUSES_IGNORE for an array of no statuses */
+    for (int k = 0; k < nreq; k++)
+        if (MPI_Wait(&reqs[k], MPI_STATUS_IGNORE) != MPI_SUCCESS) rc = -1;
+    free(reqs);
+    if (rc)
+        for (int q = 0; q < size; q++) free(in[q]), in[q] = NULL, inlen[q] = 0;
+    return rc;
+}
+
+int mpirr_par_exscan(uint64_t v, uint64_t *before)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    *before = 0;
+    if (MPI_Exscan(&v, before, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) return -1;
+    if (rank == 0) *before = 0; /* MPI leaves rank 0's result undefined */
+    return 0;
+}
+
+/* The sweep's posts not known to be sent yet, and the wave under way. */
+static struct {
+    MPI_Request *req;
+    void **buf;
+    int n, cap;
+    MPI_Request wave;
+    int waving;
+    uint64_t in[4], out[4];
+} flow;
+
+/* Frees the buffers of the posts that are sent (all: waits for every one). */
+static int reap(int all)
+{
+    int rc = 0;
+    for (int i = 0; i < flow.n;) {
+        int done = 1;
+        if (all ? MPI_Wait(&flow.req[i], MPI_STATUS_IGNORE) != MPI_SUCCESS
+                : MPI_Test(&flow.req[i], &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            rc = -1;
+        if (!done) {
+            i++;
+            continue;
+        }
+        free(flow.buf[i]);
+        flow.n--;
+        flow.req[i] = flow.req[flow.n];
+        flow.buf[i] = flow.buf[flow.n];
+    }
+    return rc;
+}
+
+int mpirr_par_post(int dest, void *data, uint64_t len)
+{
+    if (len > INT_MAX) return -1;
+    if (flow.n == flow.cap) {
+        int cap = flow.cap ? 2 * flow.cap : 64;
+        MPI_Request *r = realloc(flow.req, (size_t)cap * sizeof *r);
+        if (r) flow.req = r;
+        void **b = r ? realloc(flow.buf, (size_t)cap * sizeof *b) : NULL;
+        if (!b) return -1;
+        flow.buf = b;
+        flow.cap = cap;
+    }
+    if (MPI_Isend(data, (int)len, MPI_BYTE, dest, 3, MPI_COMM_WORLD, &flow.req[flow.n]) != MPI_SUCCESS)
+        return -1;
+    flow.buf[flow.n++] = data;
+    return reap(0);
+}
+
+int mpirr_par_poll(void **data, uint64_t *len)
+{
+    int flag, count;
+    MPI_Status st;
+    if (reap(0) || MPI_Iprobe(MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS) return -1;
+    if (!flag) return 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    void *buf = malloc(count ? (size_t)count : 1);
+    if (!buf) return -1;
+    if (MPI_Recv(buf, count, MPI_BYTE, st.MPI_SOURCE, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+        free(buf);
+        return -1;
+    }
+    *data = buf;
+    *len = (uint64_t)count;
+    return 1;
+}
+
+int mpirr_par_wave(const uint64_t *v, uint64_t *sum, int n)
+{
+    if (n > 4) return -1;
+    if (!flow.waving) {
+        memcpy(flow.in, v, (size_t)n * sizeof *v);
+        if (MPI_Iallreduce(flow.in, flow.out, n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD, &flow.wave) != MPI_SUCCESS)
+            return -1;
+        flow.waving = 1;
+    }
+    int done;
+    if (MPI_Test(&flow.wave, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+    if (!done) return 0;
+    flow.waving = 0;
+    memcpy(sum, flow.out, (size_t)n * sizeof *sum);
+    return 1;
+}
+
+void mpirr_par_drain(void)
+{
+    reap(1);
+    free(flow.req);
+    free(flow.buf);
+    flow.req = NULL;
+    flow.buf = NULL;
+    flow.n = flow.cap = 0;
 }
 
 void mpirr_par_finalize(void)

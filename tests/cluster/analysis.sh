@@ -2,7 +2,8 @@
 # analysis.sh MPIRR VCLUSTER IMPL PROCNAME PROGRAM EXPLORE_CRASH: the post-mortem commands and
 # the order search on a recording whose ranks ran on 2 nodes (ssh launch, 2 ranks on each):
 #  1. record --events of PROGRAM across the nodes: `races` lists racing receives with source
-#     lines, `events` shows ranks of both nodes, `stat` reads every rank, `view` writes its page;
+#     lines, and `races --mpi` run across the nodes (2 processes on each) says the same,
+#     `events` shows ranks of both nodes, `stat` reads every rank, `view` writes its page;
 #  2. `replay --flip` of one racing receive across the nodes takes the other message, and its
 #     recording replays as it ran (2 noisy replays);
 #  3. `explore` of EXPLORE_CRASH (a crash behind an order native runs never take) across the
@@ -37,6 +38,12 @@ PY
 [ "${nraces:-0}" -gt 0 ] || fail "races found no racing receive across the nodes"
 "$MPIRR" races rec >"$TMP/races.txt" || fail "mpirr races (text) failed"
 grep -q 'wildcard_storm.c:[0-9]' "$TMP/races.txt" || fail "races: no source line: $(head -3 "$TMP/races.txt")"
+# the analysis as an MPI job across the nodes (2 processes on each: the blocks match and sweep
+# happened-before with each other over the network): what `mpirr races` says
+run "$TMP/races-mpi" "${NODE1[@]}" "${LAUNCH[@]}" "$MPIRR" races --mpi rec
+[ "$STATUS" -eq 0 ] || { cat "$TMP/races-mpi.err" >&2; fail "races --mpi across the nodes exited $STATUS"; }
+cmp -s <(grep -v '^analysis ' "$TMP/races.txt") <(grep -v '^analysis ' "$TMP/races-mpi.out") ||
+    fail "races --mpi across the nodes: $(diff "$TMP/races.txt" "$TMP/races-mpi.out" | head -5)"
 "$MPIRR" events rec >"$TMP/events.txt" || fail "mpirr events failed"
 for r in 0 1 2 3; do
     grep -q "^$r:[0-9]* MPI_" "$TMP/events.txt" || fail "events: nothing of rank $r"
@@ -45,7 +52,7 @@ done
 grep -Eq '^ranks +4' "$TMP/stat.txt" && grep -q '4 finalized' "$TMP/stat.txt" || fail "stat: $(head -3 "$TMP/stat.txt")"
 "$MPIRR" view rec -o page.html || fail "mpirr view failed"
 [ -s page.html ] && grep -q '<html' page.html || fail "view: no page"
-echo "ok: races ($nraces racing receives with source lines), events, stat and view of a 2-node recording"
+echo "ok: races ($nraces racing receives with source lines), races --mpi across the nodes alike, events, stat and view of a 2-node recording"
 
 # --- 2. --flip across the nodes ----------------------------------------------------------------
 r=${spec%%:*} e=${spec#*:} e=${e%%=*} src=${spec#*=}

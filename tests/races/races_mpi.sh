@@ -2,10 +2,14 @@
 # races_mpi.sh MPIRR IMPL PROGDIR: `mpirr races --mpi DIR`, the analysis as an MPI job
 # (docs/analysis.md "Parallel analysis"), says exactly what `mpirr races DIR` says. On real
 # recordings with races (wildcard_storm at 6 ranks; scattered_comm, whose communicators the
-# blocks must number alike; coll_hb, collectives; rma_conflicts, windows and their conflicts),
+# blocks must number alike; coll_hb, collectives; rma_conflicts, windows and their conflicts;
+# iprobe_poll, wildcard probes, whose message the receiver's process numbers), where each
+# process matches the messages into its block and the numbering must be the serial one,
 # run under IMPL's launcher with 1, 2, 3 and 4 processes, its text and --json output and its
 # stderr are byte-identical to the serial command's (the step times masked, they differ from
-# run to run). A history cut short gives the same line and the same analysis; a history of
+# run to run). A history cut short (of wildcard_storm, of coll_hb: the happened-before sweep
+# split across processes is stuck where the serial one is) gives the same line and the same
+# analysis at 2-4 processes; a history of
 # another run gives the serial command's one line, and every process of the job exits. Without
 # a launcher, one line and exit status 2.
 . "$(dirname "$0")/../integration/lib.sh"
@@ -45,7 +49,8 @@ record storm 6 "$PROGS/../programs/$IMPL/wildcard_storm"
 record scattered 4 "$PROGS/$IMPL/scattered_comm"
 record coll 4 "$PROGS/$IMPL/coll_hb"
 record rma 3 "$PROGS/$IMPL/rma_conflicts" put_race
-for name in storm scattered coll rma; do
+record probe 4 "$PROGS/../programs/$IMPL/iprobe_poll" 4
+for name in storm scattered coll rma probe; do
     "$MPIRR" races "$TMP/$name" >"$TMP/check.out" 2>&1 || fail "$name: mpirr races failed"
     for np in 1 2 3 4; do
         same_as_serial "$name" "$TMP/$name" "$np"
@@ -56,15 +61,31 @@ same_as_serial storm "$TMP/storm" 4
 grep -q '^racing *[1-9][0-9]* of ' "$TMP/par.out" || fail "storm: no racing receives in the parallel output"
 grep -q '^[1-9][0-9]* RMA conflicts' <("$MPIRR" races "$TMP/rma") ||
     fail "rma: the recording shows no RMA conflict"
-echo "text and --json identical to mpirr races at 1-4 processes on 4 recordings"
+grep -q '^[1-9][0-9]* racing probes\? (of ' <("$MPIRR" races "$TMP/probe") ||
+    fail "probe: the recording shows no racing probe"
+echo "text and --json identical to mpirr races at 1-4 processes on 5 recordings"
 
-# a history cut short: the same line on stderr, the same analysis of what is left
-cp -r "$TMP/storm" "$TMP/cut"
-f="$TMP/cut/rank-00003.events"
-truncate -s $(($(stat -c %s "$f") / 2)) "$f"
-same_as_serial cut "$TMP/cut" 3
-[ "$(grep -c '^mpirr: ' "$TMP/par.err")" -eq 1 ] || fail "cut: not one line on stderr: $(cat "$TMP/par.err")"
-echo "cut history: $(cat "$TMP/serial.err")"
+# a history cut short: the same line on stderr, the same analysis of what is left; the
+# happened-before sweep, split across the processes, gets stuck where the serial one does (the
+# receives and collectives of the other ranks that wait for the cut rank): every process sees
+# it, each waiting rank skips its step and the sweep goes on, the same warning
+cut() { # cut NAME FROM RANK
+    cp -r "$TMP/$2" "$TMP/$1"
+    local f="$TMP/$1/rank-0000$3.events"
+    truncate -s $(($(stat -c %s "$f") / 2)) "$f"
+}
+cut cut storm 3
+cut cutcoll coll 1
+for np in 2 3 4; do
+    same_as_serial cut "$TMP/cut" $np
+    [ "$(grep -c '^mpirr: ' "$TMP/par.err")" -eq 1 ] || fail "cut: not one line on stderr: $(cat "$TMP/par.err")"
+    grep -q '^warning .* operations wait for something the trace does not hold' "$TMP/par.out" ||
+        fail "cut, $np processes: no step of the sweep was left unordered"
+    same_as_serial cutcoll "$TMP/cutcoll" $np
+    same_as_serial cutcoll "$TMP/cutcoll" $np --json
+done
+grep -q '"hb_unresolved":[1-9]' "$TMP/par.out" || fail "cutcoll: no step of the sweep was left unordered"
+echo "cut histories: $(cat "$TMP/serial.err")"
 
 # a history of another recording (in a 4-rank one): one line, exit 2, no process left
 cp -r "$TMP/scattered" "$TMP/alien"

@@ -36,21 +36,21 @@ int analysis_prepare(struct analysis *a, const char *dir_arg, int with_hb, int q
     }
     rank_list_report_cut_off(&cut, "; analysing what the histories hold");
     double t1 = mono_seconds();
-    if (an_match(a->run)) {
+    if (!a->matched && an_match(a->run)) {
         cli_error("out of memory matching the messages of %s", dir_arg);
         analysis_close(a);
         return CLI_EXIT_FAIL;
     }
     double t2 = mono_seconds();
-    if (with_hb && an_happened_before(a->run, NULL)) {
+    if (with_hb && !a->swept && an_happened_before(a->run, NULL)) {
         cli_error("out of memory computing happened-before for %s", dir_arg);
         analysis_close(a);
         return CLI_EXIT_FAIL;
     }
     double t3 = mono_seconds();
     a->load_s = t1 - t0;
-    a->match_s = t2 - t1;
-    a->hb_s = t3 - t2;
+    a->match_s += t2 - t1;
+    a->hb_s += t3 - t2;
     return 0;
 }
 

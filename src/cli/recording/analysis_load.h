@@ -15,6 +15,8 @@ struct analysis {
     struct recording rec;
     an_run *run;
     double load_s, match_s, hb_s; /* seconds */
+    int matched, swept;           /* run->msgs is matched, its hb_dest swept already (races
+                                   * --mpi): no an_match, an_happened_before */
     mpirr_symbolizer *sym;
 };
 
@@ -25,7 +27,8 @@ struct analysis {
  * cut-off histories (stat says so itself). */
 int analysis_open(const char *dir_arg, struct analysis *a, int with_hb, int quiet);
 /* analysis_open's part after the histories are read (into a->run, from a->rec, since t0 by
- * mono_seconds): the damage lines, matching and happened-before, each timed. */
+ * mono_seconds): the damage lines, matching (unless a->matched) and happened-before (unless
+ * a->swept), each timed (added to a->match_s, a->hb_s). */
 int analysis_prepare(struct analysis *a, const char *dir_arg, int with_hb, int quiet, double t0);
 void analysis_close(struct analysis *a);
 
