@@ -9,9 +9,9 @@
  * left (madvise DONTNEED: shared pages stay in the page cache, written back to the file when
  * the kernel needs the memory). So the peak RSS stays bounded whatever the trace's size, and
  * what a sweep is using (each rank's position in its operations and steps, each channel's
- * in the messages) stays mapped: dropping every page at each trim, as before, made every
- * sweep map its working pages again after each trim (issue 35). Without a readable pagemap
- * the trimmer drops every page, as before. */
+ * in the messages) stays mapped rather than faulted in again after every trim (issue 35;
+ * docs/benchmarks.md: on the synthetic traces that cost was small next to the file's first
+ * touch). Without a readable pagemap the trimmer drops every page at each trim. */
 #include "spill.h"
 
 #include <errno.h>
@@ -179,8 +179,10 @@ an_spill *an_spill_open(void)
     /* a knob for measurements (docs/analysis.md, "Memory"): another budget, in MiB */
     const char *mb = getenv("MPIRR_SPILL_RESIDENT_MB");
     if (mb && *mb >= '1' && *mb <= '9') s->budget = (size_t)strtoull(mb, NULL, 10) << 20;
-    s->scan = malloc(SPILL_SCAN_SEGS * (SPILL_SEG / (size_t)s->page) * sizeof *s->scan);
-    s->pagemap = s->scan ? open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC) : -1;
+    s->pagemap = -1;
+    if ((size_t)s->page <= SPILL_SEG &&
+        (s->scan = malloc(SPILL_SCAN_SEGS * (SPILL_SEG / (size_t)s->page) * sizeof *s->scan)))
+        s->pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
     /* the trimmer takes no signal: they stay the CLI's, delivered where it expects them
