@@ -231,8 +231,9 @@ static int coll_post(sweep *s, int p, const an_op *o, const uint64_t *v)
 {
     inst *in = inst_of(s, o);
     if (!in) return -1;
-    int me = member_index(&s->run->comms[o->comm], p);
-    if (o->flow == AN_FLOW_PREFIX || o->flow == AN_FLOW_XPREFIX) {
+    const int prefix = o->flow == AN_FLOW_PREFIX || o->flow == AN_FLOW_XPREFIX;
+    if (prefix) { /* only prefix flows need the member's place (a search through the group) */
+        int me = member_index(&s->run->comms[o->comm], p);
         if (me >= 0 && in->member[me] == AN_NIL) {
             if (vec_new(s, &in->member[me])) return -1;
             memcpy(vec(s, in->member[me]), v, (size_t)s->n * sizeof *v);
@@ -242,8 +243,12 @@ static int coll_post(sweep *s, int p, const an_op *o, const uint64_t *v)
         in->root_posted |= o->peer == p;
     }
     in->posted++;
-    for (int w = in->waiters; w >= 0; w = s->next_wait[w]) wake(s, w);
-    in->waiters = -1;
+    /* the waiters look again only once what they wait for may be there (coll_done's ready):
+     * waking all of them at every post made a world collective cost P^2 looks */
+    if (prefix || (o->flow == AN_FLOW_ROOT_OUT ? in->root_posted : in->posted >= in->n)) {
+        for (int w = in->waiters; w >= 0; w = s->next_wait[w]) wake(s, w);
+        in->waiters = -1;
+    }
     inst_done(s, in);
     return 0;
 }
@@ -253,7 +258,6 @@ static int coll_done(sweep *s, int p, const an_op *o, uint64_t *v)
 {
     inst *in = inst_of(s, o);
     if (!in) return -1;
-    int me = member_index(&s->run->comms[o->comm], p);
     /* ready: what this member needs has been contributed; take: it receives the result */
     int ready, take;
     switch (o->flow) {
@@ -261,7 +265,7 @@ static int coll_done(sweep *s, int p, const an_op *o, uint64_t *v)
     case AN_FLOW_ROOT_IN: ready = o->peer != p || in->posted >= in->n; take = o->peer == p; break;
     case AN_FLOW_PREFIX:
     case AN_FLOW_XPREFIX: {
-        int upto = me - (o->flow == AN_FLOW_XPREFIX);
+        int upto = member_index(&s->run->comms[o->comm], p) - (o->flow == AN_FLOW_XPREFIX);
         ready = 1;
         for (int i = 0; i <= upto && ready; i++) ready = in->member[i] != AN_NIL;
         if (ready)

@@ -1,9 +1,17 @@
 /* spill.c: the run model's big arrays in an unlinked temp file mapped into one reserved range
  * of addresses (spill.h). Arrays are placed one after the other; the one placed last grows in
- * place (ranks load one at a time, so each rank's operations are one block). A thread drops
- * the file's pages from the process (madvise DONTNEED: shared pages stay in the page cache,
- * written back to the file when the kernel needs the memory) whenever the process's resident
- * file pages exceed the budget, so the peak RSS stays bounded whatever the trace's size. */
+ * place (ranks load one at a time, so each rank's operations are one block).
+ *
+ * Trimming: a thread checks every 20 ms how many file pages the process has mapped
+ * (/proc/self/statm). Past the budget it looks at which of the file's pages are mapped
+ * (/proc/self/pagemap, 1 MiB segments) and drops the coldest segments (spill_cold.c: the
+ * segments whose mapped pages have not grown for the most trims) until half the budget is
+ * left (madvise DONTNEED: shared pages stay in the page cache, written back to the file when
+ * the kernel needs the memory). So the peak RSS stays bounded whatever the trace's size, and
+ * what a sweep is using (each rank's position in its operations and steps, each channel's
+ * in the messages) stays mapped rather than faulted in again after every trim (issue 35;
+ * docs/benchmarks.md: on the synthetic traces that cost was small next to the file's first
+ * touch). Without a readable pagemap the trimmer drops every page at each trim. */
 #include "spill.h"
 
 #include <errno.h>
@@ -19,10 +27,12 @@
 #include <unistd.h>
 
 #include "reserve.h"
+#include "spill_cold.h"
 
 #define SPILL_CHUNK ((size_t)64 << 20) /* the file and its mapping grow by this much */
 #define SPILL_TRIM_NS 20000000L        /* how often the resident pages are checked */
 #define SPILL_RESIDENT ((size_t)1 << 30) /* the file's bytes the process may keep mapped */
+#define SPILL_SCAN_SEGS 64               /* segments whose pagemap entries one read takes */
 
 struct an_spill {
     int fd;
@@ -34,6 +44,14 @@ struct an_spill {
     char *last;       /* the array placed last (grows in place) */
     size_t budget;    /* resident file bytes the trimmer allows */
     long page;
+    int pagemap;      /* /proc/self/pagemap, or -1: every trim drops every page */
+    spill_seg *segs;  /* the file's segments (spill_cold.h), as far as the trimmer has seen */
+    uint64_t *order;  /* spill_cold_pick's scratch, nsegs entries */
+    uint32_t *pick;   /* and its answer, nsegs entries */
+    size_t nsegs;
+    uint32_t epoch;   /* trims so far */
+    size_t other;     /* file bytes mapped that are not the spill's (the program, libraries) */
+    uint64_t *scan;   /* pagemap entries of SPILL_SCAN_SEGS segments */
     struct spill_block { size_t off, bytes; } *blocks; /* the arrays, in file order */
     size_t nblocks, capblocks;
     pthread_t trimmer;
@@ -53,6 +71,67 @@ static size_t resident_file_bytes(long page)
     return (size_t)shared * (size_t)page;
 }
 
+/* Makes the trimmer's tables cover the file's segments. 0 or -1 (no memory). */
+static int segs_cover(an_spill *s, size_t n)
+{
+    if (n <= s->nsegs) return 0;
+    spill_seg *g = realloc(s->segs, n * sizeof *g);
+    if (g) s->segs = g;
+    uint64_t *o = g ? realloc(s->order, n * sizeof *o) : NULL;
+    if (o) s->order = o;
+    uint32_t *k = o ? realloc(s->pick, n * sizeof *k) : NULL;
+    if (!k) return -1;
+    s->pick = k;
+    memset(s->segs + s->nsegs, 0, (n - s->nsegs) * sizeof *s->segs);
+    s->nsegs = n;
+    return 0;
+}
+
+/* Reads which of the file's pages are mapped into the segments' counts (a new look at trim
+ * s->epoch); the spill's mapped pages, or -1 (no pagemap to read). */
+static long long scan_segments(an_spill *s)
+{
+    const size_t per = SPILL_SEG / (size_t)s->page;
+    long long total = 0;
+    for (size_t i = 0; i < s->nsegs; i += SPILL_SCAN_SEGS) {
+        size_t n = s->nsegs - i < SPILL_SCAN_SEGS ? s->nsegs - i : SPILL_SCAN_SEGS;
+        size_t bytes = n * per * sizeof *s->scan;
+        off_t at = (off_t)((uintptr_t)(s->base + i * SPILL_SEG) / (uintptr_t)s->page * sizeof *s->scan);
+        if (pread(s->pagemap, s->scan, bytes, at) != (ssize_t)bytes) return -1;
+        for (size_t j = 0; j < n; j++) {
+            uint32_t present = 0;
+            for (size_t e = j * per; e < (j + 1) * per; e++) present += (uint32_t)(s->scan[e] >> 63);
+            spill_cold_observe(&s->segs[i + j], present, s->epoch);
+            total += present;
+        }
+    }
+    return total;
+}
+
+/* Drops the coldest segments until half the budget is mapped (every page when the pagemap
+ * cannot tell which are mapped). */
+static void trim(an_spill *s, size_t file_bytes)
+{
+    s->epoch++;
+    long long mapped = -1;
+    if (s->pagemap >= 0 && !segs_cover(s, s->file_end / SPILL_SEG)) mapped = scan_segments(s);
+    if (mapped < 0) {
+        madvise(s->base, s->file_end, MADV_DONTNEED);
+        return;
+    }
+    size_t spill_bytes = (size_t)mapped * (size_t)s->page;
+    s->other = file_bytes > spill_bytes ? file_bytes - spill_bytes : 0;
+    size_t keep = s->budget / 2 / (size_t)s->page;
+    if ((size_t)mapped <= keep) return;
+    size_t k = spill_cold_pick(s->segs, s->nsegs, (size_t)mapped - keep, s->order, s->pick);
+    for (size_t i = 0; i < k;) { /* runs of adjacent segments: one madvise each */
+        size_t j = i + 1;
+        while (j < k && s->pick[j] == s->pick[j - 1] + 1) j++;
+        madvise(s->base + (size_t)s->pick[i] * SPILL_SEG, (j - i) * SPILL_SEG, MADV_DONTNEED);
+        for (; i < j; i++) s->segs[s->pick[i]].present = 0;
+    }
+}
+
 static void *trim_loop(void *arg)
 {
     an_spill *s = arg;
@@ -66,8 +145,9 @@ static void *trim_loop(void *arg)
             t.tv_nsec -= 1000000000L;
         }
         pthread_cond_timedwait(&s->cv, &s->mu, &t);
-        if (!s->stop && s->file_end && resident_file_bytes(s->page) > s->budget)
-            madvise(s->base, s->file_end, MADV_DONTNEED);
+        if (s->stop || !s->file_end) continue;
+        size_t file_bytes = resident_file_bytes(s->page);
+        if (file_bytes > s->budget + s->other) trim(s, file_bytes);
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
@@ -96,6 +176,13 @@ an_spill *an_spill_open(void)
     }
     s->page = sysconf(_SC_PAGESIZE);
     s->budget = SPILL_RESIDENT;
+    /* a knob for measurements (docs/analysis.md, "Memory"): another budget, in MiB */
+    const char *mb = getenv("MPIRR_SPILL_RESIDENT_MB");
+    if (mb && *mb >= '1' && *mb <= '9') s->budget = (size_t)strtoull(mb, NULL, 10) << 20;
+    s->pagemap = -1;
+    if ((size_t)s->page <= SPILL_SEG &&
+        (s->scan = malloc(SPILL_SCAN_SEGS * (SPILL_SEG / (size_t)s->page) * sizeof *s->scan)))
+        s->pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
     /* the trimmer takes no signal: they stay the CLI's, delivered where it expects them
@@ -107,6 +194,8 @@ an_spill *an_spill_open(void)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!started) {
         if (s->base) munmap(s->base, s->reserved);
+        if (s->pagemap >= 0) close(s->pagemap);
+        free(s->scan);
         pthread_mutex_destroy(&s->mu);
         pthread_cond_destroy(&s->cv);
         close(s->fd);
@@ -128,6 +217,11 @@ void an_spill_close(an_spill *s)
     pthread_cond_destroy(&s->cv);
     munmap(s->base, s->reserved);
     close(s->fd);
+    if (s->pagemap >= 0) close(s->pagemap);
+    free(s->scan);
+    free(s->segs);
+    free(s->order);
+    free(s->pick);
     free(s->blocks);
     free(s);
 }
