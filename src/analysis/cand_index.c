@@ -69,9 +69,9 @@ static int build_channels(const an_run *run, an_cand_index *x)
             x->clen[x->nchan - 1]++;
             continue;
         }
-        if (an_reserve((void **)&x->cbase, &cap_b, x->nchan + 1, sizeof *x->cbase) ||
-            an_reserve((void **)&x->clen, &cap_l, x->nchan + 1, sizeof *x->clen) ||
-            an_reserve((void **)&x->chint, &cap_h, x->nchan + 1, sizeof *x->chint))
+        if (mpirr_reserve((void **)&x->cbase, &cap_b, x->nchan + 1, sizeof *x->cbase) ||
+            mpirr_reserve((void **)&x->clen, &cap_l, x->nchan + 1, sizeof *x->clen) ||
+            mpirr_reserve((void **)&x->chint, &cap_h, x->nchan + 1, sizeof *x->chint))
             return -1;
         x->cbase[x->nchan] = m;
         x->clen[x->nchan] = 1;
@@ -150,8 +150,8 @@ static int build_streams(const an_run *run, an_cand_index *x)
                     continue;
                 }
                 if (added) {
-                    if (an_reserve((void **)&x->s_start, &cap, x->nstream + 1, sizeof *x->s_start) ||
-                        an_reserve((void **)&x->s_len, &cap_l, x->nstream + 1, sizeof *x->s_len))
+                    if (mpirr_reserve((void **)&x->s_start, &cap, x->nstream + 1, sizeof *x->s_start) ||
+                        mpirr_reserve((void **)&x->s_len, &cap_l, x->nstream + 1, sizeof *x->s_len))
                         return -1;
                     x->s_len[x->nstream++] = 0;
                 }

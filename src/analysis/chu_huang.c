@@ -173,7 +173,7 @@ static int one_rank(const an_run *run, int p, an_races *out, size_t *cap_r)
         size_t lo, hi;
         reach_range(run, p, &x, i, &lo, &hi);
         if (hi - lo < 2) continue;
-        if (an_reserve((void **)&out->ch, cap_r, out->nch + 1, sizeof *out->ch)) goto out;
+        if (mpirr_reserve((void **)&out->ch, cap_r, out->nch + 1, sizeof *out->ch)) goto out;
         /* the list is not kept (it can hold every message of a level): `first` is where it
          * starts in the rank's index, which an_ch_reach rebuilds to list it */
         size_t keep = hi - lo < AN_CH_KEEP ? hi - lo : AN_CH_KEEP;

@@ -126,7 +126,7 @@ static int take_batch(hb_state *st, struct an_hb_sweep *s, void *d, uint64_t len
     if (len >= sizeof epoch) memcpy(&epoch, d, sizeof epoch);
     if (!st->failed && epoch > st->epoch) {
         void *e = st->early;
-        if (an_reserve(&e, &st->capearly, st->nearly + 1, sizeof *st->early)) {
+        if (mpirr_reserve(&e, &st->capearly, st->nearly + 1, sizeof *st->early)) {
             st->failed = 1;
         } else {
             st->early = e;

@@ -18,7 +18,7 @@
 int an_par_put(an_par_buf *b, const void *p, size_t n)
 {
     void *d = b->data;
-    if (an_reserve(&d, &b->cap, b->len + n, 1)) return -1;
+    if (mpirr_reserve(&d, &b->cap, b->len + n, 1)) return -1;
     b->data = d;
     if (n) memcpy(b->data + b->len, p, n);
     b->len += n;
@@ -232,9 +232,9 @@ static int merge_comm(an_par_merge *m, an_run *run, uint64_t key, an_comm *c, ui
     }
     void *comms = run->comms, *keys = run->comm_keys;
     size_t cap = m->ccap, kcap = m->ccap;
-    if (an_reserve(&comms, &cap, run->ncomms + 1, sizeof *run->comms)) return -1;
+    if (mpirr_reserve(&comms, &cap, run->ncomms + 1, sizeof *run->comms)) return -1;
     run->comms = comms;
-    if (an_reserve(&keys, &kcap, run->ncomms + 1, sizeof *run->comm_keys)) return -1;
+    if (mpirr_reserve(&keys, &kcap, run->ncomms + 1, sizeof *run->comm_keys)) return -1;
     run->comm_keys = keys;
     m->ccap = cap < kcap ? cap : kcap;
     run->comms[run->ncomms] = *c;

@@ -169,7 +169,7 @@ static void rgraph_free(rgraph *g)
 
 static int push_nb(rgraph *g, uint32_t v)
 {
-    if (an_reserve((void **)&g->nb, &g->capnb, g->nnb + 1, sizeof *g->nb)) return -1;
+    if (mpirr_reserve((void **)&g->nb, &g->capnb, g->nnb + 1, sizeof *g->nb)) return -1;
     g->nb[g->nnb++] = v;
     return 0;
 }
@@ -317,7 +317,7 @@ static int reduce(rgraph *g)
     int rc = -1;
     for (uint32_t u = 0; u < g->run->nmsgs; u++)
         if (g->deg[u] == 1) {
-            if (an_reserve((void **)&queue, &cap, qn + 1, sizeof *queue)) goto out;
+            if (mpirr_reserve((void **)&queue, &cap, qn + 1, sizeof *queue)) goto out;
             queue[qn++] = u;
         }
     while (qn) {
@@ -334,7 +334,7 @@ static int reduce(rgraph *g)
             uint32_t u = g->nb[k];
             if (g->flags[u] & F_GONE) continue;
             if (--g->deg[u] == 1) {
-                if (an_reserve((void **)&queue, &cap, qn + 1, sizeof *queue)) goto out;
+                if (mpirr_reserve((void **)&queue, &cap, qn + 1, sizeof *queue)) goto out;
                 queue[qn++] = u;
             } else if (g->deg[u] == 0) {
                 g->flags[u] |= F_GONE;
@@ -358,7 +358,7 @@ static long core_cover(rgraph *g, uint32_t start, uint32_t left)
     uint32_t *stack = NULL, local[64], nl = 0;
     size_t sn = 0, cap = 0;
     long rc = -2;
-    if (an_reserve((void **)&stack, &cap, 1, sizeof *stack)) return -2;
+    if (mpirr_reserve((void **)&stack, &cap, 1, sizeof *stack)) return -2;
     stack[sn++] = start;
     g->flags[start] |= F_SEEN;
     while (sn) {
@@ -370,7 +370,7 @@ static long core_cover(rgraph *g, uint32_t start, uint32_t left)
             uint32_t w = g->nb[k];
             if (g->flags[w] & F_SEEN) continue;
             g->flags[w] |= F_SEEN;
-            if (an_reserve((void **)&stack, &cap, sn + 1, sizeof *stack)) goto out;
+            if (mpirr_reserve((void **)&stack, &cap, sn + 1, sizeof *stack)) goto out;
             stack[sn++] = w;
         }
     }
@@ -405,7 +405,7 @@ static int covers(rgraph *g, an_cover *out)
     int rc = -1;
     for (uint32_t u = 0; u < g->run->nmsgs; u++) {
         if (!(g->flags[u] & F_VERTEX) || find(g->parent, u) != u) continue;
-        if (an_reserve((void **)&c, &cap, nc + 1, sizeof *c)) goto out;
+        if (mpirr_reserve((void **)&c, &cap, nc + 1, sizeof *c)) goto out;
         c[nc++] = (component){u, 0, 0, 0};
     }
     for (uint32_t u = 0; u < g->run->nmsgs; u++) {

@@ -74,7 +74,7 @@ static int on_the_fly(const an_run *run, int p, u64_map *index, struct last_recv
         uint64_t *slot = u64_map_slot(index, stream_key((uint32_t)p, r->comm, (uint32_t)r->tag), (uint32_t)*n, &added);
         if (!slot) return -1;
         if (added) {
-            if (an_reserve((void **)lr, cap, *n + 1, sizeof **lr)) return -1;
+            if (mpirr_reserve((void **)lr, cap, *n + 1, sizeof **lr)) return -1;
             (*lr)[(*n)++] = (struct last_recv){AN_NIL, AN_NIL, AN_NIL};
         }
         struct last_recv *l = &(*lr)[*slot];
@@ -109,7 +109,7 @@ static int find(const an_run *run, an_races *out)
             if (n < 2) continue;
             an_race **to = probe ? &out->probes : &out->races;
             size_t *cap = probe ? &cap_probes : &cap_races, *nto = probe ? &out->nprobes : &out->nraces;
-            if (an_reserve((void **)to, cap, *nto + 1, sizeof **to)) goto out;
+            if (mpirr_reserve((void **)to, cap, *nto + 1, sizeof **to)) goto out;
             (*to)[(*nto)++] = (an_race){p, (uint32_t)i, 0, n, n};
             if (!probe) out->ncand += n;
         }

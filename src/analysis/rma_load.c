@@ -110,7 +110,7 @@ static uint64_t lock_key(int rank, uint32_t win, int32_t target)
 static int access_(rma_load *R, an_run *run, an_rank *rk, const mpirr_event *e, uint32_t win)
 {
     if (e->target < 0 || e->target >= run->nranks) return 0; /* MPI_PROC_NULL: no access */
-    if (an_reserve((void **)&rk->acc, &rk->capacc, rk->nacc + 1, sizeof *rk->acc)) return -1;
+    if (mpirr_reserve((void **)&rk->acc, &rk->capacc, rk->nacc + 1, sizeof *rk->acc)) return -1;
     an_access *a = &rk->acc[rk->nacc++];
     uint64_t len = e->span ? e->span : (e->fields & MPIRR_EVF_BYTES) ? e->bytes : 0;
     uint64_t lock = 0;

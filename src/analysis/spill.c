@@ -260,7 +260,7 @@ static int owns(const an_spill *s, const void *p)
 
 int an_spill_reserve(an_spill *s, void **p, size_t *cap, size_t need, size_t size)
 {
-    if (!s) return an_reserve(p, cap, need, size);
+    if (!s) return mpirr_reserve(p, cap, need, size);
     if (need <= *cap) return 0;
     if (*p && *p == s->last) { /* in place: no copy, so grow by a little only */
         size_t c = need + need / 16 + 1024;
@@ -275,7 +275,7 @@ int an_spill_reserve(an_spill *s, void **p, size_t *cap, size_t need, size_t siz
     while (c < need) c *= 2;
     size_t off = (s->used + 63) & ~(size_t)63;
     if (c > (SIZE_MAX - off) / size || spill_extend(s, off + c * size) ||
-        an_reserve((void **)&s->blocks, &s->capblocks, s->nblocks + 1, sizeof *s->blocks))
+        mpirr_reserve((void **)&s->blocks, &s->capblocks, s->nblocks + 1, sizeof *s->blocks))
         return -1;
     s->blocks[s->nblocks++] = (struct spill_block){off, c * size};
     if (*p) {

@@ -16,7 +16,7 @@ typedef struct an_spill an_spill;
  * file resident in the process at most (what it maps in 20 ms more between two checks). */
 an_spill *an_spill_open(void);
 void an_spill_close(an_spill *s);
-/* an_reserve for an array that lives in s (on the heap when s is NULL): *p (of *cap elements
+/* mpirr_reserve for an array that lives in s (on the heap when s is NULL): *p (of *cap elements
  * of size bytes) holds at least need elements afterwards, doubling; the array grown last
  * grows in place (a rank's operations while it loads), any other one moves to the file's
  * end. 0, or -1 (out of memory or of file space; *p unchanged). */

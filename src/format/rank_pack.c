@@ -19,6 +19,7 @@
 #include "file_io.h"
 #include "local_files.h"
 #include "rank_pack_layout.h"
+#include "reserve.h"
 #include "varint.h"
 
 /* One member of one of the directory's packs. */
@@ -101,13 +102,7 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t at)
 static int add_member(const uint8_t *name, size_t len, uint64_t off, uint64_t n, uint64_t sum,
                       int pack)
 {
-    if (cache.n == cache.cap) {
-        size_t cap = cache.cap ? 2 * cache.cap : 64;
-        struct packed *m = realloc(cache.m, cap * sizeof *m);
-        if (!m) return -1;
-        cache.m = m;
-        cache.cap = cap;
-    }
+    if (mpirr_reserve((void **)&cache.m, &cache.cap, cache.n + 1, sizeof *cache.m)) return -1;
     char *s = malloc(len + 1);
     if (!s) return -1;
     memcpy(s, name, len);
@@ -409,13 +404,7 @@ void mpirr_name_list_free(mpirr_name_list *l)
 
 static int name_add(mpirr_name_list *l, const char *name)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        char **v = realloc(l->v, cap * sizeof *v);
-        if (!v) return -1;
-        l->v = v;
-        l->cap = cap;
-    }
+    if (mpirr_reserve((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v)) return -1;
     if (!(l->v[l->n] = strdup(name))) return -1;
     l->n++;
     return 0;

@@ -10,6 +10,7 @@
 #include "file_io.h"
 #include "rank_pack.h"
 #include "rank_pack_layout.h"
+#include "reserve.h"
 #include "varint.h"
 
 struct pack_out {
@@ -35,15 +36,9 @@ static int out_write(struct pack_out *o, const void *p, size_t n)
 static int index_add(struct pack_out *o, const char *name, uint64_t off, uint64_t len, uint64_t sum)
 {
     size_t nlen = strlen(name), need = o->index_len + PK_ENTRY_FIXED + nlen;
-    if (need > o->index_cap) {
-        size_t cap = need * 2;
-        uint8_t *ix = realloc(o->index, cap);
-        if (!ix) {
-            snprintf(o->err, o->errlen, "out of memory writing %s", o->tmp);
-            return -1;
-        }
-        o->index = ix;
-        o->index_cap = cap;
+    if (mpirr_reserve((void **)&o->index, &o->index_cap, need, 1)) {
+        snprintf(o->err, o->errlen, "out of memory writing %s", o->tmp);
+        return -1;
     }
     uint8_t *e = o->index + o->index_len;
     mpirr_put_u64(e + PK_E_OFFSET, off);

@@ -58,7 +58,7 @@ static int after_cut(const uint64_t *cut, int ncut, int rank, uint64_t event)
 /* Adds c to out; -1 out of memory. */
 static int add_choice(struct explore_choices *out, size_t *cap, const struct explore_choice *c)
 {
-    if (an_reserve((void **)&out->list, cap, out->n + 1, sizeof *out->list))
+    if (mpirr_reserve((void **)&out->list, cap, out->n + 1, sizeof *out->list))
         return -1;
     out->list[out->n++] = *c;
     return 0;
@@ -234,7 +234,7 @@ static int parse_cut(const char *text, uint64_t **cut)
         uint64_t v;
         const char *end = mpirr_parse_leading(p, UINT64_MAX, &v);
         if (!end || (*end && !strchr(" \t\n", *end)) ||
-            an_reserve((void **)cut, &cap, (size_t)n + 1, sizeof **cut))
+            mpirr_reserve((void **)cut, &cap, (size_t)n + 1, sizeof **cut))
             return -1; /* the caller frees *cut */
         (*cut)[n++] = v;
         p = end;

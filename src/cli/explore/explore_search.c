@@ -55,7 +55,7 @@ static int remember(struct search *s, char *key)
             free(key);
             return 0;
         }
-    if (an_reserve((void **)&s->keys, &s->capkeys, s->nkeys + 1, sizeof *s->keys)) {
+    if (mpirr_reserve((void **)&s->keys, &s->capkeys, s->nkeys + 1, sizeof *s->keys)) {
         free(key);
         return -1;
     }
@@ -114,7 +114,7 @@ static int push_choices(struct search *s, long run, const struct explore_choices
 static int explore_one(struct search *s, const struct explore_pending *p, FILE *out, FILE *tsv)
 {
     struct explore_state *st = s->st;
-    if (an_reserve((void **)&st->runs, &st->cap, st->nruns + 1, sizeof *st->runs)) {
+    if (mpirr_reserve((void **)&st->runs, &st->cap, st->nruns + 1, sizeof *st->runs)) {
         cli_error("out of memory");
         return CLI_EXIT_FAIL;
     }

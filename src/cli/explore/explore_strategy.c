@@ -57,7 +57,7 @@ void explore_frontier_free(struct explore_frontier *f)
 int explore_frontier_offer(struct explore_frontier *f, long run, uint64_t run_cost,
                            const struct explore_choices *ch)
 {
-    if (an_reserve((void **)&f->list, &f->cap, f->n + ch->n, sizeof *f->list))
+    if (mpirr_reserve((void **)&f->list, &f->cap, f->n + ch->n, sizeof *f->list))
         return -1;
     /* distance: the index of the choice's receive among the run's racing receives (the list
      * is sorted by receive, so a new receive starts wherever rank or event changes) */

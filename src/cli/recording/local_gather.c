@@ -82,7 +82,7 @@ static int list_placements(const char *out, const mpirr_run_id *id, struct place
     for (struct dirent *e; !rc && (e = readdir(d));) {
         int rank = mpirr_placement_rank_of(e->d_name);
         if (rank < 0) continue;
-        if (an_reserve((void **)&p->v, &p->cap, p->n + 1, sizeof *p->v)) {
+        if (mpirr_reserve((void **)&p->v, &p->cap, p->n + 1, sizeof *p->v)) {
             rc = -1;
             break;
         }

@@ -45,7 +45,7 @@ static int rank_of_name(const char *name, const char *suffix)
 
 static int add_index(int **v, size_t *n, size_t *cap, int rank)
 {
-    if (an_reserve((void **)v, cap, *n + 1, sizeof **v)) return -1;
+    if (mpirr_reserve((void **)v, cap, *n + 1, sizeof **v)) return -1;
     (*v)[(*n)++] = rank;
     return 0;
 }
@@ -59,7 +59,7 @@ static int is_sync_log(const char *name)
 
 static int add_name(char ***v, size_t *n, size_t *cap, const char *name)
 {
-    if (an_reserve((void **)v, cap, *n + 1, sizeof **v) || !((*v)[*n] = strdup(name))) return -1;
+    if (mpirr_reserve((void **)v, cap, *n + 1, sizeof **v) || !((*v)[*n] = strdup(name))) return -1;
     ++*n;
     return 0;
 }

@@ -114,7 +114,7 @@ static void accept_all(struct control_server *sv)
         int fd = accept4(sv->listen_fd, (struct sockaddr *)&a, &len, SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (fd < 0) return; /* EAGAIN, or out of descriptors: the rest wait in the backlog */
         mpirr_cw_inbox *in = calloc(1, sizeof *in);
-        if (!in || an_reserve((void **)&sv->conns, &sv->conns_cap, sv->nconns + 1,
+        if (!in || mpirr_reserve((void **)&sv->conns, &sv->conns_cap, sv->nconns + 1,
                               sizeof *sv->conns)) {
             free(in);
             close(fd);
@@ -372,7 +372,7 @@ static void *serve(void *arg)
 {
     struct control_server *sv = arg;
     while (!__atomic_load_n(&sv->stopping, __ATOMIC_ACQUIRE)) {
-        if (an_reserve((void **)&sv->pfds, &sv->pfds_cap, sv->nconns + 2, sizeof *sv->pfds)) {
+        if (mpirr_reserve((void **)&sv->pfds, &sv->pfds_cap, sv->nconns + 2, sizeof *sv->pfds)) {
             struct timespec ts = {0, 10 * 1000 * 1000}; /* out of memory: try again soon */
             nanosleep(&ts, NULL);
             continue;

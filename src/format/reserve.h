@@ -1,4 +1,4 @@
-/* reserve.h: the analyses' growable arrays: one way to make room for n elements. */
+/* reserve.h: the project's growable arrays (format, analysis, CLI): one way to make room for n elements. */
 #ifndef MPIRR_RESERVE_H
 #define MPIRR_RESERVE_H
 
@@ -6,7 +6,7 @@
 
 /* Makes *p (of *cap elements of size bytes) hold at least need elements, doubling; 0 or -1
  * (out of memory, *p unchanged). */
-static inline int an_reserve(void **p, size_t *cap, size_t need, size_t size)
+static inline int mpirr_reserve(void **p, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap) return 0;
     size_t c = *cap ? *cap * 2 : 256;
