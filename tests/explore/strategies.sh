@@ -2,7 +2,8 @@
 # strategies.sh MPIRR IMPL EXPLORE_BIN: mpirr explore's search orders and verdicts (issue 34).
 #  1. the default strategy (local) finds a bug that needs 2 coordinated wildcard choices in one
 #     round of explore_rounds (4 ranks, 3 rounds) within 12 runs; exit status 1; --json parses
-#     and names the failing run and its 2 forced choices;
+#     and names the failing run and its forced choices (2, or 1 when the free part took the
+#     second by itself);
 #  2. --strategy dfs is still there and still depth-first: on explore_crash (1 round), its run
 #     3 is flipped from run 2, where local's run 3 tries run 1's other sender first;
 #  3. coverage: a search that exhausts its choices within --depth says "all N orders within
@@ -30,7 +31,11 @@ jq -e . "$TMP/k2.out" >/dev/null || fail "k=2: --json output does not parse: $(c
 [ "$(jq -r .strategy "$TMP/k2.out")" = local ] || fail "k=2: default strategy $(jq -r .strategy "$TMP/k2.out")"
 failing=$(jq -r .failing.run "$TMP/k2.out")
 [[ $failing =~ ^[0-9]+$ ]] && [ "$failing" -le 12 ] || fail "k=2: failing run '$failing'"
-[ "$(jq -r '.failing.forced | length' "$TMP/k2.out")" -eq 2 ] || fail "k=2: forced: $(jq -c .failing.forced "$TMP/k2.out")"
+# the failing run forced both choices, or forced the first and its free part took the second by
+# itself (a flipped run runs free after its forced receive: under load the token's 5 ms pause
+# need not hold, as a clean check saw once); the target order is checked below either way
+nforced=$(jq -r '.failing.forced | length' "$TMP/k2.out")
+[ "$nforced" -eq 2 ] || [ "$nforced" -eq 1 ] || fail "k=2: forced: $(jq -c .failing.forced "$TMP/k2.out")"
 [ "$(jq -r .failing.outcome.signal "$TMP/k2.out")" -eq 11 ] || fail "k=2: not a SIGSEGV: $(jq -c .failing "$TMP/k2.out")"
 target=$(sed -n 's/^target //p' "$D/run-0001/stdout")
 ! grep -q "^round [0-9]* step 0 order $target" "$D/run-0001/stdout" || fail "k=2: run 1 took the bug's order natively"
