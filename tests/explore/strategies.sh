@@ -3,9 +3,10 @@
 #  1. the default strategy (local) finds a bug that needs 2 coordinated wildcard choices in one
 #     round of explore_rounds (4 ranks, 3 rounds) within 12 runs; exit status 1; --json parses
 #     and names the failing run and its forced choices (2, or 1 when the free part took the
-#     second by itself);
+#     second by itself), first to last as explore.tsv's chain of parents has them;
 #  2. --strategy dfs is still there and still depth-first: on explore_crash (1 round), its run
-#     3 is flipped from run 2, where local's run 3 tries run 1's other sender first;
+#     3 is flipped from run 2, where local's run 3 tries run 1's other sender first; --strategy
+#     random (seeds 1 and 2) finds explore_crash's crash;
 #  3. coverage: a search that exhausts its choices within --depth says "all N orders within
 #     depth D explored: no run failed", exits 0, and its JSON says exhausted;
 #  4. --timeout bounds the first run too: a first run longer than it ends "timed out";
@@ -37,6 +38,12 @@ failing=$(jq -r .failing.run "$TMP/k2.out")
 nforced=$(jq -r '.failing.forced | length' "$TMP/k2.out")
 [ "$nforced" -eq 2 ] || [ "$nforced" -eq 1 ] || fail "k=2: forced: $(jq -c .failing.forced "$TMP/k2.out")"
 [ "$(jq -r .failing.outcome.signal "$TMP/k2.out")" -eq 11 ] || fail "k=2: not a SIGSEGV: $(jq -c .failing "$TMP/k2.out")"
+# the forced choices come first to last: the failing run's chain of parents in explore.tsv, from
+# run 1's child down, each run's forced choice as R:E=SRC
+chain=$(awk -F'\t' -v r="$failing" 'NR > 1 { p[$1] = $2; c[$1] = $3 ":" $4 "=" $6 }
+    END { while (p[r] != "-") { s = c[r] (s == "" ? "" : " ") s; r = p[r] } print s }' "$D/explore.tsv")
+json_chain=$(jq -r '[.failing.forced[] | "\(.rank):\(.event)=\(.source)"] | join(" ")' "$TMP/k2.out")
+[ "$json_chain" = "$chain" ] || fail "k=2: --json's forced choices '$json_chain', explore.tsv's chain '$chain'"
 target=$(sed -n 's/^target //p' "$D/run-0001/stdout")
 ! grep -q "^round [0-9]* step 0 order $target" "$D/run-0001/stdout" || fail "k=2: run 1 took the bug's order natively"
 grep -q "^round [0-9]* step 0 order $target" "$(jq -r .failing.recording "$TMP/k2.out")/stdout" ||
@@ -53,6 +60,18 @@ done
 [ "$(parent "$TMP/dfs.d/explore.tsv" 3)" = 2 ] || fail "dfs: run 3 flipped from run $(parent "$TMP/dfs.d/explore.tsv" 3), not 2"
 [ "$(parent "$TMP/local.d/explore.tsv" 3)" = 1 ] || fail "local: run 3 flipped from run $(parent "$TMP/local.d/explore.tsv" 3), not 1"
 echo "ok: dfs depth-first, local siblings first"
+
+# --- 2b. random: seeded, and it finds the crash ---------------------------------------------------
+# explore_crash 1's choices are few: a search in any order ends at the crash within the budget.
+# (The same seed makes the same order only over the same runs: a run's free part may find other
+# choices under load, so the order itself is not compared.)
+for seed in 1 2; do
+    run "$TMP/random$seed" "$MPIRR" explore --strategy random --seed "$seed" --budget 12 --json -o "$TMP/random$seed.d" -- "${L4[@]}" "$BIN/explore_crash" 1
+    [ "$STATUS" -eq 1 ] || { cat "$TMP/random$seed.err" >&2; fail "random seed $seed: exit status $STATUS, expected 1 (the crash found)"; }
+    [ "$(jq -r '"\(.strategy) \(.seed) \(.failing.outcome.signal)"' "$TMP/random$seed.out")" = "random $seed 11" ] ||
+        fail "random seed $seed: $(cat "$TMP/random$seed.out")"
+done
+echo "ok: random with seeds 1 and 2 found the crash"
 
 # --- 3. coverage of an exhaustible search -------------------------------------------------------
 D=$TMP/cover

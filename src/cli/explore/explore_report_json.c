@@ -34,7 +34,7 @@ static void failing(struct json *j, const struct explore_config *cfg,
     json_string(j, "recording", dir);
     explore_json_outcome(j, "outcome", &f->out);
     json_array_begin(j, "forced");
-    for (long d = f->depth; d > 0; d--) { /* the choice at depth d, from the top down */
+    for (long d = 1; d <= f->depth; d++) { /* the choice at depth d: run 1's child's first */
         long r = st->failing;
         for (long k = f->depth; k > d; k--)
             r = st->runs[r].parent;
