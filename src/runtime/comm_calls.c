@@ -8,23 +8,30 @@
 #include "runtime.h"
 #include "special_calls.h"
 
-/* Registers *out after a successful constructor call. */
+/* Registers *out after a successful constructor call; dup_of: what it duplicates, if it is a
+ * dup (comm_registry.h). */
+static int registered(int rc, const MPI_Comm *out, MPI_Comm dup_of)
+{
+    if (rc == MPI_SUCCESS && mpirr_rt.piggyback && *out != MPI_COMM_NULL)
+        mpirr_comm_register(*out, dup_of);
+    return rc;
+}
+
 static int created(int rc, const MPI_Comm *out)
 {
-    if (rc == MPI_SUCCESS && mpirr_rt.piggyback && *out != MPI_COMM_NULL) mpirr_comm_register(*out);
-    return rc;
+    return registered(rc, out, MPI_COMM_NULL);
 }
 
 int mpirr_MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     MPIRR_BEGIN(MPI_Comm_dup);
-    return created(PMPI_Comm_dup(comm, newcomm), newcomm);
+    return registered(PMPI_Comm_dup(comm, newcomm), newcomm, comm);
 }
 
 int mpirr_MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     MPIRR_BEGIN(MPI_Comm_dup_with_info);
-    return created(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
+    return registered(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm, comm);
 }
 
 /* A nonblocking dup of parent was started (rc): in races mode its request is tracked, and its

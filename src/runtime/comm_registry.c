@@ -8,6 +8,7 @@
 
 #include "runtime.h"
 #include "handle_key.h"
+#include "reserve.h"
 #include "u64_map.h"
 
 static u64_map table; /* handle bits -> mpirr_comm_info * */
@@ -27,6 +28,12 @@ mpirr_comm_info *mpirr_comm_find(MPI_Comm comm)
     if (e) last = e;
     return e;
 }
+
+/* Entries whose shadow is an idup of another entry's shadow still in flight: that shadow is
+ * not freed before they complete (Open MPI 4.1 crashes progressing an idup whose communicator
+ * was freed under it). Lock held to change. */
+static mpirr_comm_info **inflight;
+static size_t ninflight, inflight_cap;
 
 /* Keeps a dropped entry until the end of the run (race entries may point at it). Lock held. */
 static void retire(mpirr_comm_info *e)
@@ -98,12 +105,39 @@ static mpirr_comm_info *entry_like(MPI_Comm like)
     return NULL;
 }
 
-void mpirr_comm_register(MPI_Comm comm)
+/* The entry of the communicator a new one duplicates, whose shadow the new one's shadow
+ * duplicates in turn: of the same group in the same order, and holding none of the program's
+ * attributes, whose copy callbacks a dup of the new communicator (or of the program's parent)
+ * would run once more than the program's own MPI_Comm_dup or _idup does. NULL if parent is
+ * MPI_COMM_NULL or has no shadow: then the new communicator itself is duplicated. Every member
+ * of parent finds the same (it was registered collectively), so all duplicate alike. */
+static mpirr_comm_info *dup_source(MPI_Comm parent)
+{
+    if (parent == MPI_COMM_NULL) return NULL;
+    mpirr_lock();
+    mpirr_comm_info *p = mpirr_comm_find(parent);
+    mpirr_unlock();
+    return p;
+}
+
+/* A copy of comm (same group, same order; for an inter-communicator the same remote group
+ * too) without its attributes: a split with one color, keyed by rank. */
+static int split_copy(MPI_Comm comm, MPI_Comm *out)
+{
+    int rank;
+    PMPI_Comm_rank(comm, &rank);
+    return PMPI_Comm_split(comm, 0, rank, out);
+}
+
+void mpirr_comm_register(MPI_Comm comm, MPI_Comm dup_of)
 {
     if (!mpirr_rt.piggyback || comm == MPI_COMM_NULL) return;
     mpirr_comm_info *e = entry_like(comm);
-    /* The dup is collective: every member registers, or (on failure) none can use it. */
-    if (!e || PMPI_Comm_dup(comm, &e->shadow) != MPI_SUCCESS) {
+    /* The copy is collective: every member registers, or (on failure) none can use it. */
+    mpirr_comm_info *p = dup_source(dup_of);
+    if (!e || (dup_of == MPI_COMM_NULL ? split_copy(comm, &e->shadow)
+                                       : PMPI_Comm_dup(p ? mpirr_comm_shadow(p) : comm,
+                                                       &e->shadow)) != MPI_SUCCESS) {
         discard(e);
         no_shadow();
         return;
@@ -122,10 +156,24 @@ mpirr_comm_info *mpirr_comm_prepare_idup(MPI_Comm parent)
         discard(e);
         return NULL;
     }
-    if (!e || PMPI_Comm_idup(parent, &e->shadow, &e->shadow_pending) != MPI_SUCCESS) {
+    if (!e) {
+        no_shadow();
+        return NULL;
+    }
+    mpirr_comm_info *p = dup_source(parent);
+    if (PMPI_Comm_idup(p ? mpirr_comm_shadow(p) : parent, &e->shadow, &e->shadow_pending) !=
+        MPI_SUCCESS) {
         discard(e);
         no_shadow();
         return NULL;
+    }
+    if (p) {
+        mpirr_lock();
+        if (mpirr_reserve((void **)&inflight, &inflight_cap, ninflight + 1, sizeof *inflight))
+            mpirr_fatal("out of memory registering communicators");
+        e->shadow_of = p;
+        inflight[ninflight++] = e;
+        mpirr_unlock();
     }
     return e;
 }
@@ -153,9 +201,31 @@ MPI_Comm mpirr_comm_shadow_wait(mpirr_comm_info *e)
             mpirr_fatal("races mode: rank %d could not make the shadow of a communicator made "
                         "by MPI_Comm_idup", mpirr_rt.rank);
         __atomic_store_n(&e->shadow_ready, 1, __ATOMIC_RELEASE);
+        if (e->shadow_of) {
+            mpirr_lock();
+            for (size_t i = 0; i < ninflight; i++)
+                if (inflight[i] == e) inflight[i] = inflight[--ninflight];
+            e->shadow_of = NULL;
+            mpirr_unlock();
+        }
     }
     pthread_mutex_unlock(&waiting);
     return e->shadow;
+}
+
+/* Waits for the idups in flight that duplicate e's shadow, before it is freed. Every member
+ * of e frees it (collectively) and so waits too, which gives those idups their progress. */
+static void wait_for_copies_of(const mpirr_comm_info *e)
+{
+    for (;;) {
+        mpirr_comm_info *child = NULL;
+        mpirr_lock();
+        for (size_t i = 0; i < ninflight && !child; i++)
+            if (inflight[i]->shadow_of == e) child = inflight[i];
+        mpirr_unlock();
+        if (!child) return;
+        mpirr_comm_shadow(child);
+    }
 }
 
 void mpirr_comm_unregister(MPI_Comm comm)
@@ -171,6 +241,7 @@ void mpirr_comm_unregister(MPI_Comm comm)
     retire(e);
     mpirr_unlock();
     mpirr_comm_shadow(e);
+    wait_for_copies_of(e);
     PMPI_Comm_free(&e->shadow);
 }
 
@@ -178,9 +249,11 @@ void mpirr_comms_reset(void)
 {
     size_t pos = 0;
     uint64_t k, v;
+    while (u64_map_next(&table, &pos, &k, &v)) /* every idup done before any shadow goes */
+        mpirr_comm_shadow(entry_at(&v));
+    pos = 0;
     while (u64_map_next(&table, &pos, &k, &v)) {
         mpirr_comm_info *e = entry_at(&v);
-        mpirr_comm_shadow(e);
         PMPI_Comm_free(&e->shadow);
         free(e->world);
         free(e);
@@ -192,6 +265,9 @@ void mpirr_comms_reset(void)
     free(retired);
     retired = NULL;
     nretired = 0;
+    free(inflight);
+    inflight = NULL;
+    ninflight = inflight_cap = 0;
     u64_map_free(&table);
     last = NULL;
 }

@@ -17,6 +17,7 @@ typedef struct mpirr_comm_info {
     MPI_Comm comm, shadow; /* read shadow through mpirr_comm_shadow */
     MPI_Request shadow_pending; /* the idup making shadow, until shadow_ready */
     int shadow_ready;
+    struct mpirr_comm_info *shadow_of; /* whose shadow that idup duplicates, until ready */
     int inter;       /* inter-communicator: peers are the remote group */
     int npeers;
     /* The world rank of peer i (rank i of the (remote) group), through mpirr_comm_world_rank:
@@ -36,8 +37,14 @@ static inline int mpirr_comm_world_rank(const mpirr_comm_info *ci, int i)
 
 /* NULL if comm carries no headers. Callers hold the runtime lock. */
 mpirr_comm_info *mpirr_comm_find(MPI_Comm comm);
-/* Collective over comm: creates its shadow. No-op unless races mode is recording. */
-void mpirr_comm_register(MPI_Comm comm);
+/* Collective over comm: creates its shadow, which must hold none of the program's attributes
+ * (their copy callbacks would run once more than in the program). dup_of: for a duplicate, the
+ * communicator it duplicates (the shadow duplicates dup_of's shadow, or comm itself when
+ * dup_of has none: MPI_COMM_WORLD at MPI_Init); MPI_COMM_NULL for any other constructor, whose
+ * communicator may hold copies of the program's attributes too (Open MPI 4.1 copies them into
+ * MPI_Comm_create_group's and the topologies'): the shadow is then a split of comm, which
+ * copies none. No-op unless races mode is recording. */
+void mpirr_comm_register(MPI_Comm comm, MPI_Comm dup_of);
 /* MPI_Comm_idup of parent, just started: the entry of the communicator it will make, whose
  * shadow is a nonblocking idup of parent started now, so every member starts the two idups
  * in the same order and nothing blocks. NULL if that communicator gets no shadow (an

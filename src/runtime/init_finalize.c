@@ -128,8 +128,8 @@ static void start_recording(void)
         mpirr_rt.piggyback = 1;
         mpirr_piggyback_init();
         mpirr_race_init();
-        mpirr_comm_register(MPI_COMM_WORLD);
-        mpirr_comm_register(MPI_COMM_SELF);
+        mpirr_comm_register(MPI_COMM_WORLD, MPI_COMM_WORLD);
+        mpirr_comm_register(MPI_COMM_SELF, MPI_COMM_SELF);
     }
 }
 

@@ -15,10 +15,24 @@
  *     MPI_Dist_graph_create_adjacent (rings, not reordered);
  * (with an MPI-4 library, B's second idup is an MPI_Comm_idup_with_info)
  *  then on every new communicator: an Allreduce, and a collector (rotating) receiving from
- *  MPI_ANY_SOURCE what every other member sends. argv[1]: rounds (default 6). */
+ *  MPI_ANY_SOURCE what every other member sends. MPI_COMM_WORLD carries an attribute whose
+ *  copy callback counts its copies (in the digest): as many in a recording as in a replay (a
+ *  recorder that dups the program's communicators itself must not copy the program's
+ *  attributes). argv[1]: rounds (default 6). */
 #include "common.h"
 
 enum { TAG_A = 51, TAG_RING = 52, TAG_GATHER = 53, NEW = 8 };
+
+static int copies; /* of the attribute on MPI_COMM_WORLD */
+
+static int count_copy(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+  (void)comm, (void)keyval, (void)extra;
+  copies++;
+  *(void **)out = in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
 
 static uint32_t uneven(int round, int rank) { return mix32((uint32_t)round, (uint32_t)rank) % 120000; }
 
@@ -57,6 +71,9 @@ int main(int argc, char **argv) {
   int evens[64], nevens = 0;
   for (int r = 0; r < size && nevens < 64; r += 2) evens[nevens++] = r;
   MPI_Group_incl(world_group, nevens, evens, &even_group);
+  int keyval;
+  MPI_Comm_create_keyval(count_copy, MPI_COMM_NULL_DELETE_FN, &keyval, NULL);
+  MPI_Comm_set_attr(MPI_COMM_WORLD, keyval, &copies);
   digest_t d;
   digest_init(&d);
 
@@ -136,6 +153,14 @@ int main(int argc, char **argv) {
       MPI_Comm_free(&made[i]);
     }
   }
+  /* per round at least A's idup, B's two, D's dup_with_info of MPI_COMM_WORLD (Open MPI 4.1
+   * copies attributes into MPI_Comm_create_group's, MPI_Graph_create's and
+   * MPI_Dist_graph_create_adjacent's communicators too); the count is in the digest, so a recording that ran the callback more often than its
+   * replays prints another digest */
+  if (copies < 4 * rounds) fail("the attribute's copy callback ran %d times, not %d", copies, 4 * rounds);
+  digest_int(&d, copies);
+  MPI_Comm_delete_attr(MPI_COMM_WORLD, keyval);
+  MPI_Comm_free_keyval(&keyval);
   MPI_Group_free(&even_group);
   MPI_Group_free(&world_group);
   return digest_finish(&d);
