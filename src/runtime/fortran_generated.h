@@ -3,29 +3,20 @@
  * (MPIRR_CALLG) get an Open MPI Fortran entry point (FGEN_<call>, fortran_wrappers.c), the
  * kinds their C types decide where no FDEF_ of the parameter's name fits (FOVR_), and the rows
  * not bound, with the reason:
- *   MPI_Comm_create_errhandler: user callbacks: a Fortran procedure has another calling
- *     convention
- *   MPI_Comm_create_keyval: user callbacks: a Fortran procedure has another calling convention
- *   MPI_Comm_get_attr: attribute values: Fortran's are INTEGER(MPI_ADDRESS_KIND) values, which
- *     MPI keeps apart from C's pointers (the C call would store or return an address)
- *   MPI_Comm_set_attr: attribute values: Fortran's are INTEGER(MPI_ADDRESS_KIND) values, which
- *     MPI keeps apart from C's pointers (the C call would store or return an address)
- *   MPI_File_create_errhandler: user callbacks: a Fortran procedure has another calling
- *     convention
- *   MPI_Grequest_start: user callbacks: a Fortran procedure has another calling convention
- *   MPI_Register_datarep: user callbacks: a Fortran procedure has another calling convention
- *   MPI_Type_create_keyval: user callbacks: a Fortran procedure has another calling convention
- *   MPI_Type_get_attr: attribute values: Fortran's are INTEGER(MPI_ADDRESS_KIND) values, which
- *     MPI keeps apart from C's pointers (the C call would store or return an address)
- *   MPI_Type_set_attr: attribute values: Fortran's are INTEGER(MPI_ADDRESS_KIND) values, which
- *     MPI keeps apart from C's pointers (the C call would store or return an address)
- *   MPI_Win_create_errhandler: user callbacks: a Fortran procedure has another calling
- *     convention
- *   MPI_Win_create_keyval: user callbacks: a Fortran procedure has another calling convention
- *   MPI_Win_get_attr: attribute values: Fortran's are INTEGER(MPI_ADDRESS_KIND) values, which
- *     MPI keeps apart from C's pointers (the C call would store or return an address)
- *   MPI_Win_set_attr: attribute values: Fortran's are INTEGER(MPI_ADDRESS_KIND) values, which
- *     MPI keeps apart from C's pointers (the C call would store or return an address)
+ *   MPI_Comm_create_errhandler: forwarded (fortran_forwarded.h)
+ *   MPI_Comm_create_keyval: forwarded (fortran_forwarded.h)
+ *   MPI_Comm_get_attr: forwarded (fortran_forwarded.h)
+ *   MPI_Comm_set_attr: forwarded (fortran_forwarded.h)
+ *   MPI_File_create_errhandler: forwarded (fortran_forwarded.h)
+ *   MPI_Grequest_start: forwarded (fortran_forwarded.h)
+ *   MPI_Register_datarep: forwarded (fortran_forwarded.h)
+ *   MPI_Type_create_keyval: forwarded (fortran_forwarded.h)
+ *   MPI_Type_get_attr: forwarded (fortran_forwarded.h)
+ *   MPI_Type_set_attr: forwarded (fortran_forwarded.h)
+ *   MPI_Win_create_errhandler: forwarded (fortran_forwarded.h)
+ *   MPI_Win_create_keyval: forwarded (fortran_forwarded.h)
+ *   MPI_Win_get_attr: forwarded (fortran_forwarded.h)
+ *   MPI_Win_set_attr: forwarded (fortran_forwarded.h)
  */
 #ifndef MPIRR_FORTRAN_GENERATED_H
 #define MPIRR_FORTRAN_GENERATED_H

@@ -11,6 +11,7 @@
  *                          written by scripts/gen_mpi_calls.py into fortran_generated.h, for
  *                          every row whose parameters all have a kind here that fits their C
  *                          type (or that their C type decides); the docs list the others
+ *                          (fortran_forwarded.h: the rows forwarded to Open MPI's bindings)
  *
  * Kinds (fortran_convert.h): VAL int by value; PTR int* (scalar out, int arrays, Fortran
  * LOGICAL arrays: gfortran's .TRUE. is 1); LOG_IN, LOG_OUT a LOGICAL scalar; AINT, AINT_PTR
@@ -322,20 +323,16 @@
 #define FOVR_MPI_Ineighbor_alltoallw_sendtypes ~, (HS_IN, Type, f_comm_neighbors(*comm, 1))
 #define FOVR_MPI_Ineighbor_alltoallw_recvtypes ~, (HS_IN, Type, f_comm_neighbors(*comm, 0))
 
-/* No generated binding: Fortran's argv of MPI_Comm_spawn(_multiple) is a CHARACTER array whose
- * entries end at a blank, with MPI_ARGV_NULL, MPI_ARGVS_NULL and MPI_ERRCODES_IGNORE as common
- * block sentinels, which no kind translates: Open MPI's bindings serve them (uncounted, the same
- * in record and replay; docs/runtime.md). */
+/* No converting binding for the hand-written rows whose Fortran form no kind translates
+ * (MPI_Comm_spawn(_multiple)'s CHARACTER argv arrays, MPI_Op_create's Fortran user function,
+ * MPI_Dist_graph_create(_adjacent)'s MPI_UNWEIGHTED): their entry points are forwarded to Open
+ * MPI's own bindings (fortran_forward.c; scripts/gen_mpi_calls.py's FORTRAN_FORWARDED says why
+ * for each). MPI_BUFFER_DETACH returns its address in mpi_f08 only, so its bindings are written
+ * out in fortran_wrappers.c. */
 #define FSKIP_MPI_Comm_spawn ~, SKIP
 #define FSKIP_MPI_Comm_spawn_multiple ~, SKIP
-
-/* No generated Fortran binding: a Fortran user function has another calling convention (Open
- * MPI's own bindings serve MPI_Op_create, uncounted); MPI_BUFFER_DETACH returns its address in
- * mpi_f08 only, so its bindings are written out in fortran_wrappers.c. */
 #define FSKIP_MPI_Op_create ~, SKIP
 #define FSKIP_MPI_Buffer_detach ~, SKIP
-/* Fortran's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are addresses of their own, which no kind
- * translates: Open MPI's bindings serve these (uncounted; no shadow in races mode, on any member) */
 #define FSKIP_MPI_Dist_graph_create ~, SKIP
 #define FSKIP_MPI_Dist_graph_create_adjacent ~, SKIP
 

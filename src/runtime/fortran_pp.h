@@ -1,6 +1,7 @@
 /* fortran_pp.h: the preprocessor machinery the Fortran wrappers are generated with: iterating
  * a macro over a row's argument list, and looking a parameter's kind up with an optional
- * per-call override. Only fortran_wrappers.c uses it; nothing here knows about MPI. */
+ * per-call override, and exporting a function under a row's Fortran names. Only the Fortran
+ * entry points (fortran_wrappers.c, fortran_forward.c) use it; nothing here knows about MPI. */
 #ifndef MPIRR_FORTRAN_PP_H
 #define MPIRR_FORTRAN_PP_H
 
@@ -46,8 +47,20 @@
  * does with the parameter (fortran_convert.h). The indirections let each layer see the
  * tuple's commas. */
 #define F_STAGE(stage, name, p) F_STAGE_1(stage, p, F_UNPAREN F_KIND(name, p))
+/* The same with the kind tuple given (another table's lookup: fortran_forward.c). */
+#define F_STAGE_OF(kind, stage, p) F_STAGE_1(stage, p, F_UNPAREN kind)
 #define F_STAGE_1(stage, p, ...) F_STAGE_2(stage, p, __VA_ARGS__)
 #define F_STAGE_2(stage, p, ...) F_STAGE_3(stage, p, __VA_ARGS__)
 #define F_STAGE_3(stage, p, kind, ...) F_##stage##_##kind(p, __VA_ARGS__)
+
+/* Another exported name for the function fn; F_MPIFH_NAMES: every name gfortran's mpif.h and
+ * `use mpi` may call for the row `name` (mpi_recv, mpi_recv_, mpi_recv__, MPI_RECV), from the
+ * generated fortran_names.h (the preprocessor cannot change case). */
+#define F_ALIAS_OF(fn, sym) extern __typeof__(fn) sym __attribute__((alias(F_STR(fn))));
+#define F_MPIFH_NAMES(fn, name)                                                                \
+    F_ALIAS_OF(fn, F_LOWER_##name)                                                             \
+    F_ALIAS_OF(fn, F_CAT(F_LOWER_##name, _))                                                   \
+    F_ALIAS_OF(fn, F_CAT(F_LOWER_##name, __))                                                  \
+    F_ALIAS_OF(fn, F_UPPER_##name)
 
 #endif

@@ -26,13 +26,8 @@
 #define F_P_FREE(name, p) F_STAGE(FREE, name, p)
 
 /* Another exported name for mpirr_f_<name>. */
-#define F_ALIAS(name, sym) \
-    extern __typeof__(mpirr_f_##name) sym __attribute__((alias(F_STR(mpirr_f_##name))));
-#define F_MPIFH_ALIASES(name)                                                                  \
-    F_ALIAS(name, F_LOWER_##name)                                                              \
-    F_ALIAS(name, F_CAT(F_LOWER_##name, _))                                                    \
-    F_ALIAS(name, F_CAT(F_LOWER_##name, __))                                                   \
-    F_ALIAS(name, F_UPPER_##name)
+#define F_ALIAS(name, sym) F_ALIAS_OF(mpirr_f_##name, sym)
+#define F_MPIFH_ALIASES(name) F_MPIFH_NAMES(mpirr_f_##name, name)
 
 /* A row becomes F_GEN_int, F_GEN_double (MPI_Wtime, MPI_Wtick: functions, and mpi_f08 binds
  * them to the C ones directly) or F_GEN_SKIP (FSKIP_<name>, or a whole category: FSKIP_CAT_<cat>). */

@@ -1,6 +1,7 @@
-/* real_call.h: how the runtime's interposers (libc_interpose.c, threads/sync_wrappers.c) reach
- * the function they stand in for: the next definition after libmpirr.so's, glibc's, looked up
- * on first use. A file declares `static RET (*real_NAME)(ARGS);` and calls REAL(NAME)(...). */
+/* real_call.h: how the runtime's interposers (libc_interpose.c, threads/sync_wrappers.c,
+ * fortran_forward.c) reach the function they stand in for: the next definition after
+ * libmpirr.so's (glibc's, Open MPI's Fortran binding), looked up on first use. A file declares
+ * `static RET (*real_NAME)(ARGS);` and calls REAL(NAME)(...). */
 #ifndef MPIRR_REAL_CALL_H
 #define MPIRR_REAL_CALL_H
 
@@ -13,16 +14,19 @@ static inline void *mpirr_real_resolve(const char *name)
 {
     void *f = dlsym(RTLD_NEXT, name);
     if (!f) {
-        fprintf(stderr, "mpirr: cannot find libc's %s\n", name);
+        fprintf(stderr, "mpirr: cannot find the next definition of %s after libmpirr's\n", name);
         abort();
     }
     return f;
 }
 
-/* The real function (two threads may both look it up: same answer). */
-#define REAL(name)                                                                             \
-    (__atomic_load_n(&real_##name, __ATOMIC_RELAXED)                                           \
-         ? real_##name                                                                         \
-         : (real_##name = (__typeof__(real_##name))mpirr_real_resolve(#name)))
+/* The function pointer var, looked up by the symbol name sym on first use (two threads may
+ * both look it up: same answer). */
+#define REAL_AS(var, sym)                                                                      \
+    (__atomic_load_n(&(var), __ATOMIC_RELAXED)                                                 \
+         ? (var)                                                                               \
+         : ((var) = (__typeof__(var))mpirr_real_resolve(sym)))
+/* The real function */
+#define REAL(name) REAL_AS(real_##name, #name)
 
 #endif
