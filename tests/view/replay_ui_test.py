@@ -12,11 +12,13 @@
 #  - the continue button runs to the stopline `stop 0:E` set: rank 0 held there;
 #  - the page: loads with no console error, every request it makes goes to the server; the
 #    where table shows the held ranks with their source line;
-#  - print 0 round (gdb on the held rank) gives 3;
+#  - print 0 round (the session's `print`, rank 0's kept gdb) gives 3; rank 0's stack button
+#    is the session's `bt 0`;
 #  - a click on rank 1's call, then "stop here": rank 1 held before that event (state JSON, the
 #    page's table, the stopline drawn across the lanes, the call's frontiers drawn);
 #  - step 1: rank 1's stop moves one event; undo: back to the previous stopline;
-#  - merged stacks: every held rank's stack goes through main;
+#  - the merged stacks button: the session's `stacks` tree, its top branches every held or
+#    blocked rank in main;
 #  - a typed `where` on mpirr's standard input works alongside, and `quit` ends the session:
 #    exit 0, the port closed, the ranks' processes gone.
 import fcntl, json, os, re, select, shutil, socket, subprocess, sys, tempfile, urllib.error, urllib.request
@@ -238,8 +240,14 @@ def main():
         # print a variable of the held rank
         browser.eval("document.getElementById('print-rank').value = '0'; document.getElementById('print-expr').value = 'round'; "
                      "document.getElementById('print-go').click(); mpirrView.live.settled()")
-        check(browser.eval("mpirrView.live.lastPrint") == "$1 = 3", "print 0 round: %r (%r)"
+        check(browser.eval("mpirrView.live.lastPrint") == "3", "print 0 round: %r (%r)"
               % (browser.eval("mpirrView.live.lastPrint"), browser.eval("mpirrView.live.lastOutput")))
+        check(browser.eval("mpirrView.live.lastOutput") == "rank 0  round = 3\n",
+              "print 0 round is not the session's print: %r" % browser.eval("mpirrView.live.lastOutput"))
+        browser.eval("document.querySelector('#live-where tr[data-rank=\"0\"] button.stack').click(); mpirrView.live.settled()")
+        bt = browser.eval("mpirrView.live.lastOutput")
+        check(re.fullmatch(r"rank 0  MPI_Recv <- (.* <- )?main \(wildcard_storm\.c:\d+\)\n", bt),
+              "rank 0's stack button is not `bt 0`: %r" % bt)
 
         # click rank 1's call F (with the mouse, at its pixels), then "stop here"
         # (a call that its neighbours do not hide at the zoom it gets, a few events ahead, else
@@ -290,9 +298,19 @@ def main():
         check(browser.eval("document.querySelector('#live-where tr[data-rank=\"1\"]').dataset.event") == str(F), "page row after undo")
         check("re-executing the replay" in browser.eval("document.getElementById('live-output').textContent"), "undo's output not shown")
 
+        browser.eval("document.getElementById('live-stacks').click(); mpirrView.live.settled()")
+        tree = browser.eval("(() => { const t = document.getElementById('live-stacks-out'); return t.hidden ? '' : t.textContent; })()")
+        check(tree == browser.eval("mpirrView.live.lastOutput"), "the page's tree is not what `stacks` printed: %r" % tree)
+        # its top-level branches (main at each line it calls from) cover every held or blocked rank
+        stopped = sorted(r["rank"] for r in state["ranks"] if r["state"] in ("held", "blocked"))
+        lines = [l for l in tree.splitlines() if "(running or ended" not in l]
+        tops = [re.fullmatch(r"([0-9][0-9,-]*)  (.* <- )?main \(wildcard_storm\.c:\d+\)", l) for l in lines if not l.startswith(" ")]
+        covered = sorted(r for m in tops if m for part in m.group(1).split(",")
+                         for r in range(int(part.split("-")[0]), int(part.split("-")[-1]) + 1))
+        check(lines and all(tops) and covered == stopped and all(re.match(r" +[0-9][0-9,-]*  \S", l) for l in lines if l.startswith(" ")),
+              "merged stacks are not a tree of the stopped ranks %s rooted in main: %r" % (stopped, tree))
         groups = browser.eval("mpirrView.live.mergedStacks()")
-        text = browser.eval("document.getElementById('live-output').textContent")
-        check(groups >= 1 and re.search(r"ranks [0-9,]+: main > ", text), "merged stacks: %s" % text[-800:])
+        check(groups == len(lines), "mergedStacks() counts %s lines of %r" % (groups, tree))
         pids = [int(m.group(1)) for r in state["ranks"] for m in [re.search(r" pid (\d+) ", r["where"])] if m]
 
         # what the page logged and reached
@@ -305,7 +323,7 @@ def main():
         reqs = [m["params"]["request"]["url"] for m in browser.events if m.get("method") == "Network.requestWillBeSent"]
         check(reqs and all(u.startswith(base + "/") for u in reqs), "requests outside %s: %s" % (base, reqs))
         print("%s: page at %s: %d requests, all to it; MPI_Init, continue to 0:%d, stop here 1:%d, step, undo, "
-              "print round = 3, %d stack groups" % (impl, base, len(reqs), E, F, groups))
+              "print round = 3, bt 0, stacks of %d lines" % (impl, base, len(reqs), E, F, groups))
 
         # typed commands work alongside, and quit ends it all
         sess.stdin.write("where\nquit\n")
