@@ -3,8 +3,8 @@
 against that rank's event history as `mpirr events DIR --rank R` dumps it.
 
 Self-log lines: `NAME key=value ...` (keys peer rpeer tag rtag bytes src ndone dsrc).
-Dump lines: `R:E NAME fields... t=BEGIN+DUR at=FILE:LINE (FUNCTION)`; `#` lines (definitions) and
-blank lines are skipped. Checks:
+Dump lines: `R:E NAME fields... t~BEGIN+DUR at=FILE:LINE (FUNCTION)` (t= for exact times);
+`#` lines (definitions) and blank lines are skipped. Checks:
   - every dump line is rank R (if given) and event numbers go up by exactly 1;
   - the call names are the same sequence, one to one;
   - peer, rpeer, tag, rtag, bytes, src are equal wherever the self-log has them, and a dump
@@ -177,18 +177,18 @@ MPI_Finalize
 """
 DUMP = """# comm 0 world 0,1,2,3
 # site 1 selflog+0x1234
-0:1 MPI_Init t=0+10 at=selflog+0x10
-0:2 MPI_Comm_rank comm=0 t=11+0 at=selflog+0x20
-0:3 MPI_Recv comm=1 peer=any tag=any bytes=16 src=2 mtag=102 got=8 t=12+3 at=selflog+0x30
-0:4 MPI_Recv comm=0 peer=null tag=36 bytes=12 src=null mtag=any t=16+0 at=selflog+0x38
-0:5 MPI_Sendrecv comm=0 peer=1 tag=30 bytes=12 rpeer=any rtag=30 src=3 mtag=30 got=12 t=17+2 at=selflog+0x40
-0:6 MPI_Iprobe comm=1 peer=any tag=any t=20+0 at=selflog+0x50
-0:7 MPI_Iprobe comm=1 peer=any tag=any src=3 mtag=32 got=12 t=21+0 at=selflog+0x50
-0:8 MPI_Waitall done=4(src=3,tag=22,got=12),5,6(src=1,tag=22,got=12),7 t=22+5 at=selflog+0x60
-0:9 MPI_Test t=28+0 at=selflog+0x70
-0:10 MPI_Waitsome done=2(src=2,tag=24,got=12),0(src=1,tag=24,got=12) t=29+1 at=selflog+0x80
-0:11 MPI_Wait done=3 t=31+0 at=selflog+0x90
-0:12 MPI_Finalize t=32+100 at=selflog+0xa0
+0:1 MPI_Init t~0+10 at=selflog+0x10
+0:2 MPI_Comm_rank comm=0 t~11+0 at=selflog+0x20
+0:3 MPI_Recv comm=1 peer=any tag=any bytes=16 src=2 mtag=102 got=8 t~12+3 at=selflog+0x30
+0:4 MPI_Recv comm=0 peer=null tag=36 bytes=12 src=null mtag=any t~16+0 at=selflog+0x38
+0:5 MPI_Sendrecv comm=0 peer=1 tag=30 bytes=12 rpeer=any rtag=30 src=3 mtag=30 got=12 t~17+2 at=selflog+0x40
+0:6 MPI_Iprobe comm=1 peer=any tag=any t~20+0 at=selflog+0x50
+0:7 MPI_Iprobe comm=1 peer=any tag=any src=3 mtag=32 got=12 t~21+0 at=selflog+0x50
+0:8 MPI_Waitall done=4(src=3,tag=22,got=12),5,6(src=1,tag=22,got=12),7 t~22+5 at=selflog+0x60
+0:9 MPI_Test t~28+0 at=selflog+0x70
+0:10 MPI_Waitsome done=2(src=2,tag=24,got=12),0(src=1,tag=24,got=12) t~29+1 at=selflog+0x80
+0:11 MPI_Wait done=3 t~31+0 at=selflog+0x90
+0:12 MPI_Finalize t~32+100 at=selflog+0xa0
 """
 
 
@@ -221,7 +221,7 @@ def self_test():
     expect(SELF, edit(DUMP, " rtag=30", ""), 0, r"call 5: rtag=30 in the self-log, no rtag")
     expect(SELF, edit(DUMP, "0:6 MPI_Iprobe comm=1 peer=any tag=any", "0:6 MPI_Iprobe comm=1 peer=any tag=any src=1"), 0,
            r"call 6: events has src=1, the self-log no match")
-    expect(SELF, edit(DUMP, ",7 t=22", " t=22"), 0, r"call 8: ndone=4 in the self-log, 3 done= items")
+    expect(SELF, edit(DUMP, ",7 t~22", " t~22"), 0, r"call 8: ndone=4 in the self-log, 3 done= items")
     expect(SELF, edit(DUMP, "6(src=1,tag=22", "6(src=2,tag=22"), 0, r"call 8: dsrc=3,1 in the self-log, receive sources 3,2")
     expect(SELF, edit(DUMP, "done=2(src=2,tag=24,got=12),0(src=1,tag=24,got=12)", "done=0(src=1,tag=24,got=12),2(src=2,tag=24,got=12)"),
            0, r"call 10: dsrc=2,1 .* 1,2")
@@ -231,7 +231,7 @@ def self_test():
     expect(SELF, edit(DUMP, "done=3 ", "done=3(src=1,tag=2,got=0) "), 0, r"call 11: dsrc=\(none\) .* 1")
     expect(SELF, edit(DUMP, "done=3 ", "done=3(src=1 "), 0, r"unbalanced")
     expect(SELF, "\n".join(DUMP.splitlines()[:-1]) + "\n", 0, r"self-log has 12 calls, events 11; first missing .* 'MPI_Finalize'")
-    expect(SELF, DUMP + "0:13 MPI_Wtime t=140+0 at=x+0x1\n", 0, r"events 13; first not in the self-log: events line 15 '0:13 MPI_Wtime")
+    expect(SELF, DUMP + "0:13 MPI_Wtime t~140+0 at=x+0x1\n", 0, r"events 13; first not in the self-log: events line 15 '0:13 MPI_Wtime")
     expect(SELF, DUMP.replace("0:1 MPI_Init", "garbage"), 0, r"not 'R:E NAME")
     expect(SELF, "# nothing\n", 0, r"no call records")
     return "ok: compare_events.py self-test"

@@ -6,7 +6,9 @@
 # names, the same peers, tags, sizes and matched sources, the same completions
 # (compare_events.py). The whole dump is the per-rank dumps in rank order, every record of the
 # rank logs falls on an event of its own call (`mpirr events --check`), and the recording
-# replays: the replay succeeds and the program's own log of its calls comes out the same.
+# replays: the replay succeeds and the program's own log of its calls comes out the same. Every
+# call's times are marked as what they are: t~ rounded (races mode), t= exact (sources mode,
+# recorded with MPIRR_EVENTS_EXACT=1).
 . "$3/tests/integration/lib.sh"
 IMPL=$1 BUILD=$2 SRC=$3
 NP=4
@@ -52,6 +54,15 @@ for mode in sources races; do
     [ "$st" -eq 0 ] || { cat "$TMP/events-all.err" >&2; fail "$mode: mpirr events (all ranks) exited $st"; }
     cmp -s <(calls "$TMP/events-all.txt") <(for r in $(seq 0 $((NP - 1))); do calls "$TMP/events-$r.txt"; done) ||
         fail "$mode: mpirr events without --rank is not the per-rank dumps in rank order"
+    # times: marked rounded (t~, reconstructed from log2 codes), or t= when the history has
+    # the exact ones (MPIRR_EVENTS_EXACT=1); never both on one line
+    mark='t~' other='t='
+    [ "$exact" = 1 ] && mark='t=' other='t~'
+    n=$(calls "$TMP/events-all.txt" | wc -l)
+    marked=$(calls "$TMP/events-all.txt" | grep -cE " $mark[0-9.]+(us|ms|s)\+[0-9.]+(us|ms|s)( |$)")
+    [ "$n" -gt 0 ] && [ "$marked" -eq "$n" ] && ! calls "$TMP/events-all.txt" | grep -q " $other[0-9]" ||
+        { calls "$TMP/events-all.txt" | head -3 >&2; fail "$mode: $marked of $n calls have their times marked $mark (and none $other)"; }
+    echo "$mode: every call's times marked $mark"
 
     # the reconstructed clock never runs ahead of the real one, and trails it by at most
     # b_i = max(min(S, g_i + b_(i-1)), (g_i + b_(i-1)) / 2), g_i the gap to the timestamp
@@ -63,7 +74,7 @@ for mode in sources races; do
 import re, sys
 ranks = {}
 for line in open(sys.argv[1]):
-    m = re.search(r"^(\d+):\d+ .* t=([\d.]+)us\+([\d.]+)us exact=([\d.]+)us\+([\d.]+)us", line)
+    m = re.search(r"^(\d+):\d+ .* t~([\d.]+)us\+([\d.]+)us exact=([\d.]+)us\+([\d.]+)us", line)
     if m:
         r, tb, td, xb, xd = m.group(1), *map(float, m.groups()[1:])
         ranks.setdefault(r, []).append((tb, tb + td, xb, xb + xd))

@@ -103,7 +103,7 @@ def check_bounds(events_exact_txt, tick_us="32.768"):
     here from the reconstructed times alone (docs/events.md: a clock move of d ticks stood
     for [d, 2d), no move for at most the slack of one tick)."""
     tick = float(tick_us)
-    line_re = re.compile(r"^(\d+):(\d+) \S+ .*\bt=([\d.]+)us\+([\d.]+)us exact=[\d.]+us\+([\d.]+)us")
+    line_re = re.compile(r"^(\d+):(\d+) \S+ .*\bt~([\d.]+)us\+([\d.]+)us exact=[\d.]+us\+([\d.]+)us")
     prev_end, n, tight = {}, 0, 0
     with open(events_exact_txt) as f:
         for line in f:

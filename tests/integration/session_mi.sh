@@ -13,6 +13,8 @@
 #     barrier and the stopline holds it there (where: before its MPI_Barrier event); continue
 #     ends as recorded;
 #  3. a breakpoint survives `undo` (its gdb re-attaches to the rank's new process);
+#  3b. `stepin 0` at the line that calls settle() goes into it (where `next 0` goes over it):
+#     rank 0 stops at settle's first line, its argument there; `next 0` then steps on in settle;
 #  4. `watch 0,2 settled_total` stops both ranks where they change it; `delete 0 1`;
 #  5. bad rank sets and missing words: one line each, the session goes on;
 # and after each session no process of it is left (gdb, rank), and no rank was waited for as
@@ -91,6 +93,25 @@ EOF
 [ "$(grep -cxF "rank 1 stopped at breakpoint 1, debug_ranks.c:$SETTLE (settle)" "$TMP/undo.out")" -eq 2 ] ||
     { cat "$TMP/undo.out" >&2; fail "the breakpoint did not stop rank 1 again after undo"; }
 echo "ok: a breakpoint survives undo"
+
+# 3b. stepin goes into the function its line calls
+mi stepin --stop 1:"$E" --past "$REC" <<EOF
+break 0 debug_ranks.c:$CALL_SETTLE
+continue
+stepin 0
+print 0 value
+bt 0
+next 0
+quit
+EOF
+has stepin "rank 0 stopped at breakpoint 1, debug_ranks.c:$CALL_SETTLE (main)" "the breakpoint at settle's call"
+[ "$(after_cmd stepin 'stepin 0' | head -1)" = "rank 0 stopped at debug_ranks.c:$SETTLE (settle)" ] ||
+    { cat "$TMP/stepin.out" >&2; fail "stepin 0: not at settle's first line"; }
+[ "$(after_cmd stepin 'print 0 value')" = "rank 0  value = 100" ] || { cat "$TMP/stepin.out" >&2; fail "print 0 value in settle: not 100"; }
+has stepin "rank 0  settle (debug_ranks.c:$SETTLE) <- main (debug_ranks.c:$CALL_SETTLE)" "bt 0 after stepin"
+[ "$(after_cmd stepin 'next 0' | head -1)" = "rank 0 stopped at debug_ranks.c:$((SETTLE + 1)) (settle)" ] ||
+    { cat "$TMP/stepin.out" >&2; fail "next 0 after stepin: not the next line of settle"; }
+echo "ok: stepin 0 at settle's call: into settle (value = 100), next steps on in it"
 
 # 4. watchpoints on a set, delete in one rank
 mi watch --stop 1:"$E" --past "$REC" <<EOF

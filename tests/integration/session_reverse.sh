@@ -5,12 +5,17 @@
 #  1. rank 0 at a breakpoint in settle(): `record 0`, `next 0` twice (settled_total 0 -> 200),
 #     `reverse-next 0`: settled_total is 0 again; `reverse-continue 0`: back where the record began;
 #     `next 0` goes on for real from there (the record stops); the replay still ends as recorded;
+#  1b. `reverse-step 0` goes back into the call the line made (where `reverse-next` goes over
+#     it): rank 0 recorded at settle's call, `next 0` over it; `reverse-step 0` back to the
+#     call's line (its assignment of the result), again: inside settle, its stack through main
+#     at that call; `reverse-continue 0` back to the call;
 #  2. a record ends at the rank's next MPI call (one line), `reverse-next` then refuses;
 #  3. bad uses: one line each;
 # and after each session no process of it is left (gdb, rank).
 TAG=session_reverse
 . "$(dirname "$0")/debug_ranks_session.sh"
 SETTLE=$(line_of settle) TOKEN=$(line_of token) CALL_SETTLE=$(line_of call_settle)
+SETTLE_END=$(awk -v s="$SETTLE" 'NR > s && /^}/ { print NR; exit }' "$SRC")
 
 # 1. record, two lines forward, back one (the global has its old value again), back to where
 # the record began, then forward for real
@@ -47,6 +52,34 @@ has back "rank 0: process record stopped: it runs on for real from here" "next a
 grep -q '^mpirr: replay finished as recorded' "$TMP/back.out" "$TMP/back.err" ||
     { cat "$TMP/back.out" "$TMP/back.err" >&2; fail "after going back and forth the replay did not end as recorded"; }
 echo "ok: record 0, next x2 (settled_total 200), reverse-next (0 again), reverse-continue, next for real, ends as recorded"
+
+# 1b. reverse-step: back into the call the line made
+mi rstep --stop 1:"$E" --past "$REC" <<EOF
+break 0 debug_ranks.c:$CALL_SETTLE
+continue
+record 0
+next 0
+reverse-step 0
+reverse-step 0
+bt 0
+print 0 settled_total
+reverse-continue 0
+quit
+EOF
+[ "$(after_cmd rstep 'next 0' | head -1)" = "rank 0 stopped at debug_ranks.c:$TOKEN (main)" ] ||
+    { cat "$TMP/rstep.out" >&2; fail "next 0 over settle(): not at the token line"; }
+steps=$(after_cmd rstep 'reverse-step 0' | head -1)
+[ "$steps" = "rank 0 stopped at debug_ranks.c:$CALL_SETTLE (main)" ] ||
+    { cat "$TMP/rstep.out" >&2; fail "the first reverse-step 0: not back at settle's call line"; }
+line=$(awk -v c="(mpirr) reverse-step 0" '$0 == c { k++; next } k == 2 { print; exit }' "$TMP/rstep.out")
+n=$(sed -n 's/^rank 0 stopped at debug_ranks\.c:\([0-9]*\) (settle)$/\1/p' <<<"$line")
+[ -n "$n" ] && [ "$n" -gt "$SETTLE" ] && [ "$n" -le "$SETTLE_END" ] ||
+    { cat "$TMP/rstep.out" >&2; fail "the second reverse-step 0: not back inside settle (lines $SETTLE-$SETTLE_END): $line"; }
+has rstep "rank 0  settle (debug_ranks.c:$n) <- main (debug_ranks.c:$CALL_SETTLE)" "bt after reverse-step"
+has rstep "rank 0  settled_total = 200" "settle's work is done where reverse-step stops (its last lines)"
+[ "$(after_cmd rstep 'reverse-continue 0')" = "rank 0 stopped at breakpoint 1, debug_ranks.c:$CALL_SETTLE (main)" ] ||
+    { cat "$TMP/rstep.out" >&2; fail "reverse-continue 0 from settle: not back at its call"; }
+echo "ok: record 0 at settle's call, next over it, reverse-step 0: back inside settle (line $n), reverse-continue to the call"
 
 # 2. a record ends at the next MPI call; then there is nothing to go back in
 mi mpi --stop 1:"$E" --past "$REC" <<EOF

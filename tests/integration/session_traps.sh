@@ -12,7 +12,8 @@
 #    the rank lives until gdb detaches, then the job ends and nothing is left running;
 #  - mistyped commands get a "did you mean", in the session and on mpirr's command line; a
 #    launcher's option given to mpirr names the missing launcher; a rebuilt program's refusal
-#    names --no-exe-check at once; `mpirr help` lists every command.
+#    names --no-exe-check at once, given as /abs/prog or ./prog; `mpirr help` lists every
+#    command.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3
 read -r -a LAUNCH <<<"$(launcher "$IMPL" 3)"
@@ -101,18 +102,27 @@ for c in record replay run gather stat events races frontier explore view export
 done
 echo "ok: did you mean, a launcher's option, mpirr help lists every command"
 
-# 5. a rebuilt program: the first refusal names --no-exe-check
-cp "$PROG" "$TMP/prog"
-run "$TMP/rec2" "$MPIRR" record -o "$TMP/rec2" -- "${LAUNCH[@]}" "$TMP/prog"
-[ "$STATUS" -eq 0 ] || { cat "$TMP/rec2.err" >&2; fail "record of the copy exited $STATUS"; }
-printf '\0' >>"$TMP/prog" # "rebuilt": another fingerprint, the same program
-run "$TMP/rebuilt" "$MPIRR" replay "$TMP/rec2"
-[ "$STATUS" -eq 2 ] || { cat "$TMP/rebuilt.err" >&2; fail "replay of a rebuilt program exited $STATUS"; }
-grep -q "^mpirr: .*fingerprint.*mpirr replay --no-exe-check $TMP/rec2 -- COMMAND\.\.\.$" "$TMP/rebuilt.err" ||
-    { cat "$TMP/rebuilt.err" >&2; fail "a rebuilt program's refusal does not name --no-exe-check"; }
-run "$TMP/rebuilt2" "$MPIRR" replay --no-exe-check "$TMP/rec2" -- "${LAUNCH[@]}" "$TMP/prog"
-[ "$STATUS" -eq 0 ] || { cat "$TMP/rebuilt2.err" >&2; fail "the command the hint names exited $STATUS"; }
-echo "ok: a rebuilt program's refusal names --no-exe-check, which replays it"
+# 5. a rebuilt program: the first refusal names --no-exe-check, with the program given by
+# absolute path and as the usual ./prog (recorded canonical, typed with ./)
+for form in absolute relative; do
+    cp "$PROG" "$TMP/prog"
+    if [ "$form" = absolute ]; then
+        run "$TMP/rec2" "$MPIRR" record -o "$TMP/rec2" -- "${LAUNCH[@]}" "$TMP/prog"
+    else
+        rm -rf "$TMP/rec2"
+        (cd "$TMP" && run "$TMP/rec2" "$MPIRR" record -o "$TMP/rec2" -- "${LAUNCH[@]}" ./prog; exit "$STATUS")
+        STATUS=$?
+    fi
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/rec2.err" >&2; fail "record of the copy ($form path) exited $STATUS"; }
+    printf '\0' >>"$TMP/prog" # "rebuilt": another fingerprint, the same program
+    run "$TMP/rebuilt" "$MPIRR" replay "$TMP/rec2"
+    [ "$STATUS" -eq 2 ] || { cat "$TMP/rebuilt.err" >&2; fail "replay of a rebuilt program ($form path) exited $STATUS"; }
+    grep -q "^mpirr: .*fingerprint.*mpirr replay --no-exe-check $TMP/rec2 -- COMMAND\.\.\.$" "$TMP/rebuilt.err" ||
+        { cat "$TMP/rebuilt.err" >&2; fail "a rebuilt program's refusal ($form path) does not name --no-exe-check"; }
+    run "$TMP/rebuilt2" "$MPIRR" replay --no-exe-check "$TMP/rec2" -- "${LAUNCH[@]}" "$TMP/prog"
+    [ "$STATUS" -eq 0 ] || { cat "$TMP/rebuilt2.err" >&2; fail "the command the hint names ($form path) exited $STATUS"; }
+    echo "ok: a rebuilt program's refusal ($form path) names --no-exe-check, which replays it"
+done
 
 # 6. a rank under the user's own gdb is waited for: the session reads a FIFO, so that quit
 # comes while gdb holds rank 0

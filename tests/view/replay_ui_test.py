@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
-# replay_ui_test.py MPIRR IMPL PROGRAM: `mpirr replay REC --stop 0:E --ui` end to end, in real
-# headless Chromium driven over the DevTools protocol (--remote-debugging-pipe: no socket, no
-# extra module). wildcard_storm (3 ranks) is recorded with its event history; the stopline is
-# rank 0's 7th wildcard receive (round 3, k 0, as tests/integration/session_gdb.sh). Checked:
+# replay_ui_test.py MPIRR IMPL PROGRAM: `mpirr replay REC --ui` end to end, in real headless
+# Chromium driven over the DevTools protocol (--remote-debugging-pipe: no socket, no extra
+# module). wildcard_storm (3 ranks) is recorded with its event history; the session starts
+# without --stop, every rank held just after MPI_Init; the page's `stop` then its continue
+# button take it to rank 0's 7th wildcard receive (round 3, k 0, as
+# tests/integration/session_gdb.sh). Checked:
 #  - the server: only on 127.0.0.1 (/proc/net/tcp, nothing in tcp6), 403 without the token or
 #    with a wrong one, 404 on an unknown path, 405 DELETE, 431 a 9 KB head, 413 a 100 KB body,
 #    400 a command body without "cmd";
+#  - without --stop: every rank held just after event 1 (MPI_Init), in the state and the page;
+#  - the continue button runs to the stopline `stop 0:E` set: rank 0 held there;
 #  - the page: loads with no console error, every request it makes goes to the server; the
 #    where table shows the held ranks with their source line;
-#  - print 0 round (gdb on the held rank) gives 3;
+#  - print 0 round (the session's `print`, rank 0's kept gdb) gives 3; rank 0's stack button
+#    is the session's `bt 0`;
 #  - a click on rank 1's call, then "stop here": rank 1 held before that event (state JSON, the
 #    page's table, the stopline drawn across the lanes, the call's frontiers drawn);
 #  - step 1: rank 1's stop moves one event; undo: back to the previous stopline;
-#  - merged stacks: every held rank's stack goes through main;
+#  - the merged stacks button: the session's `stacks` tree, its top branches every held or
+#    blocked rank in main;
 #  - a typed `where` on mpirr's standard input works alongside, and `quit` ends the session:
 #    exit 0, the port closed, the ranks' processes gone.
 import fcntl, json, os, re, select, shutil, socket, subprocess, sys, tempfile, urllib.error, urllib.request
@@ -169,7 +175,7 @@ def main():
     E = wild[6]
     out = open(os.path.join(tmp, "session.out"), "w")
     err_path = os.path.join(tmp, "session.err")
-    sess = subprocess.Popen([mpirr, "replay", rec, "--stop", "0:%d" % E, "--ui"], stdin=subprocess.PIPE,
+    sess = subprocess.Popen([mpirr, "replay", rec, "--ui"], stdin=subprocess.PIPE,
                             stdout=out, stderr=open(err_path, "w"), text=True, start_new_session=True)
     browser = None
     pids = []
@@ -202,9 +208,8 @@ def main():
         st, body = http_status(base + "/api/state?wait=1&token=" + token)
         state = json.loads(body)
         check(st == 200 and not state["running"], "state: %d %s" % (st, body[:300]))
-        r0 = state["ranks"][0]
-        check(r0["state"] == "held" and r0["event"] == E and "wildcard_storm.c" in r0.get("site", "")
-              and "MPI_Recv" in r0.get("source", ""), "rank 0 at the stopline: %s" % r0)
+        check([(r["state"], r["event"], r["after"]) for r in state["ranks"]] == [("held", 1, True)] * 3
+              and "MPI_Init" in state["stopline"], "without --stop, not every rank held after MPI_Init: %s" % state)
         pids = [int(m.group(1)) for r in state["ranks"] for m in [re.search(r" pid (\d+) ", r["where"])] if m]
 
         # the page
@@ -216,8 +221,18 @@ def main():
         browser.call("Page.navigate", {"url": url})
         browser.wait_event("Page.loadEventFired")
         browser.eval("mpirrView.live.settled()")
+        rows = browser.eval("[...document.querySelectorAll('#live-where tr')].map(t => [t.dataset.state, t.dataset.event])")
+        check(rows == [["held", "1"]] * 3, "where table at MPI_Init: %s" % rows)
+        # the stopline, then the continue button
+        browser.eval("liveCommand('stop 0:%d')" % E)
+        check("next stopline: rank 0 stops before event %d" % E in browser.eval("mpirrView.live.lastOutput"),
+              "stop 0:%d: %r" % (E, browser.eval("mpirrView.live.lastOutput")))
+        browser.eval("document.getElementById('live-continue').click(); mpirrView.live.settled()")
         page_state = browser.eval("mpirrView.live.state")
         check(page_state and not page_state["running"] and page_state["ranks"][0]["event"] == E, "page state: %s" % page_state)
+        r0 = json.loads(http_status(base + "/api/state?token=" + token)[1])["ranks"][0]
+        check(r0["state"] == "held" and r0["event"] == E and "wildcard_storm.c" in r0.get("site", "")
+              and "MPI_Recv" in r0.get("source", ""), "rank 0 at the stopline after continue: %s" % r0)
         rows = browser.eval("[...document.querySelectorAll('#live-where tr')].map(t => [t.dataset.rank, t.dataset.state, t.dataset.event, t.textContent])")
         check(len(rows) == 3 and rows[0][1] == "held" and rows[0][2] == str(E) and "MPI_Recv(msg" in rows[0][3],
               "where table: %s" % rows)
@@ -225,8 +240,14 @@ def main():
         # print a variable of the held rank
         browser.eval("document.getElementById('print-rank').value = '0'; document.getElementById('print-expr').value = 'round'; "
                      "document.getElementById('print-go').click(); mpirrView.live.settled()")
-        check(browser.eval("mpirrView.live.lastPrint") == "$1 = 3", "print 0 round: %r (%r)"
+        check(browser.eval("mpirrView.live.lastPrint") == "3", "print 0 round: %r (%r)"
               % (browser.eval("mpirrView.live.lastPrint"), browser.eval("mpirrView.live.lastOutput")))
+        check(browser.eval("mpirrView.live.lastOutput") == "rank 0  round = 3\n",
+              "print 0 round is not the session's print: %r" % browser.eval("mpirrView.live.lastOutput"))
+        browser.eval("document.querySelector('#live-where tr[data-rank=\"0\"] button.stack').click(); mpirrView.live.settled()")
+        bt = browser.eval("mpirrView.live.lastOutput")
+        check(re.fullmatch(r"rank 0  MPI_Recv <- (.* <- )?main \(wildcard_storm\.c:\d+\)\n", bt),
+              "rank 0's stack button is not `bt 0`: %r" % bt)
 
         # click rank 1's call F (with the mouse, at its pixels), then "stop here"
         # (a call that its neighbours do not hide at the zoom it gets, a few events ahead, else
@@ -277,9 +298,19 @@ def main():
         check(browser.eval("document.querySelector('#live-where tr[data-rank=\"1\"]').dataset.event") == str(F), "page row after undo")
         check("re-executing the replay" in browser.eval("document.getElementById('live-output').textContent"), "undo's output not shown")
 
+        browser.eval("document.getElementById('live-stacks').click(); mpirrView.live.settled()")
+        tree = browser.eval("(() => { const t = document.getElementById('live-stacks-out'); return t.hidden ? '' : t.textContent; })()")
+        check(tree == browser.eval("mpirrView.live.lastOutput"), "the page's tree is not what `stacks` printed: %r" % tree)
+        # its top-level branches (main at each line it calls from) cover every held or blocked rank
+        stopped = sorted(r["rank"] for r in state["ranks"] if r["state"] in ("held", "blocked"))
+        lines = [l for l in tree.splitlines() if "(running or ended" not in l]
+        tops = [re.fullmatch(r"([0-9][0-9,-]*)  (.* <- )?main \(wildcard_storm\.c:\d+\)", l) for l in lines if not l.startswith(" ")]
+        covered = sorted(r for m in tops if m for part in m.group(1).split(",")
+                         for r in range(int(part.split("-")[0]), int(part.split("-")[-1]) + 1))
+        check(lines and all(tops) and covered == stopped and all(re.match(r" +[0-9][0-9,-]*  \S", l) for l in lines if l.startswith(" ")),
+              "merged stacks are not a tree of the stopped ranks %s rooted in main: %r" % (stopped, tree))
         groups = browser.eval("mpirrView.live.mergedStacks()")
-        text = browser.eval("document.getElementById('live-output').textContent")
-        check(groups >= 1 and re.search(r"ranks [0-9,]+: main > ", text), "merged stacks: %s" % text[-800:])
+        check(groups == len(lines), "mergedStacks() counts %s lines of %r" % (groups, tree))
         pids = [int(m.group(1)) for r in state["ranks"] for m in [re.search(r" pid (\d+) ", r["where"])] if m]
 
         # what the page logged and reached
@@ -291,8 +322,8 @@ def main():
         check(not console, "console: %s" % console)
         reqs = [m["params"]["request"]["url"] for m in browser.events if m.get("method") == "Network.requestWillBeSent"]
         check(reqs and all(u.startswith(base + "/") for u in reqs), "requests outside %s: %s" % (base, reqs))
-        print("%s: page at %s: %d requests, all to it; stop here 1:%d, step, undo, print round = 3, %d stack groups"
-              % (impl, base, len(reqs), F, groups))
+        print("%s: page at %s: %d requests, all to it; MPI_Init, continue to 0:%d, stop here 1:%d, step, undo, "
+              "print round = 3, bt 0, stacks of %d lines" % (impl, base, len(reqs), E, F, groups))
 
         # typed commands work alongside, and quit ends it all
         sess.stdin.write("where\nquit\n")

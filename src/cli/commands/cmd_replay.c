@@ -123,9 +123,8 @@ static int parse(int argc, char **argv, struct replay_args *a)
         cli_error("replay: --before, --after and --past qualify --stop R:E");
         return OPT_BAD;
     }
-    if (a->ui && (!a->stop || a->flip || a->dry_run)) {
-        cli_error("replay: --ui is the page of a session: it needs --stop R:E (and no --flip or "
-                  "--dry-run)");
+    if (a->ui && (a->flip || a->dry_run)) {
+        cli_error("replay: --ui is the page of a session: it takes no --flip or --dry-run");
         return OPT_BAD;
     }
     if ((a->output || a->force) && !a->flip) {
@@ -259,7 +258,7 @@ int cmd_replay(int argc, char **argv)
         s.control = rs.control.address;
         s.watch = replay_session_watch;
         s.watch_arg = &rs;
-        if (a.stop || a.hold_on_signal == 1) {
+        if (a.stop || a.hold_on_signal == 1 || a.ui) {
             s.stdin_null = 1; /* mpirr's standard input carries the session's commands */
             /* a launcher's wall-clock limit kills ranks held for the debugger: say so */
             struct env_var none[1];
@@ -268,7 +267,9 @@ int cmd_replay(int argc, char **argv)
                 launcher_timeouts_argv(s.li.launcher,
                                        s.li.scan.app >= 0 ? s.li.scan.app : s.li.argc, s.li.argv,
                                        stderr);
-            rc = replay_session_first_stop(&rs, a.stop, a.after, a.past);
+            /* --ui alone: the page needs ranks standing still to drive them from */
+            rc = a.ui && !a.stop ? replay_session_first_stop_at_init(&rs)
+                                 : replay_session_first_stop(&rs, a.stop, a.after, a.past);
             if (!rc && a.ui)
                 rc = replay_ui_start(&ui, &rs, r.dir);
             if (a.hold_on_signal != 0)

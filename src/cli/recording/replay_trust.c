@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -70,8 +71,10 @@ int replay_trust_program(const struct recording *r, const struct launch_info *li
                              "and so not the fingerprinted one", prog);
     uint64_t now = mpirr_file_fingerprint(sc->app_path);
     /* the recorded executable's own file, changed: a rebuild (a program elsewhere, such as a
-     * shell an edited manifest runs, gets no hint to skip the check) */
-    int rebuilt = r->m.exe[0] && strcmp(r->m.exe, sc->app_path) == 0;
+     * shell an edited manifest runs, gets no hint to skip the check). The manifest has the
+     * ranks' /proc/self/exe, canonical; the command's path is as typed (/tmp/x/./app). */
+    char canon[PATH_MAX];
+    int rebuilt = r->m.exe[0] && realpath(sc->app_path, canon) && strcmp(r->m.exe, canon) == 0;
     if (now != r->m.fingerprint)
         return refuse(r, rebuilt ? " --no-exe-check" : "", "it runs %.300s, whose fingerprint %016" PRIx64
                       " is not the recorded executable's %016" PRIx64 "%s", prog, now,

@@ -106,11 +106,28 @@ static int make_stopline(struct replay_session *s, const struct stop_point *p, i
     return 0;
 }
 
-int replay_session_first_stop(struct replay_session *s, const char *spec, int after, int past)
+/* The session reads commands once the ranks stand at their first stopline. */
+static void begin_interactive(struct replay_session *s)
 {
     s->interactive = 1;
     s->watching = 1;
     s->first = 1;
+}
+
+int replay_session_first_stop_at_init(struct replay_session *s)
+{
+    begin_interactive(s);
+    /* after MPI_Init, not before it: a replay cannot stop before event 1 (check_point) */
+    for (int r = 0; r < s->nranks; r++) s->stops[r] = mpirr_pos_after(1);
+    snprintf(s->how, sizeof s->how, "every rank stops just after MPI_Init (event 1): no --stop "
+             "given");
+    replay_control_set_stops(&s->control, s->stops);
+    return 0;
+}
+
+int replay_session_first_stop(struct replay_session *s, const char *spec, int after, int past)
+{
+    begin_interactive(s);
     if (!spec) { /* --hold-on-signal alone: stop only where something goes wrong */
         snprintf(s->how, sizeof s->how, "no stopline: the ranks run until they end or block");
         return 0;

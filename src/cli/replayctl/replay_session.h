@@ -76,6 +76,9 @@ int replay_session_open(struct replay_session *s, const struct recording *rec,
 /* Parses and applies the first stopline (--stop SPEC, --before/--after, --past), before the
  * job starts. 0, or an exit status after a message. */
 int replay_session_first_stop(struct replay_session *s, const char *spec, int after, int past);
+/* The first stopline when none is given (`--ui` alone): every rank just after MPI_Init, where
+ * the page's "stop here", `stop R:E` + `continue` or `step R` take it on. 0. */
+int replay_session_first_stop_at_init(struct replay_session *s);
 /* Runs one command line as typed at the prompt (at most SESSION_LINE_MAX - 1 bytes); what it
  * prints goes to out. */
 enum session_step replay_session_execute(struct replay_session *s, const char *line, FILE *out);

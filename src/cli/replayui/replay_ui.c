@@ -2,8 +2,9 @@
  * while the ranks stand still, the command loop waits in http_server_poll on the page's
  * sockets and mpirr's standard input together; while they run, the watch answers what is
  * pending each time it looks at them. A page command runs through replay_session_execute with
- * mpirr's standard output and error captured (gdb, which `print` runs, writes to them), and
- * is echoed on the terminal as a typed one would be. */
+ * mpirr's standard output and error captured (a `gdb R` sent from the page writes to them), and
+ * is echoed on the terminal as a typed one would be. The page's stacks and print are the
+ * session's `bt`, `stacks` and `print` commands, in its kept gdbs (rank_gdbs.h). */
 #include "replay_ui.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
-// live.js: the page of a replay session (`mpirr replay DIR --stop R:E --ui`, src/cli/replayui/):
-// the session panel (the `where` table with each held rank's source line, step and stack per
-// rank, continue, undo, merged stacks, quit, print R EXPR), "stop here" on a selected call, and the
-// stopline drawn on the diagram. Every action is one session command POSTed to /api/command,
+// live.js: the page of a replay session (`mpirr replay DIR [--stop R:E] --ui`, src/cli/replayui/):
+// the session panel (the `where` table with each held rank's source line, step and stack (`bt R`)
+// per rank, continue, undo, merged stacks (`stacks`), quit, print R EXPR), "stop here" on a
+// selected call, and the stopline drawn on the diagram. Every action is one session command POSTed to /api/command,
 // run by the same code as a line typed at mpirr's prompt; GET /api/state?wait=1 answers once
 // the ranks stand still. The token comes from the page's address and goes in a header.
 'use strict';
@@ -86,7 +86,7 @@ function renderLive(st) {
     tr.dataset.event = r.event;
     const step = button('step', () => liveCommand('step ' + r.rank), 'step');
     step.disabled = r.state !== 'held';
-    const stack = button('stack', () => liveCommand('gdb ' + r.rank + ' -batch -ex bt'), 'stack');
+    const stack = button('stack', () => liveCommand('bt ' + r.rank), 'stack');
     stack.disabled = r.state === 'ended' || r.state === 'starting';
     const where = el('td', r.where);
     if (r.source !== undefined) where.append(el('div', r.line + '  ' + r.source.trim(), 'src'));
@@ -97,32 +97,29 @@ function renderLive(st) {
   }
 }
 
-// The held ranks' call stacks (gdb's bt), ranks with the same functions listed together.
+// The session's `stacks`: every held or blocked rank's stack merged into one tree (the
+// session's kept gdbs, as typed at the prompt), shown as the command prints it. Resolves with
+// the tree's lines that name ranks (0 if the command failed).
 async function mergedStacks() {
-  const groups = new Map();
-  for (const r of (LIVE.state ? LIVE.state.ranks : [])) {
-    if (r.state !== 'held') continue;
-    const out = await liveCommand('gdb ' + r.rank + ' -batch -ex bt');
-    const fns = (out || '').split('\n').map((l) => /^#\d+\s+(?:0x[0-9a-f]+ in )?([^ (]+) \(/.exec(l)).filter((m) => m).map((m) => m[1]);
-    const key = fns.reverse().join(' > ') || '(no stack)';
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(r.rank);
-  }
-  let text = 'merged stacks (outermost first):\n';
-  for (const [k, ranks] of groups) text += '  ranks ' + ranks.join(',') + ': ' + k + '\n';
-  liveLog(text);
-  return groups.size;
+  const out = await liveCommand('stacks');
+  const tree = document.getElementById('live-stacks-out');
+  tree.textContent = out || '';
+  tree.hidden = !out;
+  return (out || '').split('\n').filter((l) => /^ *[0-9][0-9,-]*  \S/.test(l) && !l.endsWith('(running or ended: no stack)')).length;
 }
 
-// gdb's `print EXPR` on a held rank: the value lines ($N = ...) of its output.
+// The session's `print R EXPR` on rank R (its kept gdb, in its application frame): the value
+// of its `rank R  EXPR = VALUE` line, else the command's output (an error, a refusal).
 async function livePrint(rank, expr) {
-  if (!expr.trim() || (expr.includes('"') && expr.includes("'"))) {
-    liveLog('mpirr: print: an expression, with either quote but not both');
+  expr = expr.trim();
+  if (!expr) {
+    liveLog('mpirr: print: which expression?');
     return null;
   }
-  const q = expr.includes('"') ? "'" : '"';
-  const out = await liveCommand('gdb ' + rank + ' -batch -ex ' + q + 'print ' + expr + q);
-  LIVE.lastPrint = (out || '').split('\n').filter((l) => /^\$\d+ = /.test(l)).join('\n');
+  const out = await liveCommand('print ' + String(rank).trim() + ' ' + expr);
+  const head = 'rank ' + String(rank).trim() + '  ' + expr + ' = ';
+  const line = (out || '').split('\n').find((l) => l.startsWith(head));
+  LIVE.lastPrint = line ? line.slice(head.length) : (out || '').trim();
   return LIVE.lastPrint;
 }
 
