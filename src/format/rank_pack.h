@@ -59,11 +59,13 @@ int mpirr_rank_files_list(const char *dir, mpirr_name_list *out, size_t *packed,
 /* Number of packs in DIR (node-00000.pack on, until one is missing). */
 int mpirr_pack_count(const char *dir);
 
-/* Writes DIR/node-<ordinal>.pack with the n rank files names of DIR (read with
- * mpirr_fopen_regular: loose or packed), host (untrusted: kept, never used in a path) and run id:
- * to DIR/.node-<ordinal>.pack.tmp, fsync'ed, then renamed into place. Nothing is removed.
+/* Writes DIR/node-<ordinal>.pack with the n rank files names of the folder from (read with
+ * mpirr_fopen_regular: loose or packed; DIR itself for `mpirr pack`, a node's local folder for
+ * `mpirr gather`), host (untrusted: kept, never used in a path) and run id: to
+ * DIR/.node-<ordinal>.pack.tmp, fsync'ed, then renamed into place. Nothing is removed.
  * 0, or -1 with one line in err (the temporary is removed). */
-int mpirr_pack_write(const char *dir, int ordinal, const char *host, const mpirr_run_id *id,
-                     char *const *names, size_t n, char *err, size_t errlen);
+int mpirr_pack_write(const char *dir, const char *from, int ordinal, const char *host,
+                     const mpirr_run_id *id, char *const *names, size_t n, char *err,
+                     size_t errlen);
 
 #endif

@@ -93,7 +93,7 @@ static void test_round_trip(void)
 {
     char err[1024] = "", path[512];
     write_loose();
-    CHECK(mpirr_pack_write(dir, 0, "node7", &run_id, names, NFILES, err, sizeof err) == 0);
+    CHECK(mpirr_pack_write(dir, dir, 0, "node7", &run_id, names, NFILES, err, sizeof err) == 0);
     path_of(path, sizeof path, ".node-00000.pack.tmp");
     CHECK(access(path, F_OK) != 0); /* renamed into place */
     for (int i = 0; i < NFILES; i++) CHECK(read_back(i) == 0); /* loose and packed: the same */

@@ -156,7 +156,7 @@ static int write_packs(const char *dir, const mpirr_run_id *id, const mpirr_name
             node_host = host[r];
         }
         if (!n) continue; /* a node whose ranks left no file at all */
-        if (mpirr_pack_write(dir, written, node_host, id, members, n, err, sizeof err)) {
+        if (mpirr_pack_write(dir, dir, written, node_host, id, members, n, err, sizeof err)) {
             cli_error("%s", err);
             written = -1;
             break;

@@ -208,7 +208,8 @@ static int check_gathered(const struct recording *r)
     int left = r->m.local_pending;
     DIR *d = opendir(path);
     for (struct dirent *e; d && (e = readdir(d));)
-        left += !strncmp(e->d_name, "rank-", 5) && !r->m.local_pending;
+        left += (!strncmp(e->d_name, "rank-", 5) || !strncmp(e->d_name, "node-", 5)) &&
+                !r->m.local_pending;
     if (d) closedir(d);
     if (!left) return 0;
     cli_error("%s is incomplete: the files of %d rank%s recorded with --local are still on their "
