@@ -14,8 +14,10 @@
 
 #include "child.h"
 #include "diag.h"
+#include "file_io.h"
 #include "local_files.h"
 #include "local_gather.h"
+#include "pack_recording.h"
 #include "rank_pack.h"
 #include "reserve.h"
 
@@ -143,12 +145,14 @@ static int pack_node(const char *folder, const char *out, const mpirr_manifest *
         problems++, blocking++;
     }
     if (!blocking) {
+        pack_test_kill_point("gather-packed");
         mpirr_node_placement_path(path, sizeof path, out, p->node);
         if (unlink(path) && errno != ENOENT) {
             cli_error("gather: cannot remove %s: %s", path, strerror(errno));
             problems++, blocking++;
         }
     }
+    if (!blocking) pack_test_kill_point("gather-unplaced");
     for (size_t i = 0; !blocking && i < l.n; i++) {
         snprintf(path, sizeof path, "%s/%s", folder, l.v[i]);
         unlink(path); /* in the pack now: a copy left behind is only disk space */
@@ -161,6 +165,33 @@ static void this_host(char host[256])
 {
     memset(host, 0, 256);
     gethostname(host, 255);
+}
+
+/* No node placement names folder, but out is packed: what a gather killed between removing the
+ * placement and the local files leaves. Each file equal to its member in out's packs goes; any
+ * other is refused and left. The number of problems. */
+static int remove_leftovers(const char *folder, const char *out)
+{
+    DIR *d = opendir(folder);
+    if (!d) return 0;
+    int problems = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char local[PATH_MAX + 300], packed[PATH_MAX + 300], err[1024];
+        snprintf(local, sizeof local, "%s/%s", folder, e->d_name);
+        snprintf(packed, sizeof packed, "%s/%s", out, e->d_name);
+        mpirr_pack_member pm;
+        int fd = mpirr_local_rank_of(e->d_name) < 0 ? -1 : mpirr_open_regular(local, err, sizeof err);
+        int same = fd >= 0 && mpirr_pack_lookup(packed, &pm, err, sizeof err) > 0 &&
+                   !mpirr_pack_same_as_loose(local, fd, &pm, err, sizeof err);
+        if (fd >= 0) close(fd);
+        if (same && !unlink(local)) continue;
+        cli_error("gather: %s is not a copy of a rank file in the packs of %s (the only files "
+                  "left here once they are written, by a gather interrupted); left alone", local, out);
+        problems++;
+    }
+    closedir(d);
+    return problems;
 }
 
 int node_gather_here(const char *folder, const char *out, const mpirr_manifest *m)
@@ -178,6 +209,7 @@ int node_gather_here(const char *folder, const char *out, const mpirr_manifest *
         problems = (problems < 0 ? 0 : problems) + pack_node(folder, out, m, &p.v[i]);
     }
     nodes_free(&p);
+    if (problems < 0 && mpirr_pack_count(out) > 0) problems = remove_leftovers(folder, out);
     if (problems >= 0) rmdir(folder); /* empty now unless something was left alone */
     return problems < 0 && unreadable ? unreadable : problems;
 }
