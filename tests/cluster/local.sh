@@ -33,17 +33,6 @@ replays_as_recorded "record --local"
 echo "ok: record --local across 2 nodes: all rank files in the recording, 2 noisy replays as recorded"
 
 rm -rf rec
-# run_killed OUT_PREFIX CMD...: as run(), for a job whose ranks SIGKILL themselves: its status
-# is 137, which run() takes for its timeout's; the time taken tells instead.
-run_killed() {
-    local out=$1 start=$SECONDS
-    shift
-    timeout -k 10 "$RUN_TIMEOUT" "$@" >"$out.out" 2>"$out.err"
-    STATUS=$?
-    [ $((SECONDS - start)) -lt "$RUN_TIMEOUT" ] || fail "timed out: $*"
-    [ "$STATUS" -ne 0 ] || fail "a run whose node-2 ranks were killed exited 0: $*"
-}
-
 run_killed "$TMP/killed" "${NODE1[@]}" "$MPIRR" record --local "$LOCAL" -o rec -- "${LAUNCH[@]}" \
     "$NODE_KILL" mpirr-node2 30
 grep -q '^round 29:' "$TMP/killed.out" || { cat "$TMP/killed.err" >&2; fail "the killed run did not reach round 29"; }
