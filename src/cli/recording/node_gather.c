@@ -215,13 +215,13 @@ int node_gather_here(const char *folder, const char *out, const mpirr_manifest *
 }
 
 /* One srun over the hosts of the placements (from i on) that name folder and are not this
- * host: `srun --overlap -N<k> --ntasks-per-node=1 -w H1,H2 mpirr gather --leave-manifest FOLDER
+ * host: `srun --overlap -N<k> -n<k> --ntasks-per-node=1 -w H1,H2 mpirr gather --leave-manifest FOLDER
  * -o OUT`, each task gathering its own node; the manifest is completed here afterwards. */
 static void srun_all(const struct nodes *p, const char *folder, const char *host, const char *out)
 {
     size_t cap = 1, k = 0;
     for (size_t i = 0; i < p->n; i++) cap += strlen(p->v[i].host) + 1;
-    char *hosts = calloc(cap, 1), nodes[32], buf[4096];
+    char *hosts = calloc(cap, 1), nodes[32], tasks[32], buf[4096];
     if (!hosts) return;
     for (size_t i = 0; i < p->n; i++) {
         const char *h = p->v[i].host;
@@ -234,7 +234,8 @@ static void srun_all(const struct nodes *p, const char *folder, const char *host
         k++;
     }
     snprintf(nodes, sizeof nodes, "-N%zu", k);
-    char *argv[] = {"srun", "--overlap", nodes, "--ntasks-per-node=1", "-w", hosts,
+    snprintf(tasks, sizeof tasks, "-n%zu", k); /* not the job's task count, inherited */
+    char *argv[] = {"srun", "--overlap", nodes, tasks, "--ntasks-per-node=1", "-w", hosts,
                     (char *)local_self_exe(), "gather", "--leave-manifest", (char *)folder, "-o",
                     (char *)out, NULL};
     if (k) child_capture(argv, buf, sizeof buf);
