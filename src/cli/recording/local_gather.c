@@ -62,6 +62,22 @@ int local_prepare(const char *out)
     return rc;
 }
 
+int local_placements_each(const char *out, int (*each)(const char *name, const char *file,
+                                                      void *ctx), void *ctx)
+{
+    char path[PATH_MAX], file[PATH_MAX + 300];
+    subdir(path, sizeof path, out);
+    DIR *d = opendir(path);
+    if (!d) return errno == ENOENT ? 0 : -1;
+    int rc = 0;
+    for (struct dirent *e; !rc && (e = readdir(d));) {
+        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+        rc = each(e->d_name, file, ctx);
+    }
+    closedir(d);
+    return rc;
+}
+
 static int by_place(const void *a, const void *b)
 {
     const mpirr_placement *x = a, *y = b;
@@ -70,33 +86,36 @@ static int by_place(const void *a, const void *b)
     return c ? c : (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+struct placements_read {
+    struct placements *p;
+    const mpirr_run_id *id;
+    int quiet;
+};
+
+static int read_placement(const char *name, const char *file, void *ctx)
+{
+    struct placements_read *r = ctx;
+    struct placements *p = r->p;
+    int rank = mpirr_placement_rank_of(name);
+    if (rank < 0) return 0;
+    if (mpirr_reserve((void **)&p->v, &p->cap, p->n + 1, sizeof *p->v)) return -1;
+    char err[1024];
+    mpirr_placement *pl = &p->v[p->n++];
+    if (mpirr_placement_read(file, rank, r->id, pl, err, sizeof err)) {
+        if (!r->quiet) cli_error("%s", err);
+        pl->host[0] = pl->folder[0] = 0;
+    }
+    return 0;
+}
+
 /* The placement files left in OUT/local, sorted by host and folder; one that cannot be read
  * is said (unless quiet) and kept with no host. -1 if OUT/local cannot be listed for another
  * reason than being gone. */
 static int list_placements(const char *out, const mpirr_run_id *id, struct placements *p, int quiet)
 {
     memset(p, 0, sizeof *p);
-    char path[PATH_MAX];
-    subdir(path, sizeof path, out);
-    DIR *d = opendir(path);
-    if (!d) return errno == ENOENT ? 0 : -1;
-    int rc = 0;
-    for (struct dirent *e; !rc && (e = readdir(d));) {
-        int rank = mpirr_placement_rank_of(e->d_name);
-        if (rank < 0) continue;
-        if (mpirr_reserve((void **)&p->v, &p->cap, p->n + 1, sizeof *p->v)) {
-            rc = -1;
-            break;
-        }
-        char file[PATH_MAX + 300], err[1024];
-        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-        mpirr_placement *pl = &p->v[p->n++];
-        if (mpirr_placement_read(file, rank, id, pl, err, sizeof err)) {
-            if (!quiet) cli_error("%s", err);
-            pl->host[0] = pl->folder[0] = 0;
-        }
-    }
-    closedir(d);
+    struct placements_read r = {p, id, quiet};
+    int rc = local_placements_each(out, read_placement, &r);
     if (p->n) qsort(p->v, p->n, sizeof *p->v, by_place);
     return rc;
 }

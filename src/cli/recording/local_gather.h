@@ -25,11 +25,16 @@ int local_gather_all(const char *out, const mpirr_manifest *m, int srun);
  * how to gather them (quiet: no lines). Removes an empty OUT/local. */
 int local_pending_report(const char *out, const mpirr_manifest *m, int quiet);
 
-/* For node_gather.c: mpirr's own path (for the command run on another node); "RSH HOST MPIRR
+/* For node_gather.c: mpirr's own path (for the command run on another node); the folder of
+ * placement files; "RSH HOST MPIRR
  * gather FOLDER -o OUT" as a user would type it (RSH: MPIRR_RSH as set, else ssh); the check
  * that rank's log in folder carries m's run id (0, or -1 after one line); running "mpirr gather
  * FOLDER -o OUT" on host over the remote shell (whether it worked, the placements tell). */
 const char *local_self_exe(void);
+/* Calls each with the name and path of every entry of OUT/local until one returns non-zero:
+ * that, or 0 (also when OUT/local is gone), or -1 if it cannot be listed. */
+int local_placements_each(const char *out, int (*each)(const char *name, const char *file,
+                                                      void *ctx), void *ctx);
 void local_gather_command(char *buf, size_t n, const char *host, const char *folder,
                           const char *out);
 int local_check_run_id(const char *folder, int rank, const mpirr_manifest *m);

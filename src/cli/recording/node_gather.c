@@ -33,6 +33,32 @@ static void nodes_free(struct nodes *p)
     memset(p, 0, sizeof *p);
 }
 
+struct nodes_read {
+    struct nodes *p;
+    const mpirr_manifest *m;
+    int quiet, unreadable;
+};
+
+static int read_node(const char *name, const char *file, void *ctx)
+{
+    struct nodes_read *r = ctx;
+    int node = mpirr_node_placement_node_of(name);
+    if (node < 0) return 0; /* the per-rank placements: local_gather.c */
+    char err[1024];
+    mpirr_node_placement pl;
+    if (mpirr_node_placement_read(file, node, &r->m->run_id, MPIRR_MAX_RANKS, &pl, err, sizeof err)) {
+        if (!r->quiet) cli_error("%s", err);
+        r->unreadable++;
+        return 0;
+    }
+    if (mpirr_reserve((void **)&r->p->v, &r->p->cap, r->p->n + 1, sizeof *r->p->v)) {
+        mpirr_node_placement_free(&pl);
+        return -1;
+    }
+    r->p->v[r->p->n++] = pl;
+    return 0;
+}
+
 /* The node placement files left in OUT/local (one that cannot be read is said unless quiet,
  * and skipped: it stays, so the recording stays pending). -1 if OUT/local cannot be listed for
  * another reason than being gone. */
@@ -40,31 +66,9 @@ static int list_nodes(const char *out, const mpirr_manifest *m, struct nodes *p,
                       int *unreadable)
 {
     memset(p, 0, sizeof *p);
-    *unreadable = 0;
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/" MPIRR_LOCAL_SUBDIR, out);
-    DIR *d = opendir(path);
-    if (!d) return errno == ENOENT ? 0 : -1;
-    int rc = 0;
-    for (struct dirent *e; !rc && (e = readdir(d));) {
-        int node = mpirr_node_placement_node_of(e->d_name);
-        if (node < 0) continue;
-        char file[PATH_MAX + 300], err[1024];
-        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-        mpirr_node_placement pl;
-        if (mpirr_node_placement_read(file, node, &m->run_id, MPIRR_MAX_RANKS, &pl, err, sizeof err)) {
-            if (!quiet) cli_error("%s", err);
-            ++*unreadable;
-            continue;
-        }
-        if (mpirr_reserve((void **)&p->v, &p->cap, p->n + 1, sizeof *p->v)) {
-            mpirr_node_placement_free(&pl);
-            rc = -1;
-            break;
-        }
-        p->v[p->n++] = pl;
-    }
-    closedir(d);
+    struct nodes_read r = {p, m, quiet, 0};
+    int rc = local_placements_each(out, read_node, &r);
+    *unreadable = r.unreadable;
     return rc;
 }
 
