@@ -1,21 +1,24 @@
 #!/bin/bash
 # file_count.sh BUILD_DIR: files per recording at scale (issue 35). Records bench/scale/
 # init_files (a barrier that times its MPI_Init and MPI_Finalize) at NP ranks (default 256,
-# oversubscribed) in each of LAYOUTS (default: "plain local events"): plain = `mpirr record`
-# into DIR; local = `--local` (ranks write into a node-local folder, and pack their files
-# into DIR when they end); events = `--events` into DIR. Prints a markdown row per layout:
-# the files DIR holds at the end (and how many of them are per-rank), the files created in DIR
-# during the run (those at the end, plus the placement files --local makes and removes), the
-# wall time of the whole `mpirr record`, and the median and largest MPI_Init and MPI_Finalize
-# times of a rank (where a rank creates and closes its files). A native run is timed the same
-# way, first. Then, for each of PACK_LAYOUTS (default "plain events"; "" skips it), a recording
-# packed with `mpirr pack` (node packs, docs/cli/pack.md): the files before and after, and the
-# time `mpirr pack` took. Environment: BENCH_MPI (openmpi, the default; or mpich), BENCH_TIMEOUT (seconds
-# per run, default 900). docs/benchmarks.md, "Files per recording", has the results.
+# oversubscribed) in each of LAYOUTS (default: "plain pack local localpack events"): plain =
+# `mpirr record` into DIR; pack = `record --pack` (node packs once the run ended); local =
+# `--local` (ranks write into a node-local folder, and move their files into DIR when they end);
+# localpack = `--local --pack` (one placement file per node, and each node's files written into
+# DIR as its pack after the run); events = `--events` into DIR. Prints a markdown row per layout:
+# the files DIR holds at the end (and how many of them are per-rank), the names created in DIR
+# and its subfolders while `mpirr record` ran and the renames into them (counted with inotify by
+# dir_creations.py: temporaries, placement files and moves included), the wall time of the whole
+# `mpirr record`, and the median and largest MPI_Init and MPI_Finalize times of a rank (where a
+# rank creates and closes its files). A native run is timed the same way, first. Then, for each
+# of PACK_LAYOUTS (default "plain events"; "" skips it), a recording packed with `mpirr pack`
+# (node packs, docs/cli/pack.md): the files before and after, and the time `mpirr pack` took.
+# Environment: BENCH_MPI (openmpi, the default; or mpich), BENCH_TIMEOUT (seconds per run,
+# default 900). docs/benchmarks.md, "Files per recording", has the results.
 set -u
 BUILD=${1:-build}
 NP=${NP:-256}
-LAYOUTS=${LAYOUTS:-plain local events}
+LAYOUTS=${LAYOUTS:-plain pack local localpack events}
 IMPL=${BENCH_MPI:-openmpi}
 MPIRR=$BUILD/bin/mpirr
 PROG=$BUILD/bench/$IMPL/init_files
@@ -35,7 +38,7 @@ largest() { sort -n | tail -1; }
 
 # row NAME SECONDS OUTFILE [DIR]
 row() {
-    local name=$1 secs=$2 out=$3 dir=${4:-} files=- per_rank=- created=-
+    local name=$1 secs=$2 out=$3 dir=${4:-} files=- per_rank=- created=- renamed=-
     local init fin_med fin_max
     init=$(sed -n 's/^init_files ranks [0-9]* init_ms \([^ ]*\) \([^ ]*\)$/\1 \/ \2/p' "$out")
     fin_med=$(sed -n 's/^finalize_ms [0-9]* //p' "$out" | median)
@@ -43,10 +46,9 @@ row() {
     if [ -n "$dir" ]; then
         files=$(find "$dir" -type f | wc -l)
         per_rank=$(find "$dir" -type f \( -name 'rank-*' -o -name 'sync-*' \) | wc -l)
-        created=$files
-        [ "$name" = local ] && created=$((files + NP)) # a placement file per rank, removed
+        read -r _ created _ renamed <"$TMP/creations"
     fi
-    echo "| $name | $NP | $files | $per_rank | $created | $secs | ${init:--} | ${fin_med:--} / ${fin_max:--} |"
+    echo "| $name | $NP | $files | $per_rank | $created | $renamed | $secs | ${init:--} | ${fin_med:--} / ${fin_max:--} |"
 }
 
 # timed OUT ERR COMMAND...: runs it with stdout in OUT and stderr in ERR; prints its seconds.
@@ -60,18 +62,28 @@ timed() {
 
 echo "$IMPL, $NP ranks of a barrier, oversubscribed on $(nproc) cores"
 echo
-echo "| layout | ranks | files in DIR at the end | of them per rank | files created in DIR | mpirr record s | MPI_Init ms median / max | MPI_Finalize ms median / max |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| layout | ranks | files in DIR at the end | of them per rank | names created in DIR | renames into DIR | mpirr record s | MPI_Init ms median / max | MPI_Finalize ms median / max |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 s=$(timed "$TMP/native.out" "$TMP/native.err" "${T[@]}" "${L[@]}" "$PROG")
 row native "$s" "$TMP/native.out"
 for layout in $LAYOUTS; do
     rm -rf "$TMP/rec" "$TMP/node"
     case $layout in
     plain) opts=() ;;
+    pack) opts=(--pack) ;;
     local) opts=(--local "$TMP/node") ;;
+    localpack) opts=(--local "$TMP/node" --pack) ;;
     events) opts=(--events) ;;
+    *) echo "file_count.sh: no layout $layout" >&2; continue ;;
     esac
+    mkdir "$TMP/rec" # watched from the start (mpirr record takes an empty DIR)
+    python3 "$(dirname "$0")/dir_creations.py" "$TMP/rec" >"$TMP/creations" &
+    watcher=$!
+    until [ -s "$TMP/creations" ]; do sleep 0.1; done # its watch is set: it says so
     s=$(timed "$TMP/$layout.out" "$TMP/$layout.err" "${T[@]}" "$MPIRR" record "${opts[@]}" -o "$TMP/rec" -- "${L[@]}" "$PROG")
+    kill -TERM "$watcher"
+    wait "$watcher"
+    sed -i 1d "$TMP/creations"
     grep -q '^init_files ' "$TMP/$layout.out" || { tail -3 "$TMP/$layout.err" >&2; echo "file_count.sh: $layout failed" >&2; }
     row "$layout" "$s" "$TMP/$layout.out" "$TMP/rec"
 done

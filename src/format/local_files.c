@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "file_io.h"
+#include "reserve.h"
 
 void mpirr_local_folder_name(const mpirr_run_id *id, char out[MPIRR_LOCAL_FOLDER_NAME_MAX])
 {
@@ -85,41 +86,186 @@ static int bad(char *err, size_t errlen, const char *path, const char *what)
     return -1;
 }
 
+/* A placement's host and folder, as read: a host name, and DIR/mpirr-<id> absolute. */
+static int place_ok(const char *path, const char *host, const char *folder, const mpirr_run_id *id,
+                    char *err, size_t errlen)
+{
+    if (!mpirr_host_name_ok(host)) return bad(err, errlen, path, "no host name (letters, digits, '.', '-', '_')");
+    char name[MPIRR_LOCAL_FOLDER_NAME_MAX];
+    mpirr_local_folder_name(id, name);
+    const char *last = strrchr(folder, '/');
+    if (folder[0] != '/' || !last || strcmp(last + 1, name) || strstr(folder, "/../"))
+        return bad(err, errlen, path, "the folder is not an absolute DIR/mpirr-<this recording's run id>");
+    return 0;
+}
+
+/* The text of the small file at path, NUL-terminated, after its first line, which must be
+ * magic: malloc'ed, or NULL after one line in err. */
+static char *read_text(const char *path, const char *magic, size_t max, char *err, size_t errlen)
+{
+    int fd = mpirr_open_regular(path, err, errlen);
+    if (fd < 0) return NULL;
+    char *text = malloc(max);
+    size_t n = 0;
+    ssize_t r = 0;
+    while (text && n < max - 1 && (r = read(fd, text + n, max - 1 - n)) != 0) {
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) break;
+        n += (size_t)r;
+    }
+    int e = errno;
+    close(fd);
+    if (!text) return bad(err, errlen, path, "out of memory"), NULL;
+    const char *why = r < 0 ? strerror(e) : n == max - 1 ? "too long for a placement file"
+                      : strncmp(text, magic, strlen(magic)) ? "not a placement file" : NULL;
+    if (why) {
+        free(text);
+        bad(err, errlen, path, why);
+        return NULL;
+    }
+    text[n] = 0;
+    return text;
+}
+
+/* Splits off the line at *line (cut at its '\n'); NULL after one line in err if it has none. */
+static char *next_line(char **line, const char *path, char *err, size_t errlen)
+{
+    char *l = *line, *end = strchr(l, '\n');
+    if (!end) return bad(err, errlen, path, "its last line is cut off"), NULL;
+    *end = 0;
+    *line = end + 1;
+    return l;
+}
+
+/* host or folder lines, copied when they fit: 1 if line was one of them */
+static int host_or_folder(const char *line, char *host, size_t hn, char *folder, size_t fn)
+{
+    if (!strncmp(line, "host ", 5) && strlen(line + 5) < hn) strcpy(host, line + 5);
+    else if (!strncmp(line, "folder ", 7) && strlen(line + 7) < fn) strcpy(folder, line + 7);
+    else return 0;
+    return 1;
+}
+
+#define PLACEMENT_MAGIC "mpirr-placement 1\n"
+#define NODE_PLACEMENT_MAGIC "mpirr-node-placement 1\n"
+
 int mpirr_placement_read(const char *path, int rank, const mpirr_run_id *id, mpirr_placement *p,
                          char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
     p->rank = rank;
     p->pid = -1;
-    int fd = mpirr_open_regular(path, err, errlen);
-    if (fd < 0) return -1;
-    char text[4600];
-    ssize_t n = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (n < 0) return bad(err, errlen, path, strerror(errno));
-    if ((size_t)n == sizeof text - 1) return bad(err, errlen, path, "too long for a placement file");
-    text[n] = 0;
-    if (strncmp(text, "mpirr-placement 1\n", 18)) return bad(err, errlen, path, "not a placement file");
-    for (char *line = text + 18, *next; *line; line = next) {
-        next = strchr(line, '\n');
-        if (!next) return bad(err, errlen, path, "its last line is cut off");
-        *next++ = 0;
-        if (!strncmp(line, "host ", 5) && strlen(line + 5) < sizeof p->host)
-            strcpy(p->host, line + 5);
-        else if (!strncmp(line, "folder ", 7) && strlen(line + 7) < sizeof p->folder)
-            strcpy(p->folder, line + 7);
-        else if (!strncmp(line, "pid ", 4))
-            p->pid = strtol(line + 4, NULL, 10);
-        else
-            return bad(err, errlen, path, "a line that is not host, folder or pid");
+    char *text = read_text(path, PLACEMENT_MAGIC, 4600, err, errlen), *l;
+    if (!text) return -1;
+    int rc = 0;
+    for (char *line = text + strlen(PLACEMENT_MAGIC); !rc && *line;) {
+        if (!(l = next_line(&line, path, err, errlen))) rc = -1;
+        else if (host_or_folder(l, p->host, sizeof p->host, p->folder, sizeof p->folder)) continue;
+        else if (!strncmp(l, "pid ", 4)) p->pid = strtol(l + 4, NULL, 10);
+        else rc = bad(err, errlen, path, "a line that is not host, folder or pid");
     }
-    if (!mpirr_host_name_ok(p->host)) return bad(err, errlen, path, "no host name (letters, digits, '.', '-', '_')");
-    char name[MPIRR_LOCAL_FOLDER_NAME_MAX];
-    mpirr_local_folder_name(id, name);
-    const char *last = strrchr(p->folder, '/');
-    if (p->folder[0] != '/' || !last || strcmp(last + 1, name) || strstr(p->folder, "/../"))
-        return bad(err, errlen, path, "the folder is not an absolute DIR/mpirr-<this recording's run id>");
+    free(text);
+    return rc ? rc : place_ok(path, p->host, p->folder, id, err, errlen);
+}
+
+int mpirr_node_placement_node_of(const char *name)
+{
+    return digits_after(name, "node-", 0);
+}
+
+void mpirr_node_placement_path(char *buf, size_t n, const char *out, int node)
+{
+    snprintf(buf, n, "%s/" MPIRR_LOCAL_SUBDIR "/node-%05d", out, node);
+}
+
+int mpirr_node_placement_write(const char *out, const mpirr_node_placement *p, char *err,
+                               size_t errlen)
+{
+    char path[4200], *text = NULL;
+    size_t len = 0;
+    mpirr_node_placement_path(path, sizeof path, out, p->node);
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        fprintf(f, NODE_PLACEMENT_MAGIC "host %s\nfolder %s\nranks ", p->host, p->folder);
+        for (size_t i = 0, j; i < p->nranks; i = j) { /* ranges of consecutive ranks */
+            for (j = i + 1; j < p->nranks && p->ranks[j] == p->ranks[j - 1] + 1; j++) {
+            }
+            fprintf(f, i ? ",%d" : "%d", p->ranks[i]);
+            if (j - i > 1) fprintf(f, "-%d", p->ranks[j - 1]);
+        }
+        fputc('\n', f);
+    }
+    int fd = -1;
+    if (!f || fclose(f) || (fd = mpirr_create_file(path, O_WRONLY)) < 0 ||
+        mpirr_write_all(fd, text, len) || close(fd)) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        if (fd >= 0) close(fd);
+        free(text);
+        return -1;
+    }
+    free(text);
     return 0;
+}
+
+void mpirr_node_placement_free(mpirr_node_placement *p)
+{
+    free(p->ranks);
+    p->ranks = NULL;
+    p->nranks = 0;
+}
+
+/* "A-B,C,...": ascending ranks below max into p. 0, or -1 after one line in err. */
+static int parse_ranks(const char *s, int max, mpirr_node_placement *p, const char *path,
+                       char *err, size_t errlen)
+{
+    size_t cap = 0;
+    long last = -1;
+    while (*s) {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        if (end == s || *s == '-' || *s == '+') break;
+        if (*end == '-') {
+            s = end + 1;
+            b = strtol(s, &end, 10);
+            if (end == s || *s == '-' || *s == '+') break;
+        }
+        if (a <= last || b < a || b >= max)
+            return bad(err, errlen, path, "its ranks are not ascending ranges of ranks of the run");
+        for (long r = a; r <= b; r++) {
+            if (mpirr_reserve((void **)&p->ranks, &cap, p->nranks + 1, sizeof *p->ranks))
+                return bad(err, errlen, path, "out of memory");
+            p->ranks[p->nranks++] = (int)r;
+        }
+        last = b;
+        s = end;
+        if (*s == ',' && s[1]) s++;
+        else if (*s) break;
+    }
+    if (*s || !p->nranks)
+        return bad(err, errlen, path, "expected its ranks as ranges such as 0-3,8");
+    return 0;
+}
+
+int mpirr_node_placement_read(const char *path, int node, const mpirr_run_id *id, int max_ranks,
+                              mpirr_node_placement *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->node = node;
+    char *text = read_text(path, NODE_PLACEMENT_MAGIC, 1 << 24, err, errlen), *l;
+    if (!text) return -1;
+    int rc = 0, have_ranks = 0;
+    for (char *line = text + strlen(NODE_PLACEMENT_MAGIC); !rc && *line;) {
+        if (!(l = next_line(&line, path, err, errlen))) rc = -1;
+        else if (host_or_folder(l, p->host, sizeof p->host, p->folder, sizeof p->folder)) continue;
+        else if (!strncmp(l, "ranks ", 6) && !have_ranks++)
+            rc = parse_ranks(l + 6, max_ranks, p, path, err, errlen);
+        else rc = bad(err, errlen, path, "a line that is not host, folder or ranks (once)");
+    }
+    free(text);
+    if (!rc && !have_ranks) rc = bad(err, errlen, path, "no line of ranks");
+    if (!rc) rc = place_ok(path, p->host, p->folder, id, err, errlen);
+    if (rc) mpirr_node_placement_free(p);
+    return rc;
 }
 
 /* dst = a + "/" + prefix + b, or -1 if it does not fit (no snprintf: signal handlers). */

@@ -2,7 +2,13 @@
  * "Node-local recording"). Each rank writes its files into DIR/mpirr-<run id> on its node and one
  * placement file, OUT/local/rank-NNNNN, into the recording; when it ends it moves its files into
  * OUT and removes its placement file. A placement file left over names where a rank's files still
- * are: `mpirr record` (or the user, with `mpirr gather`) fetches them from there. */
+ * are: `mpirr record` (or the user, with `mpirr gather`) fetches them from there.
+ *
+ * With --local --pack (MPIRR_LOCAL_PACK) the recording sees one file per node instead: the ranks
+ * of a node find each other at MPI_Init and the lowest writes one node placement file,
+ * OUT/local/node-NNNNN (N: the node's ordinal, the number of its pack), naming the host, the
+ * folder and the node's ranks; the ranks leave their files in the folder, and `mpirr gather`
+ * on that node writes them into the recording as one node pack (rank_pack.h). */
 #ifndef MPIRR_LOCAL_FILES_H
 #define MPIRR_LOCAL_FILES_H
 
@@ -23,6 +29,15 @@ typedef struct mpirr_placement {
     long pid;
 } mpirr_placement;
 
+/* A node's placement (--local --pack): which ranks' files its folder holds. */
+typedef struct mpirr_node_placement {
+    int node;          /* ordinal: its pack is node-<node>.pack */
+    char host[256];
+    char folder[4096];
+    int *ranks;        /* ascending, each once (malloc'ed) */
+    size_t nranks;
+} mpirr_node_placement;
+
 /* "mpirr-<run id>". */
 void mpirr_local_folder_name(const mpirr_run_id *id, char out[MPIRR_LOCAL_FOLDER_NAME_MAX]);
 /* The rank of a rank file's name ("rank-NNNNN.SUFFIX" or "sync-NNNNN-TTTT.SUFFIX", five digits
@@ -42,6 +57,20 @@ int mpirr_placement_write(const char *out, const mpirr_placement *p, char *err, 
  * and named for the run id id). 0, or -1 with one line in err naming the file and the fault. */
 int mpirr_placement_read(const char *path, int rank, const mpirr_run_id *id, mpirr_placement *p,
                          char *err, size_t errlen);
+/* The node of a node placement file's name ("node-NNNNN", five digits or more), or -1. */
+int mpirr_node_placement_node_of(const char *name);
+/* OUT/local/node-NNNNN. */
+void mpirr_node_placement_path(char *buf, size_t n, const char *out, int node);
+/* Writes p as OUT/local/node-NNNNN (new; the folder exists), the ranks as ascending ranges
+ * ("0-3,8"). 0, or -1 with one line in err. */
+int mpirr_node_placement_write(const char *out, const mpirr_node_placement *p, char *err,
+                               size_t errlen);
+/* Reads the node placement file at path (untrusted, as mpirr_placement_read; the ranks ascending,
+ * each below max_ranks). 0 (p->ranks to free), or -1 with one line in err naming the file. */
+int mpirr_node_placement_read(const char *path, int node, const mpirr_run_id *id, int max_ranks,
+                              mpirr_node_placement *p, char *err, size_t errlen);
+void mpirr_node_placement_free(mpirr_node_placement *p);
+
 /* Moves every file of rank (mpirr_local_rank_of) from the folder from into the folder to
  * (mpirr_file_move, through a temporary ".NAME.moving" in to). Async-signal-safe: a dying rank's
  * handler calls it. The number of the rank's files left in from (0: all moved), or -1 with errno

@@ -1,6 +1,8 @@
 /* rank_pack.c: reading node packs (rank_pack.h): a directory's packs checked and indexed once
  * (kept while the directory is unchanged), a member found by name, a stream over its bytes, and
- * the one listing of a recording's rank files, loose or packed. A pack is untrusted input: every
+ * the one listing of a recording's rank files, loose or packed. A rank of a replay keeps only
+ * its own members (mpirr_pack_cache_per_rank): every rank holding every name would be O(ranks)
+ * memory in each of them. A pack is untrusted input: every
  * offset, length and name of its index is checked before use, and any fault is one line naming
  * the pack and what was expected. */
 #include "rank_pack.h"
@@ -37,11 +39,13 @@ static struct {
     dev_t dev;
     ino_t ino;
     struct timespec mtime, ctime;
-    int npacks;
+    int rank;   /* -1: every member; else only that rank's (per-rank mode) */
+    int npacks; /* packs read (per-rank mode stops at the first holding the rank's files) */
     struct packed *m;
     size_t n, cap;
     char err[1024]; /* the damage found, or "" */
-} cache = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} cache = {.lock = PTHREAD_MUTEX_INITIALIZER, .rank = -1};
+static int per_rank; /* mpirr_pack_cache_per_rank */
 
 static void cache_clear(void)
 {
@@ -102,6 +106,10 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t at)
 static int add_member(const uint8_t *name, size_t len, uint64_t off, uint64_t n, uint64_t sum,
                       int pack)
 {
+    char rank_file[MPIRR_PACK_NAME_MAX + 1]; /* (checked: at most that long) */
+    memcpy(rank_file, name, len);
+    rank_file[len] = '\0';
+    if (cache.rank >= 0 && mpirr_local_rank_of(rank_file) != cache.rank) return 0;
     if (mpirr_reserve((void **)&cache.m, &cache.cap, cache.n + 1, sizeof *cache.m)) return -1;
     char *s = malloc(len + 1);
     if (!s) return -1;
@@ -212,8 +220,9 @@ static int settled(const struct stat *st)
     return now.tv_sec - last->tv_sec > 2;
 }
 
-/* Reads every pack of dir into the cache (unless it holds them already). Under the lock. */
-static void load_dir(const char *dir)
+/* Reads every pack of dir into the cache (unless it holds them already): every member (rank
+ * -1), or rank's only, from the packs up to the first that holds any. Under the lock. */
+static void load_dir(const char *dir, int rank)
 {
     struct stat st;
     if (stat(dir, &st)) {
@@ -222,9 +231,10 @@ static void load_dir(const char *dir)
     }
     if (cache.valid && !strcmp(cache.dir, dir) && cache.dev == st.st_dev && cache.ino == st.st_ino &&
         !memcmp(&cache.mtime, &st.st_mtim, sizeof st.st_mtim) &&
-        !memcmp(&cache.ctime, &st.st_ctim, sizeof st.st_ctim))
+        !memcmp(&cache.ctime, &st.st_ctim, sizeof st.st_ctim) && (cache.rank < 0 || cache.rank == rank))
         return;
     cache_clear();
+    cache.rank = rank;
     snprintf(cache.dir, sizeof cache.dir, "%s", dir);
     cache.dev = st.st_dev;
     cache.ino = st.st_ino;
@@ -242,6 +252,7 @@ static void load_dir(const char *dir)
         cache.npacks = k + 1;
         read_pack(path, fd, k);
         close(fd);
+        if (rank >= 0 && cache.n) break; /* a rank's files are all in its node's pack */
     }
     if (cache.err[0] || !cache.n) return;
     qsort(cache.m, cache.n, sizeof *cache.m, by_name);
@@ -267,7 +278,7 @@ int mpirr_pack_lookup(const char *path, mpirr_pack_member *m, char *err, size_t 
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
     const char *name = slash ? slash + 1 : path;
     pthread_mutex_lock(&cache.lock);
-    load_dir(dir);
+    load_dir(dir, per_rank ? mpirr_local_rank_of(name) : -1);
     int rc = 0;
     if (cache.err[0]) {
         snprintf(err, errlen, "%s", cache.err);
@@ -290,10 +301,32 @@ int mpirr_pack_lookup(const char *path, mpirr_pack_member *m, char *err, size_t 
 int mpirr_pack_count(const char *dir)
 {
     pthread_mutex_lock(&cache.lock);
-    load_dir(dir);
+    load_dir(dir, -1);
     int n = cache.npacks;
     pthread_mutex_unlock(&cache.lock);
     return n;
+}
+
+void mpirr_pack_cache_per_rank(int on)
+{
+    __atomic_store_n(&per_rank, on, __ATOMIC_RELAXED);
+}
+
+size_t mpirr_pack_cache_members(void)
+{
+    pthread_mutex_lock(&cache.lock);
+    size_t n = cache.n;
+    pthread_mutex_unlock(&cache.lock);
+    return n;
+}
+
+void mpirr_pack_cache_free(void)
+{
+    pthread_mutex_lock(&cache.lock);
+    cache_clear();
+    cache.dir[0] = '\0';
+    cache.rank = -1;
+    pthread_mutex_unlock(&cache.lock);
 }
 
 /* FNV-1a 64 of n bytes of fd from at; -1 with errno if they cannot all be read. */
@@ -442,7 +475,7 @@ int mpirr_rank_files_list(const char *dir, mpirr_name_list *out, size_t *packed,
         if (loose_rank_file(dir, e)) rc = name_add(out, e->d_name);
     closedir(d);
     pthread_mutex_lock(&cache.lock);
-    load_dir(dir);
+    load_dir(dir, -1);
     if (cache.err[0]) snprintf(err, errlen, "%s", cache.err);
     else if (packed) *packed = cache.n;
     for (size_t i = 0; !rc && !cache.err[0] && i < cache.n; i++) rc = name_add(out, cache.m[i].name);

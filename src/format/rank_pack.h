@@ -33,9 +33,18 @@ typedef struct mpirr_pack_member {
 
 /* Whether the file at path ("DIR/NAME") is a member of one of DIR's packs: 1 (*m filled), 0 (no
  * pack holds it, or DIR has none), -1 when DIR's packs are damaged (one line in err naming the
- * pack and what was expected). The packs' indexes are read once and kept while DIR is unchanged.
- * Thread-safe. */
+ * pack and what was expected). The packs' indexes are read once and kept while DIR is unchanged
+ * (in per-rank mode, below, only the members of the name's rank). Thread-safe. */
 int mpirr_pack_lookup(const char *path, mpirr_pack_member *m, char *err, size_t errlen);
+/* Per-rank mode (on: the runtime, each of whose ranks reads its own files): a lookup keeps only
+ * the members of the rank its name is of, read from the packs up to the first that holds any
+ * (a rank's files are all in its node's pack; the CLI, in the default mode, checks the whole
+ * directory: a name in two packs). A lookup of another rank's file reads them again for it. */
+void mpirr_pack_cache_per_rank(int on);
+/* The members the cache holds now (for the tests). */
+size_t mpirr_pack_cache_members(void);
+/* Frees what the cache holds (the runtime at MPI_Finalize: nothing kept past it). */
+void mpirr_pack_cache_free(void);
 /* A read-only, seekable stream over m's bytes, checked against its checksum first. NULL with
  * errno (EINVAL: damaged) and one line in err naming path (the member's name) and the pack. */
 FILE *mpirr_pack_member_open(const char *path, const mpirr_pack_member *m, char *err,
@@ -59,11 +68,13 @@ int mpirr_rank_files_list(const char *dir, mpirr_name_list *out, size_t *packed,
 /* Number of packs in DIR (node-00000.pack on, until one is missing). */
 int mpirr_pack_count(const char *dir);
 
-/* Writes DIR/node-<ordinal>.pack with the n rank files names of DIR (read with
- * mpirr_fopen_regular: loose or packed), host (untrusted: kept, never used in a path) and run id:
- * to DIR/.node-<ordinal>.pack.tmp, fsync'ed, then renamed into place. Nothing is removed.
+/* Writes DIR/node-<ordinal>.pack with the n rank files names of the folder from (read with
+ * mpirr_fopen_regular: loose or packed; DIR itself for `mpirr pack`, a node's local folder for
+ * `mpirr gather`), host (untrusted: kept, never used in a path) and run id: to
+ * DIR/.node-<ordinal>.pack.tmp, fsync'ed, then renamed into place. Nothing is removed.
  * 0, or -1 with one line in err (the temporary is removed). */
-int mpirr_pack_write(const char *dir, int ordinal, const char *host, const mpirr_run_id *id,
-                     char *const *names, size_t n, char *err, size_t errlen);
+int mpirr_pack_write(const char *dir, const char *from, int ordinal, const char *host,
+                     const mpirr_run_id *id, char *const *names, size_t n, char *err,
+                     size_t errlen);
 
 #endif

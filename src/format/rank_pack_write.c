@@ -51,7 +51,7 @@ static int index_add(struct pack_out *o, const char *name, uint64_t off, uint64_
     return 0;
 }
 
-/* Copies DIR/name (loose or packed) to the end of the pack and indexes it. */
+/* Copies FROM/name (loose or packed) to the end of the pack and indexes it. */
 static int add_member(struct pack_out *o, const char *dir, const char *name)
 {
     char path[4400];
@@ -87,8 +87,9 @@ static int sync_dir(const char *dir)
     return rc;
 }
 
-int mpirr_pack_write(const char *dir, int ordinal, const char *host, const mpirr_run_id *id,
-                     char *const *names, size_t n, char *err, size_t errlen)
+int mpirr_pack_write(const char *dir, const char *from, int ordinal, const char *host,
+                     const mpirr_run_id *id, char *const *names, size_t n, char *err,
+                     size_t errlen)
 {
     char tmp[4200], final[4200];
     int len = snprintf(tmp, sizeof tmp, "%s/", dir);
@@ -110,7 +111,7 @@ int mpirr_pack_write(const char *dir, int ordinal, const char *host, const mpirr
     strncpy((char *)h + PK_H_HOST, host, MPIRR_PACK_HOST_BYTES - 1);
     mpirr_put_u64(h + PK_H_CHECK, mpirr_fnv64(MPIRR_FNV64_OFFSET, h, PK_H_CHECK));
     int rc = out_write(&o, h, sizeof h);
-    for (size_t i = 0; !rc && i < n; i++) rc = add_member(&o, dir, names[i]);
+    for (size_t i = 0; !rc && i < n; i++) rc = add_member(&o, from, names[i]);
     if (!rc) {
         uint8_t t[PK_TRAILER_BYTES] = {0};
         mpirr_put_u64(t + PK_T_INDEX_OFFSET, o.at);

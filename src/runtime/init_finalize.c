@@ -17,6 +17,7 @@
 #include "libc_runtime.h"
 #include "piggyback.h"
 #include "race_check.h"
+#include "rank_pack.h"
 #include "replay_cursor.h"
 #include "call_count_slots.h"
 #include "rma/rma.h"
@@ -180,6 +181,7 @@ static void start(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &mpirr_rt.nranks);
     mpirr_status_fields_check();
     if (mpirr_rt.mode == MPIRR_MODE_RECORD) mpirr_local_start();
+    mpirr_pack_cache_per_rank(1); /* a rank reads its own files of a packed recording */
     mpirr_log_path(mpirr_rt.log_path, sizeof mpirr_rt.log_path, mpirr_rt.dir, mpirr_rt.rank, "log");
     mpirr_rt.have_shadow = PMPI_Comm_dup(MPI_COMM_SELF, &mpirr_rt.shadow) == MPI_SUCCESS;
     if (mpirr_rt.mode == MPIRR_MODE_RECORD) start_recording();
@@ -241,6 +243,7 @@ static void stop(int ending, int detail)
         mpirr_cursor_close(mpirr_rt.cursor);
         mpirr_rt.cursor = NULL;
     }
+    mpirr_pack_cache_free(); /* what a packed recording's lookups kept */
     mpirr_rt.next_key = UINT64_MAX;
     mpirr_rt.hold_event = 0;
     mpirr_rt.active = 0;

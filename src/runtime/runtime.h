@@ -215,7 +215,8 @@ void mpirr_recording_stopped(uint64_t event, int why);
  * points mpirr_rt.dir at this node's folder, or ends the job with one line. */
 void mpirr_local_start(void);
 /* Moves this rank's files into the recording (once; async-signal-safe): at exit, MPI_Abort or
- * a fatal signal, after the ending is noted. Nothing without record --local. */
+ * a fatal signal, after the ending is noted. Nothing without record --local, nor with --local
+ * --pack (the files stay on the node for `mpirr gather`). */
 void mpirr_local_finish(void);
 
 /* ---- replay_wait.c: waits for a recorded success without starving other ranks of the core

@@ -9,7 +9,9 @@
 #    (node 2's /tmp empty) and a noisy replay follows rank 0's recorded orders up to the kill;
 #  - the same when record cannot reach node 2 (MPIRR_RSH=false, as a host that refuses ssh):
 #    one line naming node 2, its folder and the command to run, exit status non-zero, the
-#    recording refused by stat until that command (run as printed) gathers it.
+#    recording refused by stat until that command (run as printed) gathers it;
+#  - PROGRAM recorded with --local --pack: the recording holds the manifest and 2 node packs
+#    (node 2's written there over ssh), node 2's /tmp is empty, 2 noisy replays as recorded.
 . "$(dirname "$0")/lib.sh"
 NODE_KILL=${6:?node_kill program}
 cluster_up 2 --no-slurm
@@ -33,17 +35,6 @@ replays_as_recorded "record --local"
 echo "ok: record --local across 2 nodes: all rank files in the recording, 2 noisy replays as recorded"
 
 rm -rf rec
-# run_killed OUT_PREFIX CMD...: as run(), for a job whose ranks SIGKILL themselves: its status
-# is 137, which run() takes for its timeout's; the time taken tells instead.
-run_killed() {
-    local out=$1 start=$SECONDS
-    shift
-    timeout -k 10 "$RUN_TIMEOUT" "$@" >"$out.out" 2>"$out.err"
-    STATUS=$?
-    [ $((SECONDS - start)) -lt "$RUN_TIMEOUT" ] || fail "timed out: $*"
-    [ "$STATUS" -ne 0 ] || fail "a run whose node-2 ranks were killed exited 0: $*"
-}
-
 run_killed "$TMP/killed" "${NODE1[@]}" "$MPIRR" record --local "$LOCAL" -o rec -- "${LAUNCH[@]}" \
     "$NODE_KILL" mpirr-node2 30
 grep -q '^round 29:' "$TMP/killed.out" || { cat "$TMP/killed.err" >&2; fail "the killed run did not reach round 29"; }
@@ -92,3 +83,21 @@ grep -q '^local-pending' rec/manifest && fail "the manifest still says ranks are
 grep -q '^ranks 4$' rec/manifest || fail "gather did not complete the manifest"
 "$MPIRR" stat rec >/dev/null 2>"$TMP/stat.err" || { cat "$TMP/stat.err" >&2; fail "stat refused the gathered recording"; }
 echo "ok: an unreachable node is one line with the command, which gathers the recording"
+
+# --local --pack: each node's files go into the recording as that node's pack (node 2's over
+# ssh), never a file per rank
+rm -rf rec
+run "$TMP/record" "${NODE1[@]}" "$MPIRR" record --local "$LOCAL" --pack -o rec -- "${LAUNCH[@]}" "$PROGRAM"
+[ "$STATUS" -eq 0 ] || { cat "$TMP/record.err" >&2; fail "record --local --pack across the nodes exited $STATUS"; }
+got=$(ls -A rec | tr '\n' ' ')
+[ "$got" = "manifest node-00000.pack node-00001.pack " ] || fail "record --local --pack: the recording holds '$got', expected the manifest and 2 packs"
+left=$("$VCLUSTER" run 2 -- find "$LOCAL" -mindepth 1 2>&1)
+[ -z "$left" ] || fail "record --local --pack: left in node 2's $LOCAL: $left"
+"$MPIRR" stat --json rec >"$TMP/pstat.json" || fail "stat refused the packed recording"
+python3 - "$TMP/pstat.json" <<'PY' || fail "the packed recording does not hold 4 ranks on 2 hosts: $(cat "$TMP/pstat.json")"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert len(s["ranks"]) == 4, s["ranks"]
+PY
+replays_as_recorded "record --local --pack"
+echo "ok: record --local --pack across 2 nodes: 2 packs, nothing left on node 2, 2 noisy replays as recorded"

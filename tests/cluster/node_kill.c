@@ -2,7 +2,8 @@
  * sees) after a number of rounds. Each round every rank other than 0 sends rank 0 one message,
  * which rank 0 receives with MPI_ANY_SOURCE and prints, in the order they came, as
  * "round R: S S S" (flushed: the line is out before anything can kill the job). argv[1]: the
- * host name whose ranks raise SIGKILL at the start of round argv[2]. */
+ * host name whose ranks raise SIGKILL at the start of round argv[2]; argv[3], if given: only
+ * that rank of them. */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <signal.h>
@@ -18,7 +19,8 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     char host[256] = "";
     gethostname(host, sizeof host - 1);
-    const int doomed = argc > 2 && !strcmp(host, argv[1]), kill_round = argc > 2 ? atoi(argv[2]) : -1;
+    const int doomed = argc > 2 && !strcmp(host, argv[1]) && (argc < 4 || rank == atoi(argv[3])),
+              kill_round = argc > 2 ? atoi(argv[2]) : -1;
     for (int round = 0; round < 1000; round++) {
         if (doomed && round == kill_round) raise(SIGKILL);
         if (rank == 0) {

@@ -50,6 +50,17 @@ run() {
     }
 }
 
+# run_killed OUT_PREFIX CMD...: as run(), for a job whose ranks SIGKILL themselves: its status
+# is 137, which run() takes for its timeout's; the time taken tells instead. It must fail.
+run_killed() {
+    local out=$1 start=$SECONDS
+    shift
+    timeout -k 10 "$RUN_TIMEOUT" "$@" >"$out.out" 2>"$out.err"
+    STATUS=$?
+    [ $((SECONDS - start)) -lt "$RUN_TIMEOUT" ] || fail "timed out: $*"
+    [ "$STATUS" -ne 0 ] || fail "a run whose ranks were killed exited 0: $*"
+}
+
 # session NAME OPTIONS... <<< COMMANDS: a replay session ($MPIRR replay --noise $NOISE_US
 # OPTIONS...) reading COMMANDS; its transcript in $TMP/NAME.out/.err; sets STATUS. A timeout is
 # a failure.

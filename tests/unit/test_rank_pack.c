@@ -2,7 +2,9 @@
  * mpirr_fopen_regular byte for byte, seekable, with the same sizes and listing as the loose
  * files; a loose copy must equal its member. A damaged or hostile pack (cut at every length,
  * every byte of its header, index and trailer flipped, a name with '/' or "..", a member twice,
- * members past the index) is one line naming the pack, never a crash, never a wrong byte. */
+ * members past the index) is one line naming the pack, never a crash, never a wrong byte. Packs
+ * written from another folder (a node's, as `mpirr gather` does) read the same; in per-rank mode
+ * (the runtime) the cache holds only the looked-up rank's members, and nothing once freed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -93,7 +95,7 @@ static void test_round_trip(void)
 {
     char err[1024] = "", path[512];
     write_loose();
-    CHECK(mpirr_pack_write(dir, 0, "node7", &run_id, names, NFILES, err, sizeof err) == 0);
+    CHECK(mpirr_pack_write(dir, dir, 0, "node7", &run_id, names, NFILES, err, sizeof err) == 0);
     path_of(path, sizeof path, ".node-00000.pack.tmp");
     CHECK(access(path, F_OK) != 0); /* renamed into place */
     for (int i = 0; i < NFILES; i++) CHECK(read_back(i) == 0); /* loose and packed: the same */
@@ -121,6 +123,44 @@ static void test_round_trip(void)
     path_of(path, sizeof path, names[2]);
     f = mpirr_fopen_regular(path, err, sizeof err);
     CHECK(!f && errno == EINVAL && strstr(err, "differs from its copy in") && strstr(err, "node-00000.pack"));
+    unlink(path);
+}
+
+/* Two packs written from a folder of their own (a node's local folder), one per rank. */
+static void test_per_rank(void)
+{
+    char err[1024] = "", from[600], path[1200];
+    snprintf(from, sizeof from, "%s/node", dir);
+    CHECK(mkdir(from, 0700) == 0);
+    path_of(path, sizeof path, "node-00000.pack"); /* the other tests' */
+    unlink(path);
+    for (int i = 0; i < NFILES; i++) { /* put() writes into dir: the files go to from */
+        char loose[600];
+        put(names[i], content[i], length[i]);
+        path_of(loose, sizeof loose, names[i]);
+        snprintf(path, sizeof path, "%s/%s", from, names[i]);
+        CHECK(rename(loose, path) == 0);
+    }
+    CHECK(mpirr_pack_write(dir, from, 0, "node0", &run_id, names, 2, err, sizeof err) == 0);
+    CHECK(mpirr_pack_write(dir, from, 1, "node1", &run_id, names + 2, 2, err, sizeof err) == 0);
+    mpirr_pack_cache_per_rank(1);
+    CHECK(read_back(2) == 0 && read_back(3) == 0);
+    CHECK(mpirr_pack_cache_members() == 2); /* rank 1's only */
+    CHECK(read_back(0) == 0 && read_back(1) == 0);
+    CHECK(mpirr_pack_cache_members() == 2); /* rank 0's, from pack 0 alone */
+    mpirr_pack_cache_per_rank(0);
+    CHECK(read_back(0) == 0 && mpirr_pack_cache_members() == NFILES);
+    CHECK(mpirr_pack_count(dir) == 2);
+    mpirr_pack_cache_free();
+    CHECK(mpirr_pack_cache_members() == 0);
+    for (int i = 0; i < NFILES; i++) {
+        snprintf(path, sizeof path, "%s/%s", from, names[i]);
+        unlink(path);
+    }
+    rmdir(from);
+    path_of(path, sizeof path, "node-00001.pack");
+    unlink(path);
+    path_of(path, sizeof path, "node-00000.pack");
     unlink(path);
 }
 
@@ -278,6 +318,7 @@ int main(void)
     test_round_trip();
     test_damage();
     test_hostile();
+    test_per_rank();
     for (int i = 0; i < NFILES; i++) free(content[i]);
     rmdir(dir);
     return CHECK_DONE();

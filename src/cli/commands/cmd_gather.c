@@ -1,6 +1,7 @@
 /* cmd_gather.c: `mpirr gather FOLDER -o OUT`: on the node that holds it, moves the rank files a
  * `mpirr record --local` run left in FOLDER (DIR/mpirr-<run id>) into the recording OUT, and
- * completes OUT's manifest once no rank's files are missing. docs/cli/gather.md. */
+ * completes OUT's manifest once no rank's files are missing; for a --local --pack recording it
+ * writes the node's pack instead (node_gather.h). docs/cli/gather.md. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +14,11 @@
 #include "recdir.h"
 #include "recording.h"
 
-enum { OPT_OUTPUT };
+enum { OPT_OUTPUT, OPT_LEAVE_MANIFEST };
 
 static const struct cli_opt gather_opts[] = {
     {"output", 'o', 1, OPT_OUTPUT},
+    {"leave-manifest", 0, 0, OPT_LEAVE_MANIFEST},
     {NULL, 0, 0, 0},
 };
 
@@ -25,12 +27,13 @@ int cmd_gather(int argc, char **argv)
     struct opt_scan s;
     opt_init(&s, "gather", argc, argv);
     const char *v, *folder_arg = NULL, *out_arg = NULL;
-    int operands = 0;
+    int operands = 0, leave_manifest = 0;
     for (int id; (id = opt_next_mixed(&s, gather_opts, &v)) != OPT_DONE;) {
         switch (id) {
         case OPT_HELP: return help_for("gather");
         case OPT_BAD: return CLI_EXIT_USAGE;
         case OPT_OPERAND: folder_arg = v; operands++; break;
+        case OPT_LEAVE_MANIFEST: leave_manifest = 1; break;
         default: out_arg = v; break;
         }
     }
@@ -53,7 +56,7 @@ int cmd_gather(int argc, char **argv)
     rc = local_gather_here(folder, out, &m) ? CLI_EXIT_FAIL : 0;
     /* the last node gathered completes the recording as record would have */
     int left = local_pending_report(out, &m, 1);
-    if (!left || left != m.local_pending) {
+    if (!leave_manifest && (!left || left != m.local_pending)) {
         m.local_pending = left;
         if (!left) recording_fill_from_logs(out, &m);
         if (recording_manifest_write(out, &m)) rc = CLI_EXIT_FAIL;

@@ -205,6 +205,9 @@ static int local_start(struct record_args *a, const char *cwd, const char *out, 
         return CLI_EXIT_USAGE;
     }
     setenv("MPIRR_LOCAL_DIR", m->local_dir, 1);
+    /* --pack too: the ranks leave their files on their nodes, placed per node, and the
+     * gathering writes one pack per node straight into the recording (node_gather.h) */
+    setenv(mpirr_settings[MPIRR_SET_LOCAL_PACK].name, a->pack ? "1" : "0", 1);
     return local_prepare(out);
 }
 
@@ -259,8 +262,10 @@ int cmd_record(int argc, char **argv)
     /* A recording whose manifest is incomplete must not look like a success. */
     if ((recording_manifest_write(dir, &m) != 0 || m.local_pending) && status == 0)
         status = CLI_EXIT_FAIL;
-    /* --pack: a whole recording only (a --local one with ranks still on their nodes is not) */
-    if (a.pack && m.nranks > 0 && !m.local_pending && pack_recording(dir, 1) && status == 0)
+    /* --pack: a whole recording only (a --local one with ranks still on their nodes is not;
+     * with --local the gathering packed it) */
+    if (a.pack && !m.local_dir[0] && m.nranks > 0 && !m.local_pending && pack_recording(dir, 1) &&
+        status == 0)
         status = CLI_EXIT_FAIL;
     /* what a replay will give live values for: said now, while the run can be recorded again */
     struct libc_unrecorded unrecorded = {0};

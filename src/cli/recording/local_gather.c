@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "file_io.h"
 #include "local_files.h"
+#include "node_gather.h"
 #include "rank_log.h"
 #include "remote_shell.h"
 #include "reserve.h"
@@ -49,12 +50,29 @@ int local_prepare(const char *out)
     int rc = 0;
     for (struct dirent *e; !rc && (e = readdir(d));) {
         char file[PATH_MAX + 300];
-        if (strncmp(e->d_name, "rank-", 5)) continue;
+        if (mpirr_placement_rank_of(e->d_name) < 0 && mpirr_node_placement_node_of(e->d_name) < 0)
+            continue;
         snprintf(file, sizeof file, "%s/%s", path, e->d_name);
         if (unlink(file) && errno != ENOENT) {
             cli_error("cannot remove %s: %s", file, strerror(errno));
             rc = CLI_EXIT_FAIL;
         }
+    }
+    closedir(d);
+    return rc;
+}
+
+int local_placements_each(const char *out, int (*each)(const char *name, const char *file,
+                                                      void *ctx), void *ctx)
+{
+    char path[PATH_MAX], file[PATH_MAX + 300];
+    subdir(path, sizeof path, out);
+    DIR *d = opendir(path);
+    if (!d) return errno == ENOENT ? 0 : -1;
+    int rc = 0;
+    for (struct dirent *e; !rc && (e = readdir(d));) {
+        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+        rc = each(e->d_name, file, ctx);
     }
     closedir(d);
     return rc;
@@ -68,38 +86,41 @@ static int by_place(const void *a, const void *b)
     return c ? c : (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+struct placements_read {
+    struct placements *p;
+    const mpirr_run_id *id;
+    int quiet;
+};
+
+static int read_placement(const char *name, const char *file, void *ctx)
+{
+    struct placements_read *r = ctx;
+    struct placements *p = r->p;
+    int rank = mpirr_placement_rank_of(name);
+    if (rank < 0) return 0;
+    if (mpirr_reserve((void **)&p->v, &p->cap, p->n + 1, sizeof *p->v)) return -1;
+    char err[1024];
+    mpirr_placement *pl = &p->v[p->n++];
+    if (mpirr_placement_read(file, rank, r->id, pl, err, sizeof err)) {
+        if (!r->quiet) cli_error("%s", err);
+        pl->host[0] = pl->folder[0] = 0;
+    }
+    return 0;
+}
+
 /* The placement files left in OUT/local, sorted by host and folder; one that cannot be read
  * is said (unless quiet) and kept with no host. -1 if OUT/local cannot be listed for another
  * reason than being gone. */
 static int list_placements(const char *out, const mpirr_run_id *id, struct placements *p, int quiet)
 {
     memset(p, 0, sizeof *p);
-    char path[PATH_MAX];
-    subdir(path, sizeof path, out);
-    DIR *d = opendir(path);
-    if (!d) return errno == ENOENT ? 0 : -1;
-    int rc = 0;
-    for (struct dirent *e; !rc && (e = readdir(d));) {
-        int rank = mpirr_placement_rank_of(e->d_name);
-        if (rank < 0) continue;
-        if (mpirr_reserve((void **)&p->v, &p->cap, p->n + 1, sizeof *p->v)) {
-            rc = -1;
-            break;
-        }
-        char file[PATH_MAX + 300], err[1024];
-        snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-        mpirr_placement *pl = &p->v[p->n++];
-        if (mpirr_placement_read(file, rank, id, pl, err, sizeof err)) {
-            if (!quiet) cli_error("%s", err);
-            pl->host[0] = pl->folder[0] = 0;
-        }
-    }
-    closedir(d);
+    struct placements_read r = {p, id, quiet};
+    int rc = local_placements_each(out, read_placement, &r);
     if (p->n) qsort(p->v, p->n, sizeof *p->v, by_place);
     return rc;
 }
 
-static const char *self_exe(void)
+const char *local_self_exe(void)
 {
     static char path[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
@@ -112,16 +133,15 @@ static int same_place(const mpirr_placement *a, const mpirr_placement *b)
     return !strcmp(a->host, b->host) && !strcmp(a->folder, b->folder);
 }
 
-/* "RSH HOST MPIRR gather FOLDER -o OUT" as a user would type it: RSH is MPIRR_RSH as set (its
- * words as the user wrote them: they are shell words already), else ssh. */
-static void gather_command(char *buf, size_t n, const mpirr_placement *p, const char *out)
+void local_gather_command(char *buf, size_t n, const char *host, const char *folder,
+                          const char *out)
 {
     FILE *f = fmemopen(buf, n, "w");
     if (!f) {
         buf[0] = 0;
         return;
     }
-    char *words[] = {(char *)p->host, (char *)self_exe(), "gather", (char *)p->folder,
+    char *words[] = {(char *)host, (char *)local_self_exe(), "gather", (char *)folder,
                      "-o", (char *)out, NULL};
     fprintf(f, "%s ", remote_shell_setting());
     shell_print_command(f, 6, words);
@@ -144,11 +164,11 @@ int local_pending_report(const char *out, const mpirr_manifest *m, int quiet)
             strlist_append(ranks, sizeof ranks, num);
         }
         if (!p.v[i].host[0]) continue; /* said by list_placements */
-        gather_command(cmd, sizeof cmd, &p.v[i], out);
+        local_gather_command(cmd, sizeof cmd, p.v[i].host, p.v[i].folder, out);
         cli_error("rank files of rank%s %s are still on %s in %s: run `%s`", j - i > 1 ? "s" : "",
                   ranks, p.v[i].host, p.v[i].folder, cmd);
     }
-    int left = (int)p.n;
+    int left = (int)p.n + node_pending_report(out, m, quiet);
     free(p.v);
     if (!left) { /* complete: no folder of placements stays behind */
         char path[PATH_MAX];
@@ -158,9 +178,7 @@ int local_pending_report(const char *out, const mpirr_manifest *m, int quiet)
     return left;
 }
 
-/* The rank's log must carry the recording's run id (the other files are read with it). 0, or
- * -1 after one line. */
-static int check_run_id(const char *folder, int rank, const mpirr_manifest *m)
+int local_check_run_id(const char *folder, int rank, const mpirr_manifest *m)
 {
     char path[PATH_MAX + 64], err[1024];
     mpirr_log_path(path, sizeof path, folder, rank, "log");
@@ -213,7 +231,7 @@ static int move_folder(const char *folder, const char *out, const mpirr_manifest
         }
         for (int i = 0; i < nrefused; i++) skip |= refused[i] == rank;
         if (skip) continue;
-        if (check_run_id(folder, rank, m)) {
+        if (local_check_run_id(folder, rank, m)) {
             if (nrefused < 64) refused[nrefused++] = rank;
             problems++;
             continue;
@@ -255,6 +273,8 @@ int local_gather_here(const char *folder, const char *out, const mpirr_manifest 
                   "be named %s: the run id in %s/manifest)", folder, out, name, out);
         return 1;
     }
+    int packed = node_gather_here(folder, out, m); /* --local --pack: this node's pack */
+    if (packed >= 0) return packed;
     /* (POSIX: removing an entry while listing affects only whether that entry is listed) */
     int problems = move_folder(folder, out, m);
     unplace(folder, out, m);
@@ -270,22 +290,27 @@ static void gather_remote(const mpirr_placement *p, const char *out, int srun)
     if (!mpirr_host_name_ok(p->host)) return; /* a placement file's host: named by local_pending_report */
     if (srun && getenv("SLURM_JOB_ID")) {
         char *argv[] = {"srun", "--overlap", "-N1", "-n1", "-w", (char *)p->host,
-                        (char *)self_exe(), "gather", (char *)p->folder, "-o", (char *)out, NULL};
+                        (char *)local_self_exe(), "gather", (char *)p->folder, "-o", (char *)out, NULL};
         child_capture(argv, buf, sizeof buf);
         struct stat st;
         char path[PATH_MAX];
         mpirr_placement_path(path, sizeof path, out, p->rank);
         if (lstat(path, &st)) return; /* gathered */
     }
-    char cmd[PATH_MAX * 3];
+    local_gather_ssh(p->host, p->folder, out);
+}
+
+void local_gather_ssh(const char *host, const char *folder, const char *out)
+{
+    char cmd[PATH_MAX * 3], buf[4096];
     FILE *f = fmemopen(cmd, sizeof cmd, "w");
     if (!f) return;
-    char *words[] = {(char *)self_exe(), "gather", (char *)p->folder, "-o", (char *)out, NULL};
+    char *words[] = {(char *)local_self_exe(), "gather", (char *)folder, "-o", (char *)out, NULL};
     shell_print_command(f, 5, words); /* ssh hands the remote shell one string */
     fclose(f);
     cmd[sizeof cmd - 1] = 0;
     char err[400];
-    char **argv = remote_shell_argv(p->host, NULL, cmd, err, sizeof err);
+    char **argv = remote_shell_argv(host, NULL, cmd, err, sizeof err);
     if (!argv) {
         cli_error("gather: %s", err);
         return;
@@ -298,6 +323,7 @@ int local_gather_all(const char *out, const mpirr_manifest *m, int srun)
 {
     char host[256] = "";
     gethostname(host, sizeof host - 1);
+    node_gather_all(out, m, srun);
     struct placements p;
     if (list_placements(out, &m->run_id, &p, 1) == 0)
         for (size_t i = 0; i < p.n; i++) {

@@ -22,10 +22,7 @@
 #include "rank_pack.h"
 #include "recording.h"
 
-/* The tests stop `mpirr pack` with SIGKILL at a step (MPIRR_PACK_TEST_KILL=packed: every pack
- * renamed into place, no loose file removed; =unlinking: after the first loose file removed), to
- * show that a recording left at that step replays. */
-static void test_kill_point(const char *step)
+void pack_test_kill_point(const char *step)
 {
     const char *at = getenv("MPIRR_PACK_TEST_KILL");
     if (at && !strcmp(at, step)) raise(SIGKILL);
@@ -156,7 +153,7 @@ static int write_packs(const char *dir, const mpirr_run_id *id, const mpirr_name
             node_host = host[r];
         }
         if (!n) continue; /* a node whose ranks left no file at all */
-        if (mpirr_pack_write(dir, written, node_host, id, members, n, err, sizeof err)) {
+        if (mpirr_pack_write(dir, dir, written, node_host, id, members, n, err, sizeof err)) {
             cli_error("%s", err);
             written = -1;
             break;
@@ -191,10 +188,10 @@ static int pack_loose(const struct recording *rec, const mpirr_name_list *names,
     free(host);
     free(node);
     if (packs < 0) return CLI_EXIT_FAIL;
-    test_kill_point("packed");
+    pack_test_kill_point("packed");
     for (size_t i = 0; i < names->n; i++) {
         if (unlink_in(dir, names->v[i])) return CLI_EXIT_FAIL;
-        if (!i) test_kill_point("unlinking");
+        if (!i) pack_test_kill_point("unlinking");
     }
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* the removals on disk too */
     if (fd >= 0) {

@@ -11,4 +11,12 @@
  * quiet. 0, or an exit status after a one-line message. */
 int pack_recording(const char *dir, int quiet);
 
+/* The tests stop `mpirr pack` and `mpirr gather` with SIGKILL at a step, to show that a
+ * recording left at that step replays or is completed by running them again:
+ * MPIRR_PACK_TEST_KILL=packed (pack: every pack renamed into place, no loose file removed),
+ * =unlinking (pack: after the first loose file removed), =gather-packed (gather --local --pack:
+ * the node's pack in place, its placement file not yet removed), =gather-unplaced (gather: the
+ * placement removed, the node's local files not yet). */
+void pack_test_kill_point(const char *step);
+
 #endif

@@ -203,17 +203,21 @@ static int check_ranks(struct recording *r)
  * DIR/local (local_files.h); the recording is not whole until `mpirr gather` fetched them. */
 static int check_gathered(const struct recording *r)
 {
-    char path[PATH_MAX];
+    char path[PATH_MAX], what[64];
     snprintf(path, sizeof path, "%s/" MPIRR_LOCAL_SUBDIR, r->dir);
-    int left = r->m.local_pending;
+    int ranks = r->m.local_pending, nodes = 0; /* the placement files, when the manifest knows none */
     DIR *d = opendir(path);
-    for (struct dirent *e; d && (e = readdir(d));)
-        left += !strncmp(e->d_name, "rank-", 5) && !r->m.local_pending;
+    for (struct dirent *e; d && !r->m.local_pending && (e = readdir(d));) {
+        ranks += !strncmp(e->d_name, "rank-", 5);
+        nodes += !strncmp(e->d_name, "node-", 5);
+    }
     if (d) closedir(d);
-    if (!left) return 0;
-    cli_error("%s is incomplete: the files of %d rank%s recorded with --local are still on their "
+    if (!ranks && !nodes) return 0;
+    if (ranks) snprintf(what, sizeof what, "%d rank%s", ranks, ranks == 1 ? "" : "s");
+    else snprintf(what, sizeof what, "the ranks of %d node%s", nodes, nodes == 1 ? "" : "s");
+    cli_error("%s is incomplete: the files of %s recorded with --local are still on their "
               "nodes (%s names where): gather them there with `mpirr gather` (mpirr help gather)",
-              r->dir, left, left == 1 ? "" : "s", path);
+              r->dir, what, path);
     return CLI_EXIT_USAGE;
 }
 
