@@ -11,7 +11,8 @@
 # wildcard arrival order included) and finish as recorded: were a forwarded call counted in one
 # run and not the other, the replay's event numbers would not match. On MPICH (mpif.h and `use
 # mpi` call the C functions) the same, except MPI_Comm_set_attr and MPI_Comm_get_attr: MPICH's
-# Fortran bindings reach its internals directly (docs/runtime.md, Fortran).
+# Fortran bindings reach its internals directly (docs/runtime.md, Fortran). Then a races-mode
+# recording, whose shadow communicators must not run the copy callback again.
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3 NP=4
 read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
@@ -47,3 +48,10 @@ for i in 1 2; do
     replay_as_recorded "$TMP/replay$i" || { cat "$TMP/replay$i.err" >&2; fail "replay $i: not finished as recorded"; }
 done
 echo "ok: 2 replays under noise finished as recorded and printed what the recording printed"
+
+# races mode: its shadow communicators must not run the program's copy callback again (the
+# program checks it ran once per MPI_Comm_dup and says so)
+run "$TMP/races" "$MPIRR" record --mode races -o "$TMP/races.d" -- "${LAUNCH[@]}" "$PROG"
+[ "$STATUS" -eq 0 ] && grep -q '^forwarded calls ok (4 ranks)$' "$TMP/races.out" ||
+    { cat "$TMP/races.err" >&2; fail "races mode: the program's checks failed (status $STATUS)"; }
+echo "ok: races mode ran the copy callback as the program did"
