@@ -77,8 +77,9 @@ program f08_wildcard
     do k = 1, nranks - 1 ! which receive completes first
       call MPI_Waitany(nranks - 1, reqs, idx, st, ierr)
       call ok(ierr, 'MPI_Waitany')
-      ! the request it completed is the one now null (MPICH 4.0's mpi_f08 MPI_Waitany
-      ! returns that index counted from 0: checked only elsewhere)
+      ! the request it completed is the one now null (MPICH 4.0's own mpi_f08 MPI_Waitany
+      ! returns that index counted from 0, mpirr's from 1: fortran_f08_counts.sh checks the
+      ! like for MPI_Testsome)
       do j = 1, nranks - 1
         if (.not. done(j) .and. reqs(j) == MPI_REQUEST_NULL) exit
       end do
