@@ -14,7 +14,7 @@ read -r -a LAUNCH <<<"$(launcher "$IMPL" "$NP")"
 
 REC=$TMP/rec
 run "$TMP/record" "$MPIRR" record --events -o "$REC" -- "${LAUNCH[@]}" "$PROG"
-[ "$STATUS" -eq 0 ] || { cat "$TMP/record.err" >&2; fail "the recording exited $STATUS"; }
+exited_ok "$TMP/record" "the recording"
 grep -qx 'testsome indices count from 1' "$TMP/record.out" ||
     fail "MPI_Testsome's indices did not count from 1 ($(grep testsome "$TMP/record.out"))"
 read -r _ _ comm_rank _ wait < <(grep '^calls MPI_Comm_rank ' "$TMP/record.out") ||
@@ -30,7 +30,7 @@ done
 echo "ok: $comm_rank MPI_Comm_rank, $wait MPI_Wait, $NP MPI_Init, $((2 * NP)) MPI_Wtime events: one per call"
 
 run "$TMP/replay" "$MPIRR" replay --noise "$NOISE_US" "$REC"
-[ "$STATUS" -eq 0 ] || { cat "$TMP/replay.err" >&2; fail "the replay exited $STATUS"; }
+exited_ok "$TMP/replay" "the replay"
 same_output "$TMP/record.out" "$TMP/replay.out" || fail "the replay printed other than the recording"
 replay_as_recorded "$TMP/replay" || { cat "$TMP/replay.err" >&2; fail "the replay reported an error"; }
 echo "ok: replayed under noise as recorded"

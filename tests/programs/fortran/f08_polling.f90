@@ -24,7 +24,6 @@ program f08_polling
   type(MPI_Status) :: st
   type(MPI_Status), allocatable :: sts(:)
   double precision :: t0, t1
-  character(len=32) :: arg
 
   call MPI_Init(ierr)
   call ok(ierr, 'MPI_Init')
@@ -36,11 +35,7 @@ program f08_polling
   ncomm_rank = 2
   nwait = 0
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
-  rounds = 3 * nranks
-  if (command_argument_count() >= 1) then
-    call get_command_argument(1, arg)
-    read(arg, *) rounds
-  end if
+  rounds = rounds_arg(3 * nranks)
   allocate(bufs(2, nranks), reqs(nranks), indices(nranks), sts(nranks), done(nranks))
   if (rank == 0) then
     call MPI_Recv_init(pmsg, 2, MPI_INTEGER, MPI_ANY_SOURCE, TAG_PERS, MPI_COMM_WORLD, preq, ierr)

@@ -17,17 +17,12 @@ program f08_wildcard
   type(MPI_Status) :: st
   type(MPI_Request), allocatable :: reqs(:)
   logical :: flag
-  character(len=32) :: arg
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
   call ok(ierr, 'MPI_Comm_size')
-  rounds = 3 * nranks
-  if (command_argument_count() >= 1) then
-    call get_command_argument(1, arg)
-    read(arg, *) rounds
-  end if
+  rounds = rounds_arg(3 * nranks)
   allocate(bufs(2, nranks), reqs(nranks), done(nranks))
   call MPI_Get_library_version(version, vlen, ierr)
   call ok(ierr, 'MPI_Get_library_version')
