@@ -8,8 +8,9 @@
  *   FREE   what LOCAL allocated
  * Conversions are the MPI standard's: the handle conversion functions (MPI_Comm_f2c, ...), MPI_Status_f2c/c2f,
  * MPI_F_STATUS(ES)_IGNORE; Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM are the addresses
- * of its common blocks, compared as Open MPI's own bindings do. Open MPI only (its MPI_Fint is
- * int and its handles are pointers). */
+ * of its common blocks, compared as Open MPI's own bindings do. Used by both runtimes' Fortran
+ * entry points (fortran_define.h): MPI_Fint is int in both, handles are pointers in Open MPI
+ * and ints in MPICH, which reach MPICH's only without choice buffers. */
 #ifndef MPIRR_FORTRAN_CONVERT_H
 #define MPIRR_FORTRAN_CONVERT_H
 
@@ -117,10 +118,17 @@ static inline void *f_buf(void *p)
     return p;
 }
 
-/* ---- statuses ---- */
+/* ---- statuses: Fortran's MPI_STATUS(ES)_IGNORE, those of mpif.h and `use mpi` (and Open
+ * MPI's mpi_f08, which shares them) unless the includer says otherwise (MPICH's mpi_f08 has its
+ * own: fortran_mpich_f08.c) ---- */
+#ifndef F_STATUS_IGNORE
+#define F_STATUS_IGNORE MPI_F_STATUS_IGNORE
+#define F_STATUSES_IGNORE MPI_F_STATUSES_IGNORE
+#endif
+
 static inline MPI_Status *f_status(MPI_Fint *f, MPI_Status *c, int in)
 {
-    if (f == MPI_F_STATUS_IGNORE)
+    if (f == F_STATUS_IGNORE)
         return MPI_STATUS_IGNORE;
     if (in)
         MPI_Status_f2c(f, c);
@@ -133,8 +141,13 @@ static inline MPI_Status *f_status(MPI_Fint *f, MPI_Status *c, int in)
 static inline MPI_Status *f_statuses(MPI_Fint *f, MPI_Status *small, size_t small_size, long n,
                                      int *ok)
 {
-    if (f == MPI_F_STATUSES_IGNORE)
-        return MPI_STATUSES_IGNORE;
+    if (f == F_STATUSES_IGNORE) {
+        /* MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1: seen through, GCC's link-time
+         * optimizer warns that it passes an array of size 0 to MPI_Waitall's */
+        MPI_Status *ignore = MPI_STATUSES_IGNORE;
+        __asm__("" : "+r"(ignore));
+        return ignore;
+    }
     MPI_Status *c = f_store(small, small_size, n, sizeof *c);
     if (!c)
         *ok = 0;

@@ -323,6 +323,13 @@
 #define FOVR_MPI_Ineighbor_alltoallw_sendtypes ~, (HS_IN, Type, f_comm_neighbors(*comm, 1))
 #define FOVR_MPI_Ineighbor_alltoallw_recvtypes ~, (HS_IN, Type, f_comm_neighbors(*comm, 0))
 
+/* MPI-4 large-count rows (MPICH's mpi_f08 `_f08_large_` entries, fortran_mpich_f08.c) */
+#define FOVR_MPI_Get_count_c_status ~, (STATUS_IN)
+#define FOVR_MPI_Get_elements_c_status ~, (STATUS_IN)
+#define FOVR_MPI_Win_allocate_c_win ~, (H_PTR, Win)
+#define FOVR_MPI_Win_allocate_shared_c_win ~, (H_PTR, Win)
+#define FOVR_MPI_Win_shared_query_c_rank ~, (VAL)
+
 /* No converting binding for the hand-written rows whose Fortran form no kind translates
  * (MPI_Comm_spawn(_multiple)'s CHARACTER argv arrays, MPI_Op_create's Fortran user function,
  * MPI_Dist_graph_create(_adjacent)'s MPI_UNWEIGHTED): their entry points are forwarded to Open

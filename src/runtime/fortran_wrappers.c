@@ -3,30 +3,16 @@
  * Why: Open MPI's Fortran bindings (libmpi_mpifh for mpif.h and `use mpi`, libmpi_usempif08
  * for `use mpi_f08`) call PMPI_* directly, so a Fortran program's calls never reach the C
  * wrappers. Each row of the table therefore also defines the Fortran subroutine: it converts
- * the Fortran arguments (fortran_kinds.h says how each parameter is passed, fortran_convert.h
- * how each kind is converted), calls the C MPI_<name> -- the runtime's own wrapper, so event
- * numbering, recording and replay are exactly the C ones -- converts the results back and
- * returns the error code unchanged in ierror (absent, i.e. NULL, for an mpi_f08 call without
- * it). The one function gets every name a Fortran compiler may use: mpi_recv, mpi_recv_,
- * mpi_recv__, MPI_RECV (mpif.h / use mpi) and mpi_recv_f08_ (use mpi_f08, whose subroutines
+ * the Fortran arguments and calls the C MPI_<name> (fortran_define.h). The one function gets
+ * every name a Fortran compiler may use: mpi_recv, mpi_recv_, mpi_recv__, MPI_RECV (mpif.h / use mpi) and mpi_recv_f08_ (use mpi_f08, whose subroutines
  * take the same arguments: a handle type holds one INTEGER, TYPE(MPI_Status) has the layout of
- * the INTEGER status array). MPICH needs none of this: its Fortran bindings call MPI_*, and
- * wrapping them too would count every Fortran call twice. */
-#include "fortran_convert.h"
+ * the INTEGER status array). MPICH's mpif.h and `use mpi` bindings call MPI_* (wrapping them
+ * too would count every call twice); its mpi_f08 ones are fortran_mpich_f08.c's. */
+#include "fortran_define.h"
 #include "fortran_generated.h" /* scripts/gen_mpi_calls.py: which generated rows are bound */
 #include "fortran_kinds.h"
 #include "fortran_names.h" /* generated: F_LOWER_<name>, F_UPPER_<name> */
-#include "fortran_pp.h"
 
-#define F_P_PARAM(name, p) F_STAGE(PARAM, name, p)
-#define F_P_TAIL(name, p) F_STAGE(TAIL, name, p)
-#define F_P_LOCAL(name, p) F_STAGE(LOCAL, name, p)
-#define F_P_ARG(name, p) F_STAGE(ARG, name, p)
-#define F_P_BACK(name, p) F_STAGE(BACK, name, p)
-#define F_P_FREE(name, p) F_STAGE(FREE, name, p)
-
-/* Another exported name for mpirr_f_<name>. */
-#define F_ALIAS(name, sym) F_ALIAS_OF(mpirr_f_##name, sym)
 #define F_MPIFH_ALIASES(name) F_MPIFH_NAMES(mpirr_f_##name, name)
 
 /* A row becomes F_GEN_int, F_GEN_double (MPI_Wtime, MPI_Wtick: functions, and mpi_f08 binds
@@ -35,22 +21,10 @@
     F_CAT(F_GEN_, F_SECOND(FSKIP_##name, F_SECOND(FSKIP_CAT_##cat, ret)))(name, args)
 #define F_GEN_SKIP(name, args)
 #define F_GEN_double(name, args)                                                               \
-    double mpirr_f_##name(void) { return name(); }                                             \
+    F_DEFINE_double(name, args)                                                                \
     F_MPIFH_ALIASES(name)
 #define F_GEN_int(name, args)                                                                  \
-    void mpirr_f_##name(F_EACH(F_P_PARAM, F_NOTHING, name, args) MPI_Fint *ierr               \
-                            F_EACH(F_P_TAIL, F_NOTHING, name, args))                           \
-    {                                                                                          \
-        int f_ok_ = 1;                                                                         \
-        F_EACH(F_P_LOCAL, F_NOTHING, name, args)                                               \
-        int rc_ = f_ok_ ? name(F_EACH(F_P_ARG, F_COMMA, name, args)) : MPI_ERR_NO_MEM;         \
-        if (f_ok_ && (rc_ == MPI_SUCCESS || rc_ == MPI_ERR_IN_STATUS)) {                       \
-            F_EACH(F_P_BACK, F_NOTHING, name, args)                                            \
-        }                                                                                      \
-        F_EACH(F_P_FREE, F_NOTHING, name, args)                                                \
-        if (ierr)                                                                              \
-            *ierr = rc_;                                                                       \
-    }                                                                                          \
+    F_DEFINE_int(name, args)                                                                   \
     F_MPIFH_ALIASES(name)                                                                      \
     F_ALIAS(name, F_CAT(F_LOWER_##name, _f08_))
 
@@ -82,22 +56,7 @@ F_CPTR_ALIASES(MPI_Win_allocate_shared)
 F_CPTR_ALIASES(MPI_Win_shared_query)
 F_CPTR_ALIASES(MPI_Alloc_mem)
 
-/* MPI_BUFFER_DETACH, the one call whose bindings differ in what they return: mpif.h and `use
- * mpi` leave the address argument alone (MPI-3.1 section 3.6: Fortran cannot use it; Open
- * MPI's own binding passes C a dummy), mpi_f08 returns it in a TYPE(C_PTR). Both go through
- * the C wrapper, which in races mode hands back the program's own buffer and size in place of
- * the larger one mpirr attached (bsend_room.c); Open MPI's bindings would return mpirr's. */
-static void f_buffer_detach(void **address, MPI_Fint *size, MPI_Fint *ierr)
-{
-    void *got = NULL;
-    int got_size = 0;
-    int rc = MPI_Buffer_detach(&got, &got_size);
-    if (rc == MPI_SUCCESS) {
-        *size = got_size;
-        if (address) *address = got;
-    }
-    if (ierr) *ierr = rc;
-}
+/* MPI_BUFFER_DETACH: bound by hand (fortran_define.h says why). */
 void mpirr_f_MPI_Buffer_detach(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierr)
 {
     (void)buffer_addr;

@@ -2,7 +2,8 @@
 # fortran_detach.sh MPIRR IMPL PROGRAM: in races mode mpirr attaches a larger MPI_Bsend buffer
 # in place of the program's; MPI_Buffer_detach must still give the program back its own
 # buffer and size through the mpi_f08 binding (tests/programs/fortran/c_f08_detach), which
-# Open MPI serves itself unless mpirr binds it (src/runtime/fortran_wrappers.c).
+# either MPI serves itself, calling PMPI_Buffer_detach, unless mpirr binds it
+# (src/runtime/fortran_wrappers.c, fortran_mpich_f08.c).
 . "$(dirname "$0")/lib.sh"
 MPIRR=$1 IMPL=$2 PROG=$3
 read -r -a LAUNCH <<<"$(launcher "$IMPL" 2)"

@@ -2,8 +2,11 @@
 # fortran_generated_calls.sh MPIRR IMPL PROG: calls of generated rows made from Fortran (PROG is
 # tests/programs/fortran/f_generated or f08_generated: neighborhood and nonblocking collectives,
 # MPI_Comm_idup, info, datatype and group calls, MPI_Alloc_mem, MPI-IO with the shared file
-# pointer and an ordered read; each result checked by the program) on 4 ranks are events (issue 32): on Open MPI only
-# the runtime's generated Fortran bindings make them so. The event history names each call on
+# pointer and an ordered read; each result checked by the program) on 4 ranks are events (issue
+# 32): on Open MPI the runtime's generated Fortran bindings make them so, on MPICH its own
+# bindings calling the C functions or, for mpi_f08 calls without a choice buffer, the runtime's
+# (fortran_mpich_f08.c). MPICH's mpi_f08 program makes no MPI_Neighbor_alltoallw (MPICH 4.0's
+# binding aborts on a Cartesian communicator: generated_body.inc). The event history names each call on
 # every rank and `mpirr events --check` agrees with the rank logs; `mpirr stat` counts every
 # rank's 2 MPI_File_write_shared as not replayed; 2 replays under noise exit 0, print what the
 # recording printed (the wildcard arrival order included) and say "but not exact", naming
@@ -18,6 +21,9 @@ MPI_Type_size_x MPI_Type_set_name MPI_Type_get_name MPI_Group_range_incl MPI_All
 MPI_Free_mem MPI_File_open MPI_File_set_size MPI_File_write_shared
 MPI_File_sync MPI_File_get_size MPI_File_seek_shared MPI_File_read_ordered MPI_File_close
 MPI_Info_free"
+if [ "$IMPL" = mpich ] && [[ $(basename "$PROG") = f08_* ]]; then
+    calls=${calls/MPI_Neighbor_alltoallw[[:space:]]/}
+fi
 
 REC=$TMP/rec
 run "$TMP/record" "$MPIRR" record --events -o "$REC" -- "${LAUNCH[@]}" "$PROG" "$TMP/rec.txt"

@@ -61,6 +61,12 @@ run_killed() {
     [ "$STATUS" -ne 0 ] || fail "a run whose ranks were killed exited 0: $*"
 }
 
+# exited_ok OUT_PREFIX WHAT: the last run (into OUT_PREFIX) exited 0, else fail showing its
+# stderr.
+exited_ok() {
+    [ "$STATUS" -eq 0 ] || { cat "$1.err" >&2; fail "$2 exited $STATUS"; }
+}
+
 # session NAME OPTIONS... <<< COMMANDS: a replay session ($MPIRR replay --noise $NOISE_US
 # OPTIONS...) reading COMMANDS; its transcript in $TMP/NAME.out/.err; sets STATUS. A timeout is
 # a failure.

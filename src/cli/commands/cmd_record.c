@@ -147,8 +147,9 @@ static int parse(int argc, char **argv, struct record_args *a)
 /* No rank wrote a log: the recording is empty whatever the program's exit status, so record
  * fails, saying why when the program shows it. The runtime opens a rank's log in its MPI_Init:
  * a rank whose MPI_Init went around the runtime leaves nothing. That happens to Fortran calls
- * the runtime has no entry point for: with Open MPI, names other than gfortran's
- * (fortran_wrappers.c); with MPICH, `use mpi_f08`, whose bindings call PMPI_* directly. */
+ * the runtime has no entry point for: names other than gfortran's (fortran_wrappers.c for Open
+ * MPI; with MPICH, mpif.h and `use mpi` call the C MPI_Init, `use mpi_f08` the runtime's
+ * mpi_init_f08_: fortran_mpich_f08.c). */
 static int report_no_logs(const char *dir, const struct session *s)
 {
     char fortran[256];
@@ -162,8 +163,10 @@ static int report_no_logs(const char *dir, const struct session *s)
                   dir, app, fortran);
     else if (uses_fortran && s->impl == IMPL_MPICH)
         cli_error("no rank wrote a log into %s: no rank's MPI_Init reached the mpirr runtime; "
-                  "%s calls MPI from Fortran through MPICH's bindings (%s): those of mpif.h and "
-                  "`use mpi` are seen, those of `use mpi_f08` call PMPI_* directly and are not",
+                  "%s calls MPI from Fortran through MPICH's bindings (%s), whose MPI_Init the "
+                  "runtime sees (mpif.h and `use mpi` call the C one, `use mpi_f08` reaches the "
+                  "runtime's mpi_init_f08_ when built with gfortran): does the program call "
+                  "MPI_Init?",
                   dir, app, fortran);
     else
         cli_error("no rank wrote a log into %s: no rank's MPI_Init reached the mpirr runtime "

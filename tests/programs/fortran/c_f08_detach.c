@@ -1,4 +1,4 @@
-/* c_f08_detach: MPI_Buffer_detach through Open MPI's mpi_f08 entry point, called from C with
+/* c_f08_detach: MPI_Buffer_detach through the MPI's mpi_f08 entry point, called from C with
  * the arguments a `use mpi_f08` program passes (TYPE(C_PTR) by reference, INTEGER size,
  * INTEGER ierror). gfortran 12 stops with an internal compiler error on any mpi_f08 call of
  * MPI_Buffer_detach against Debian's Open MPI modules, so the binding is driven from here.

@@ -5,6 +5,7 @@ program f08_generated
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
   use fcommon
   implicit none
+  logical, parameter :: F08 = .true.
   type(MPI_Comm) :: cart, dupcomm
   type(MPI_Group) :: wgroup, evens
   type(MPI_File) :: fh

@@ -12,17 +12,12 @@ program f_main
     end subroutine
   end interface
   integer :: ierr, rank, nranks, rounds
-  character(len=32) :: arg
 
   call MPI_Init(ierr)
   call ok(ierr, 'MPI_Init')
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
-  rounds = 3 * nranks
-  if (command_argument_count() >= 1) then
-    call get_command_argument(1, arg)
-    read(arg, *) rounds
-  end if
+  rounds = rounds_arg(3 * nranks)
   call c_exchange(rounds, digest)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   if (rank == 0) call print_digest()

@@ -16,17 +16,12 @@ program f_wildcard
   integer :: st(MPI_STATUS_SIZE), msg(2)
   integer, allocatable :: bufs(:, :), reqs(:)
   logical :: flag
-  character(len=32) :: arg
 
   call MPI_Init(ierr)
   call ok(ierr, 'MPI_Init')
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
-  rounds = 3 * nranks
-  if (command_argument_count() >= 1) then
-    call get_command_argument(1, arg)
-    read(arg, *) rounds
-  end if
+  rounds = rounds_arg(3 * nranks)
   allocate(bufs(2, nranks), reqs(nranks))
 
   do round = 1, rounds

@@ -1,7 +1,7 @@
 ! fcommon.f90: what the Fortran test programs share (the Fortran side of ../common.h): uneven
 ! deterministic CPU work between messages, so that timing noise reorders them (never a clock),
 ! and the digest every observed outcome is folded into; rank 0 prints `digest <hex>`; the
-! ticket counters' report.
+! ticket counters' report; the rounds argument.
 module fcommon
   implicit none
   integer(8), save :: digest = 0
@@ -50,6 +50,17 @@ contains
       write(*, '(A, I0, A, *(1X, I0))') 'rank ', r - 1, ' tickets', all(:, r)
     end do
   end subroutine
+
+  ! The programs' rounds: argument 1 when given, else dflt.
+  integer function rounds_arg(dflt)
+    integer, intent(in) :: dflt
+    character(len=32) :: arg
+    rounds_arg = dflt
+    if (command_argument_count() >= 1) then
+      call get_command_argument(1, arg)
+      read(arg, *) rounds_arg
+    end if
+  end function
 
   subroutine print_digest()
     if (sink < 0) print *, sink ! keeps the work
