@@ -4,13 +4,13 @@
  * receiver, a collective contribution to every other process with a member, batched per
  * process and sent when every rank of the block waits or is done. Then the process takes what
  * arrived; with nothing there it sums, over all processes, the batches sent and received and
- * the ranks left (a wave, MPI_Iallreduce, while it keeps taking what arrives): two waves in a
+ * the ranks left (a wave, MPI_Iallreduce, while it keeps taking what arrives, blocked in one
+ * wait for the next batch or the wave's sum, whichever comes first): two waves in a
  * row with the same counts, every batch received, mean nothing moves any more (Mattern's
  * counting), and then either every rank is done, or every rank left waits for what never
  * comes (a cut-off or inconsistent history): each skips its step, as the serial sweep does,
  * and the sweep goes on, so hb_unresolved and every vector are the serial ones. A batch sent
  * after such a skip waits on a process that has not skipped yet (its epoch). */
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,7 +170,8 @@ static int idle(void *arg, struct an_hb_sweep *s, int failed)
         int w = st->net->wave(v, sum, 4);
         if (w < 0) return -1; /* MPI failed: no agreement is possible */
         if (!w) {
-            sched_yield();
+            /* nothing to do until a batch or the wave's sum arrives: block, do not spin */
+            if (st->net->await()) return -1;
             continue;
         }
         /* a failure is agreed on once every batch is taken, so that no send waits for ever */

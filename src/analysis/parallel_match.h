@@ -22,6 +22,7 @@ typedef struct an_par_net {
     int (*post)(int dest, void *data, uint64_t len);
     int (*poll)(void **data, uint64_t *len);
     int (*wave)(const uint64_t *v, uint64_t *sum, int n);
+    int (*await)(void);
     void (*drain)(void);
 } an_par_net;
 

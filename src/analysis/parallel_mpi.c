@@ -117,14 +117,21 @@ int mpirr_par_exscan(uint64_t v, uint64_t *before)
     return 0;
 }
 
-/* The sweep's posts not known to be sent yet, and the wave under way. */
+/* The sweep's traffic: each batch is a header (tag 4: its length) and then its bytes (tag 3),
+ * so that a process with nothing to do can block in one MPI_Waitany on the next header and the
+ * wave under way, rather than poll. The posts not known to be sent yet (headers and bytes), the
+ * header receive posted here, and the wave. */
 static struct {
     MPI_Request *req;
     void **buf;
     int n, cap;
     MPI_Request wave;
-    int waving;
+    int waving, wave_done;
     uint64_t in[4], out[4];
+    MPI_Request head;   /* the next header, from anyone */
+    int heading, head_done;
+    uint64_t head_len;
+    MPI_Status head_st;
 } flow;
 
 /* Frees the buffers of the posts that are sent (all: waits for every one). */
@@ -148,39 +155,72 @@ static int reap(int all)
     return rc;
 }
 
-int mpirr_par_post(int dest, void *data, uint64_t len)
+/* An Isend of len bytes at data (the library's from then on) to dest with tag. */
+static int post_owned(int dest, void *data, uint64_t len, int tag)
 {
-    if (len > INT_MAX) return -1;
     if (flow.n == flow.cap) {
         int cap = flow.cap ? 2 * flow.cap : 64;
         MPI_Request *r = realloc(flow.req, (size_t)cap * sizeof *r);
         if (r) flow.req = r;
         void **b = r ? realloc(flow.buf, (size_t)cap * sizeof *b) : NULL;
-        if (!b) return -1;
+        if (!b) {
+            free(data);
+            return -1;
+        }
         flow.buf = b;
         flow.cap = cap;
     }
-    if (MPI_Isend(data, (int)len, MPI_BYTE, dest, 3, MPI_COMM_WORLD, &flow.req[flow.n]) != MPI_SUCCESS)
+    if (MPI_Isend(data, (int)len, MPI_BYTE, dest, tag, MPI_COMM_WORLD, &flow.req[flow.n]) != MPI_SUCCESS) {
+        free(data);
         return -1;
+    }
     flow.buf[flow.n++] = data;
+    return 0;
+}
+
+int mpirr_par_post(int dest, void *data, uint64_t len)
+{
+    uint64_t *head = malloc(sizeof *head);
+    if (len > INT_MAX || !head) {
+        free(head);
+        free(data);
+        return -1;
+    }
+    *head = len;
+    if (post_owned(dest, head, sizeof *head, 4) || post_owned(dest, data, len, 3)) return -1;
     return reap(0);
+}
+
+/* The receive of the next header, posted unless it is. */
+static int head_posted(void)
+{
+    if (flow.heading) return 0;
+    if (MPI_Irecv(&flow.head_len, 1, MPI_UINT64_T, MPI_ANY_SOURCE, 4, MPI_COMM_WORLD, &flow.head) != MPI_SUCCESS)
+        return -1;
+    flow.heading = 1;
+    flow.head_done = 0;
+    return 0;
 }
 
 int mpirr_par_poll(void **data, uint64_t *len)
 {
-    int flag, count;
-    MPI_Status st;
-    if (reap(0) || MPI_Iprobe(MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS) return -1;
-    if (!flag) return 0;
-    MPI_Get_count(&st, MPI_BYTE, &count);
-    void *buf = malloc(count ? (size_t)count : 1);
-    if (!buf) return -1;
-    if (MPI_Recv(buf, count, MPI_BYTE, st.MPI_SOURCE, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+    if (reap(0) || head_posted()) return -1;
+    if (!flow.head_done && MPI_Test(&flow.head, &flow.head_done, &flow.head_st) != MPI_SUCCESS) return -1;
+    if (!flow.head_done) return 0;
+    flow.heading = 0; /* the next poll posts the next one */
+    uint64_t n = flow.head_len;
+    void *buf = malloc(n ? (size_t)n : 1);
+    if (n > INT_MAX || !buf) {
+        free(buf);
+        return -1;
+    }
+    /* a sender's bytes follow its header: MPI does not let them overtake it */
+    if (MPI_Recv(buf, (int)n, MPI_BYTE, flow.head_st.MPI_SOURCE, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
         free(buf);
         return -1;
     }
     *data = buf;
-    *len = (uint64_t)count;
+    *len = n;
     return 1;
 }
 
@@ -192,18 +232,51 @@ int mpirr_par_wave(const uint64_t *v, uint64_t *sum, int n)
         if (MPI_Iallreduce(flow.in, flow.out, n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD, &flow.wave) != MPI_SUCCESS)
             return -1;
         flow.waving = 1;
+        flow.wave_done = 0;
     }
-    int done;
-    if (MPI_Test(&flow.wave, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
-    if (!done) return 0;
+    if (!flow.wave_done && MPI_Test(&flow.wave, &flow.wave_done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return -1;
+    if (!flow.wave_done) return 0;
     flow.waving = 0;
     memcpy(sum, flow.out, (size_t)n * sizeof *sum);
     return 1;
 }
 
+int mpirr_par_await(void)
+{
+    if (head_posted()) return -1;
+    if (flow.head_done || (flow.waving && flow.wave_done)) return 0;
+    if (!flow.waving) return MPI_Wait(&flow.head, &flow.head_st) == MPI_SUCCESS ? (flow.head_done = 1, 0) : -1;
+    MPI_Request r[2] = {flow.head, flow.wave};
+    MPI_Status st;
+    int which;
+    if (MPI_Waitany(2, r, &which, &st) != MPI_SUCCESS) return -1;
+    if (which == 0) {
+        flow.head = r[0];
+        flow.head_st = st;
+        flow.head_done = 1;
+    } else {
+        flow.wave = r[1];
+        flow.wave_done = 1;
+    }
+    return 0;
+}
+
+/* The header receive nobody will answer any more, withdrawn. */
+static void head_cancel(void)
+{
+    if (!flow.heading || flow.head_done) {
+        flow.heading = 0;
+        return;
+    }
+    MPI_Cancel(&flow.head);
+    MPI_Wait(&flow.head, MPI_STATUS_IGNORE);
+    flow.heading = 0;
+}
+
 void mpirr_par_drain(void)
 {
     reap(1);
+    head_cancel();
     free(flow.req);
     free(flow.buf);
     flow.req = NULL;
@@ -215,5 +288,6 @@ void mpirr_par_finalize(void)
 {
     int fin = 0;
     MPI_Finalized(&fin);
+    if (!fin) head_cancel();
     if (!fin) MPI_Finalize();
 }

@@ -22,15 +22,18 @@ int mpirr_par_gather(const void *data, uint64_t len, int status, mpirr_par_each 
 int mpirr_par_exchange(void *const *out, const uint64_t *outlen, int status, void **in, uint64_t *inlen);
 /* The sum of v over the processes before this one (0 on rank 0). -1: MPI failed. Collective. */
 int mpirr_par_exscan(uint64_t v, uint64_t *before);
-/* The happened-before sweep's traffic (tag 3), point to point: mpirr_par_post sends len bytes
- * to dest (the buffer is the library's from then on: freed once sent); mpirr_par_poll: 1 and
- * the next batch that arrived from anyone (the caller frees it), 0 none yet; mpirr_par_wave:
+/* The happened-before sweep's traffic (tags 3 and 4), point to point: mpirr_par_post sends len
+ * bytes to dest (the buffer is the library's from then on: freed once sent, or on failure);
+ * mpirr_par_poll: 1 and the next batch that arrived from anyone (the caller frees it), 0 none
+ * yet; mpirr_par_await blocks (no polling) until a batch has arrived or the wave under way is
+ * complete, whichever is first; mpirr_par_wave:
  * a sum over every process of v[0 .. n) (n <= 4), started if none is under way, 1 and sum once
  * it is complete, 0 not yet (every process starts its waves in the same order); mpirr_par_drain
  * waits until every post is sent. -1: MPI failed. */
 int mpirr_par_post(int dest, void *data, uint64_t len);
 int mpirr_par_poll(void **data, uint64_t *len);
 int mpirr_par_wave(const uint64_t *v, uint64_t *sum, int n);
+int mpirr_par_await(void);
 void mpirr_par_drain(void);
 void mpirr_par_finalize(void);
 
@@ -41,6 +44,7 @@ typedef int (*mpirr_par_exscan_fn)(uint64_t, uint64_t *);
 typedef int (*mpirr_par_post_fn)(int, void *, uint64_t);
 typedef int (*mpirr_par_poll_fn)(void **, uint64_t *);
 typedef int (*mpirr_par_wave_fn)(const uint64_t *, uint64_t *, int);
+typedef int (*mpirr_par_await_fn)(void);
 typedef void (*mpirr_par_drain_fn)(void);
 typedef void (*mpirr_par_finalize_fn)(void);
 

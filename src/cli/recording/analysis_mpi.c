@@ -30,6 +30,7 @@ static struct {
     mpirr_par_post_fn post;
     mpirr_par_poll_fn poll;
     mpirr_par_wave_fn wave;
+    mpirr_par_await_fn await;
     mpirr_par_drain_fn drain;
     mpirr_par_finalize_fn finalize;
     int np;
@@ -64,11 +65,12 @@ static int open_library(void)
         par.post = (mpirr_par_post_fn)dlsym(h, "mpirr_par_post");
         par.poll = (mpirr_par_poll_fn)dlsym(h, "mpirr_par_poll");
         par.wave = (mpirr_par_wave_fn)dlsym(h, "mpirr_par_wave");
+        par.await = (mpirr_par_await_fn)dlsym(h, "mpirr_par_await");
         par.drain = (mpirr_par_drain_fn)dlsym(h, "mpirr_par_drain");
         par.finalize = (mpirr_par_finalize_fn)dlsym(h, "mpirr_par_finalize");
     }
     if (!h || !par.init || !par.gather || !par.exchange || !par.exscan || !par.post || !par.poll ||
-        !par.wave || !par.drain || !par.finalize) {
+        !par.wave || !par.await || !par.drain || !par.finalize) {
         cli_error("races --mpi: cannot load %s: %s", path, dlerror());
         par.finalize = NULL;
         return CLI_EXIT_FAIL;
@@ -159,7 +161,7 @@ int analysis_open_mpi(const char *dir_arg, struct analysis *a, int *reporter)
     }
     /* every process takes part in the matching, also one without a block (it says why below) */
     double tl = mono_seconds();
-    an_par_net net = {me, np, exchange_bufs, par.exscan, par.post, par.poll, par.wave, par.drain};
+    an_par_net net = {me, np, exchange_bufs, par.exscan, par.post, par.poll, par.wave, par.await, par.drain};
     int mrc = an_par_match(part, lo, hi, &net, status);
     double match_s = mono_seconds() - tl;
     if (!status && mrc < 0) {
@@ -169,7 +171,8 @@ int analysis_open_mpi(const char *dir_arg, struct analysis *a, int *reporter)
     /* the sweep only if every block is matched: agreed on first, every process sweeps or none */
     uint64_t trouble = status || mrc, any = 1;
     int w = 0;
-    while (!(w = par.wave(&trouble, &any, 1))) continue;
+    while (!(w = par.wave(&trouble, &any, 1)) && !(w = par.await() ? -1 : 0))
+        continue; /* await blocks until the sum is there */
     uint64_t **hb = NULL;
     tl = mono_seconds();
     if (w < 0 && !status) {
