@@ -17,7 +17,7 @@ static uint32_t next_id = 1;
 /* Freed communicators' entries: race entries may still point at them (their peers), so they
  * live until the end of the run. */
 static mpirr_comm_info **retired;
-static size_t nretired;
+static size_t nretired, retired_cap;
 
 static mpirr_comm_info *entry_at(const uint64_t *v) { return v ? (mpirr_comm_info *)(uintptr_t)*v : NULL; }
 
@@ -35,13 +35,18 @@ mpirr_comm_info *mpirr_comm_find(MPI_Comm comm)
 static mpirr_comm_info **inflight;
 static size_t ninflight, inflight_cap;
 
+/* Appends e to one of the lists above (the project's growable array). Lock held. */
+static void list_add(mpirr_comm_info ***list, size_t *n, size_t *cap, mpirr_comm_info *e)
+{
+    if (mpirr_reserve((void **)list, cap, *n + 1, sizeof **list))
+        mpirr_fatal("out of memory registering communicators");
+    (*list)[(*n)++] = e;
+}
+
 /* Keeps a dropped entry until the end of the run (race entries may point at it). Lock held. */
 static void retire(mpirr_comm_info *e)
 {
-    mpirr_comm_info **nr = realloc(retired, (nretired + 1) * sizeof *retired);
-    if (!nr) mpirr_fatal("out of memory registering communicators");
-    retired = nr;
-    retired[nretired++] = e;
+    list_add(&retired, &nretired, &retired_cap, e);
 }
 
 /* Keeps e->world only if its ranks are not an arithmetic progression (comm_registry.h). */
@@ -169,10 +174,8 @@ mpirr_comm_info *mpirr_comm_prepare_idup(MPI_Comm parent)
     }
     if (p) {
         mpirr_lock();
-        if (mpirr_reserve((void **)&inflight, &inflight_cap, ninflight + 1, sizeof *inflight))
-            mpirr_fatal("out of memory registering communicators");
         e->shadow_of = p;
-        inflight[ninflight++] = e;
+        list_add(&inflight, &ninflight, &inflight_cap, e);
         mpirr_unlock();
     }
     return e;
@@ -204,7 +207,10 @@ MPI_Comm mpirr_comm_shadow_wait(mpirr_comm_info *e)
         if (e->shadow_of) {
             mpirr_lock();
             for (size_t i = 0; i < ninflight; i++)
-                if (inflight[i] == e) inflight[i] = inflight[--ninflight];
+                if (inflight[i] == e) {
+                    inflight[i] = inflight[--ninflight];
+                    break;
+                }
             e->shadow_of = NULL;
             mpirr_unlock();
         }
@@ -264,7 +270,7 @@ void mpirr_comms_reset(void)
     }
     free(retired);
     retired = NULL;
-    nretired = 0;
+    nretired = retired_cap = 0;
     free(inflight);
     inflight = NULL;
     ninflight = inflight_cap = 0;
